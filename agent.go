@@ -1,0 +1,96 @@
+package robotstxt
+
+// This file holds everything about user-agent names: how a User-agent value
+// becomes a token at parse time, and how a caller's agent finds its token at
+// query time (SPEC §4).
+
+// isTokenByte reports whether c may appear in a product token: [A-Za-z_-].
+func isTokenByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
+}
+
+// ValidAgent reports whether agent is a valid product token: non-empty and
+// made only of ASCII letters, '-' and '_'. Only such agents can name a
+// specific group; Allowed compares the agent as given, so "Googlebot/2.1"
+// matches no group and is answered by the global group.
+func ValidAgent(agent string) bool {
+	if agent == "" {
+		return false
+	}
+	for i := 0; i < len(agent); i++ {
+		if !isTokenByte(agent[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isGlobalAgent reports whether a trimmed User-agent value names the global
+// group: exactly "*", or "*" followed by whitespace and anything.
+func isGlobalAgent(value []byte) bool {
+	return len(value) > 0 && value[0] == '*' && (len(value) == 1 || isSpace(value[1]))
+}
+
+// agentToken reduces a User-agent value to its product token, the longest
+// prefix of [A-Za-z_-]: "Googlebot/2.1" becomes "Googlebot" and "*foo" the
+// empty token.
+func agentToken(value []byte) []byte {
+	n := 0
+	for n < len(value) && isTokenByte(value[n]) {
+		n++
+	}
+	return value[:n]
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// compareFold compares agent, folded to lower case, with tok, which is
+// already lower case. It allocates nothing.
+func compareFold(agent, tok string) int {
+	n := min(len(agent), len(tok))
+	for i := 0; i < n; i++ {
+		a, t := lower(agent[i]), tok[i]
+		if a != t {
+			if a < t {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(agent) < len(tok):
+		return -1
+	case len(agent) > len(tok):
+		return 1
+	}
+	return 0
+}
+
+// findAgent returns the index in r.agents of the token that agent names, by
+// ASCII case-insensitive equality, or -1. Agents that are not made of token
+// bytes can equal no token, so they are rejected before the search.
+func (r *Robots) findAgent(agent string) int {
+	for i := 0; i < len(agent); i++ {
+		if !isTokenByte(agent[i]) {
+			return -1
+		}
+	}
+	lo, hi := 0, len(r.agents)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := compareFold(agent, r.str(r.agents[m].token)); {
+		case c == 0:
+			return m
+		case c > 0:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return -1
+}

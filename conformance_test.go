@@ -1,0 +1,194 @@
+package robotstxt
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// sharedDir is where the conformance answers and the corpus live, beside the
+// repository. Tests that need it skip when it is absent.
+const sharedDir = "../shared"
+
+func needShared(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(sharedDir, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not present: %v", p, err)
+	}
+	return p
+}
+
+// unescapeField undoes the byte escaping of the conformance files: \\ \t \n
+// \r \0 and \xHH.
+func unescapeField(s string) ([]byte, error) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return nil, fmt.Errorf("trailing backslash in %q", s)
+		}
+		i++
+		switch s[i] {
+		case '\\':
+			out = append(out, '\\')
+		case 't':
+			out = append(out, '\t')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case '0':
+			out = append(out, 0)
+		case 'x':
+			if i+2 >= len(s) {
+				return nil, fmt.Errorf("short \\x escape in %q", s)
+			}
+			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return nil, fmt.Errorf("bad \\x escape in %q: %v", s, err)
+			}
+			out = append(out, byte(v))
+			i += 2
+		default:
+			return nil, fmt.Errorf("unknown escape \\%c in %q", s[i], s)
+		}
+	}
+	return out, nil
+}
+
+// conformanceCase is one question and the reference's answer.
+type conformanceCase struct {
+	lineNo  int // in the .tsv file
+	file    string
+	robots  []byte
+	agent   string
+	url     string
+	allowed bool
+	line    int
+	note    string
+}
+
+// readConformance reads a conformance .tsv file. For corpus.tsv the robots
+// body is read from the corpus folder.
+func readConformance(t testing.TB, path string) []conformanceCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	var header []string
+	var cases []conformanceCase
+	bodies := map[string][]byte{}
+	for n := 1; sc.Scan(); n++ {
+		fields := bytes.Split(sc.Bytes(), []byte("\t"))
+		if header == nil {
+			for _, h := range fields {
+				header = append(header, string(h))
+			}
+			continue
+		}
+		if len(fields) != len(header) {
+			t.Fatalf("%s:%d: %d fields, want %d", path, n, len(fields), len(header))
+		}
+		c := conformanceCase{lineNo: n}
+		for i, h := range header {
+			v := string(fields[i])
+			switch h {
+			case "file", "robots", "agent", "url", "note":
+				b, err := unescapeField(v)
+				if err != nil {
+					t.Fatalf("%s:%d: %v", path, n, err)
+				}
+				switch h {
+				case "file":
+					c.file = string(b)
+				case "robots":
+					c.robots = b
+				case "agent":
+					c.agent = string(b)
+				case "url":
+					c.url = string(b)
+				case "note":
+					c.note = string(b)
+				}
+			case "allowed":
+				c.allowed = v == "1"
+			case "line":
+				c.line, err = strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s:%d: line %q: %v", path, n, v, err)
+				}
+			}
+		}
+		if c.file != "" {
+			body, ok := bodies[c.file]
+			if !ok {
+				body, err = os.ReadFile(filepath.Join(sharedDir, "corpus", c.file))
+				if err != nil {
+					t.Fatalf("%s:%d: %v", path, n, err)
+				}
+				bodies[c.file] = body
+			}
+			c.robots = body
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// TestConformance asks every question of the reference's answer sets and
+// requires the same answer and the same deciding line.
+func TestConformance(t *testing.T) {
+	for _, name := range []string{"edge.tsv", "corpus.tsv"} {
+		t.Run(name, func(t *testing.T) {
+			path := needShared(t, filepath.Join("conformance", name))
+			cases := readConformance(t, path)
+			parsed := map[string]*Robots{}
+			var okAllowed, okLine int
+			for _, c := range cases {
+				key := c.file
+				if key == "" {
+					key = string(c.robots)
+				}
+				r, found := parsed[key]
+				if !found {
+					r = Parse(c.robots)
+					parsed[key] = r
+				}
+				d := r.Decide(c.agent, c.url)
+				if d.Allowed == c.allowed {
+					okAllowed++
+				}
+				if d.Line == c.line {
+					okLine++
+				}
+				if d.Allowed != c.allowed || d.Line != c.line {
+					t.Errorf("%s:%d %s agent=%q url=%q: got allowed=%v line=%d, want allowed=%v line=%d %s",
+						name, c.lineNo, c.file, c.agent, c.url, d.Allowed, d.Line, c.allowed, c.line, c.note)
+				}
+				if got := r.Allowed(c.agent, c.url); got != d.Allowed {
+					t.Errorf("%s:%d: Allowed=%v but Decide.Allowed=%v", name, c.lineNo, got, d.Allowed)
+				}
+			}
+			n := len(cases)
+			t.Logf("%s: allowed %d/%d (%.2f%%), line %d/%d (%.2f%%)", name,
+				okAllowed, n, 100*float64(okAllowed)/float64(n), okLine, n, 100*float64(okLine)/float64(n))
+			fmt.Printf("conformance %s: allowed %d/%d, line %d/%d\n", name, okAllowed, n, okLine, n)
+		})
+	}
+}

@@ -1,0 +1,150 @@
+package robotstxt
+
+import "bytes"
+
+// maxLineLen is the number of bytes of a line that are kept; the rest of the
+// line is dropped. Google's parser sizes its line buffer as eight times the
+// 2083-byte URL limit of some browsers (2083 × 8 = 16664 bytes) and keeps one
+// byte for the terminating NUL.
+const maxLineLen = 2083*8 - 1
+
+// lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
+// nothing of keys beyond the line's shape.
+type lexer struct {
+	data []byte
+	pos  int // start of the next line
+	num  int // number of the line last returned
+	lf   int // index of the next '\n' at or after pos, or len(data)
+	done bool
+}
+
+func newLexer(data []byte) lexer {
+	// A prefix of the UTF-8 byte order mark EF BB BF is skipped, so a partial
+	// mark disappears too.
+	bom := "\xef\xbb\xbf"
+	n := 0
+	for n < len(bom) && n < len(data) && data[n] == bom[n] {
+		n++
+	}
+	return lexer{data: data, pos: n, lf: -1}
+}
+
+// next returns the next raw line without its line break. CR, LF and CR LF each
+// end a line; text after the last break is a final line, so a file always has
+// at least one line.
+func (l *lexer) next() (line []byte, ok bool) {
+	if l.done {
+		return nil, false
+	}
+	rest := l.data[l.pos:]
+	// Find the next LF once and reuse it while it lies ahead, so CR-only files
+	// stay linear.
+	if l.lf < l.pos {
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l.lf = l.pos + i
+		} else {
+			l.lf = len(l.data)
+		}
+	}
+	end := l.lf - l.pos
+	if i := bytes.IndexByte(rest[:end], '\r'); i >= 0 {
+		end = i
+	}
+	l.num++
+	line = rest[:end]
+	switch {
+	case end == len(rest):
+		l.done = true
+	case rest[end] == '\r' && end+1 < len(rest) && rest[end+1] == '\n':
+		l.pos += end + 2
+	default:
+		l.pos += end + 1
+	}
+	return line, true
+}
+
+// lineFlags describe what the lexer did to a line, for the diagnostics.
+type lineFlags uint8
+
+const (
+	flagTruncated  lineFlags = 1 << iota // longer than maxLineLen; the rest was dropped
+	flagNUL                              // a NUL byte ended the content
+	flagComment                          // a '#' started a comment
+	flagNoColon                          // key and value were separated by whitespace
+	flagIgnored                          // no key and value could be found
+)
+
+// splitLine finds the key and value of a raw line (SPEC §1): content stops at
+// maxLineLen bytes, at a NUL and at '#'; the first ':' separates key and
+// value, or else a single run of spaces and tabs between exactly two tokens.
+// Key and value are trimmed of ASCII whitespace. ok is false when the line
+// holds no key (a blank line, a comment, or text that is not key and value).
+func splitLine(raw []byte) (key, value []byte, flags lineFlags, ok bool) {
+	line := raw
+	if len(line) > maxLineLen {
+		line = line[:maxLineLen]
+		flags |= flagTruncated
+	}
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		line = line[:i]
+		flags |= flagNUL
+	}
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+		flags |= flagComment
+	}
+	line = trimSpace(line)
+	if len(line) == 0 {
+		return nil, nil, flags, false
+	}
+	sep := bytes.IndexByte(line, ':')
+	vstart := sep + 1
+	if sep < 0 {
+		// Google's parser accepts whitespace in place of a missing colon, but
+		// only between exactly two tokens.
+		sep = indexSpaceTab(line)
+		if sep < 0 {
+			return nil, nil, flags | flagIgnored, false
+		}
+		vstart = sep + 1
+		for vstart < len(line) && isSpaceTab(line[vstart]) {
+			vstart++
+		}
+		if indexSpaceTab(line[vstart:]) >= 0 {
+			return nil, nil, flags | flagIgnored, false
+		}
+		flags |= flagNoColon
+	}
+	key = trimSpace(line[:sep])
+	if len(key) == 0 {
+		return nil, nil, flags | flagIgnored, false
+	}
+	return key, trimSpace(line[vstart:]), flags, true
+}
+
+// isSpace reports whether c is ASCII whitespace as C's isspace sees it:
+// space, tab, LF, VT, FF or CR.
+func isSpace(c byte) bool {
+	return c == ' ' || ('\t' <= c && c <= '\r')
+}
+
+func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
+
+func indexSpaceTab(b []byte) int {
+	for i, c := range b {
+		if isSpaceTab(c) {
+			return i
+		}
+	}
+	return -1
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}

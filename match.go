@@ -1,0 +1,126 @@
+package robotstxt
+
+import "strings"
+
+// This file turns a URL into the path that rules are matched against and
+// matches one normalised pattern against it (SPEC §5). It knows nothing of
+// lines, groups or agents.
+//
+// A pattern is stored as its literal text without a final '$'; the '$' is
+// kept as the anchored flag. '*' matches any run of bytes. Matching is greedy:
+// the text before the first '*' must be a prefix of the path, each later piece
+// is found at its leftmost place after the previous one, and an anchored
+// pattern's last piece must end the path. Leftmost placement never loses a
+// match, so there is no backtracking; each piece is found with strings.Index,
+// which keeps the worst case at O(len(path) × len(pattern)) and the usual
+// case far below it.
+
+// urlPath is the path, params and query of a URL. It is "/" + rest when slash
+// is set (a URL like "http://h?q" whose query comes before any path), and rest
+// otherwise, so that no query needs to build a new string.
+type urlPath struct {
+	rest  string
+	slash bool
+}
+
+// pathOf returns the part of rawURL that rules are matched against, as
+// Google's parser takes it: skip a leading "//"; "://" ends a scheme only
+// before the first '/', '?' or ';'; the path starts at the next of those and
+// ends at '#'; it is "/" when there is none, or when '#' comes first.
+func pathOf(rawURL string) urlPath {
+	s := rawURL
+	if strings.HasPrefix(s, "//") {
+		s = s[2:]
+	}
+	start := 0 // where the path may begin, after any scheme
+	early := strings.IndexAny(s, "/?;")
+	if proto := strings.Index(s, "://"); proto >= 0 && (early < 0 || proto < early) {
+		start = proto + 3
+	}
+	begin := strings.IndexAny(s[start:], "/?;")
+	if begin < 0 {
+		return urlPath{rest: "/"}
+	}
+	begin += start
+	// A '#' anywhere before the path, even in the scheme, leaves no path.
+	end := len(s)
+	if hash := strings.IndexByte(s, '#'); hash >= 0 {
+		if hash < begin {
+			return urlPath{rest: "/"}
+		}
+		end = hash
+	}
+	if s[begin] != '/' {
+		return urlPath{rest: s[begin:end], slash: true}
+	}
+	return urlPath{rest: s[begin:end]}
+}
+
+// String returns the path as one string. It allocates when slash is set.
+func (p urlPath) String() string {
+	if p.slash {
+		return "/" + p.rest
+	}
+	return p.rest
+}
+
+// matchPath reports whether the pattern lit (anchored when it ended in '$')
+// matches the path p.
+func matchPath(lit string, anchored bool, p urlPath) bool {
+	if !p.slash {
+		return match(lit, anchored, p.rest)
+	}
+	// The path is "/" + rest; take the virtual '/' by hand, then match the
+	// rest of the pattern against rest.
+	switch {
+	case lit == "":
+		return !anchored
+	case lit[0] == '/':
+		return match(lit[1:], anchored, p.rest)
+	case lit[0] == '*':
+		q := strings.TrimLeft(lit, "*")
+		if q == "" {
+			return true
+		}
+		// Either what follows the stars starts at the '/', or the stars
+		// cover it and the whole pattern matches within rest.
+		if q[0] == '/' && match(q[1:], anchored, p.rest) {
+			return true
+		}
+		return match(lit, anchored, p.rest)
+	}
+	return false
+}
+
+// match reports whether lit matches a prefix of path (all of path when
+// anchored). Be careful when changing it: it is the inner loop of Allowed.
+func match(lit string, anchored bool, path string) bool {
+	star := strings.IndexByte(lit, '*')
+	if star < 0 {
+		if anchored {
+			return path == lit
+		}
+		return len(path) >= len(lit) && path[:len(lit)] == lit
+	}
+	if len(path) < star || path[:star] != lit[:star] {
+		return false
+	}
+	path, lit = path[star:], lit[star+1:]
+	for {
+		for len(lit) > 0 && lit[0] == '*' {
+			lit = lit[1:]
+		}
+		star = strings.IndexByte(lit, '*')
+		if star < 0 {
+			if anchored {
+				return len(path) >= len(lit) && path[len(path)-len(lit):] == lit
+			}
+			return strings.Contains(path, lit)
+		}
+		i := strings.Index(path, lit[:star])
+		if i < 0 {
+			return false
+		}
+		path, lit = path[i+star:], lit[star+1:]
+	}
+}

@@ -1,0 +1,375 @@
+package robotstxt
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// keyKind is what a line's key is recognised as (SPEC §2).
+type keyKind uint8
+
+const (
+	keyOther keyKind = iota
+	keyUserAgent
+	keyAllow
+	keyDisallow
+	keySitemap
+)
+
+// keySpellings lists, in the order Google's parser tries them, the prefixes
+// that make a key one of the known directives. The second field marks the
+// typos it accepts.
+var keySpellings = [...]struct {
+	prefix string
+	typo   bool
+	kind   keyKind
+}{
+	{"user-agent", false, keyUserAgent},
+	{"useragent", true, keyUserAgent},
+	{"user agent", true, keyUserAgent},
+	{"allow", false, keyAllow},
+	{"disallow", false, keyDisallow},
+	{"dissallow", true, keyDisallow},
+	{"dissalow", true, keyDisallow},
+	{"disalow", true, keyDisallow},
+	{"diasllow", true, keyDisallow},
+	{"disallaw", true, keyDisallow},
+	{"sitemap", false, keySitemap},
+	{"site-map", false, keySitemap},
+}
+
+// classifyKey recognises a key by case-insensitive prefix. typo reports
+// whether it was recognised through a misspelling.
+func classifyKey(key []byte) (kind keyKind, typo bool) {
+	if len(key) == 0 {
+		return keyOther, false
+	}
+	// Every known spelling starts with 'u', 'a', 'd' or 's'.
+	switch lower(key[0]) {
+	case 'u', 'a', 'd', 's':
+	default:
+		return keyOther, false
+	}
+	for _, s := range keySpellings {
+		if hasPrefixFold(key, s.prefix) {
+			return s.kind, s.typo
+		}
+	}
+	return keyOther, false
+}
+
+// hasPrefixFold reports whether b starts with the lower-case ASCII prefix,
+// ignoring ASCII case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lower(b[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// builder collects what Parse keeps while the lines go by.
+type builder struct {
+	text     []byte
+	rules    []rule
+	groups   []group
+	others   []other
+	sitemaps []span
+	seenMap  map[string]bool // sitemaps already kept, once there are many
+
+	// agentNames holds, per User-agent line that names a token, the token
+	// (lower case, in text) and the group it belongs to.
+	agentNames []agentName
+	global     []int32
+
+	cur      int  // index of the current group, -1 before the first User-agent line
+	hasRules bool // whether the current group has seen an Allow or Disallow line
+}
+
+type agentName struct {
+	token span
+	group int32
+}
+
+// agent is one distinct token of the file and the groups that name it.
+type agent struct {
+	token  span // lower case, in Robots.text
+	groups span // into Robots.lists
+}
+
+func parse(data []byte) *Robots {
+	b := builder{cur: -1}
+	// Patterns are at most as long as the file, unless escaped; a guess of a
+	// quarter of it saves most of the regrowing.
+	b.text = make([]byte, 0, len(data)/4)
+	lx := newLexer(data)
+	for {
+		raw, ok := lx.next()
+		if !ok {
+			break
+		}
+		key, value, _, ok := splitLine(raw)
+		if !ok {
+			continue
+		}
+		kind, _ := classifyKey(key)
+		b.line(uint32(lx.num), kind, key, value)
+	}
+	return b.finish()
+}
+
+// line takes one key/value line.
+func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
+	switch kind {
+	case keyUserAgent:
+		if b.cur < 0 || b.hasRules {
+			b.groups = append(b.groups, group{start: uint32(len(b.rules)), end: uint32(len(b.rules)),
+				others: span{off: uint32(len(b.others))}})
+			b.cur = len(b.groups) - 1
+			b.hasRules = false
+		}
+		g := int32(b.cur)
+		if isGlobalAgent(value) {
+			if n := len(b.global); n == 0 || b.global[n-1] != g {
+				b.global = append(b.global, g)
+			}
+			return
+		}
+		tok := agentToken(value)
+		off := len(b.text)
+		for _, c := range tok {
+			b.text = append(b.text, lower(c))
+		}
+		b.agentNames = append(b.agentNames, agentName{span{uint32(off), uint32(len(tok))}, g})
+	case keyAllow, keyDisallow:
+		if b.cur < 0 {
+			return // rules before the first User-agent line belong to no group
+		}
+		b.hasRules = true
+		b.addRule(num, kind == keyAllow, value)
+		b.groups[b.cur].end = uint32(len(b.rules))
+	case keySitemap:
+		b.addSitemap(value)
+	default:
+		if b.cur < 0 {
+			return
+		}
+		g := &b.groups[b.cur]
+		if g.delayLine == 0 && len(key) == len("crawl-delay") && hasPrefixFold(key, "crawl-delay") {
+			if d, ok := parseDelay(value); ok {
+				g.delay, g.delayLine = d, num
+			}
+		}
+		o := other{key: b.add(key), value: b.add(value), line: num}
+		b.others = append(b.others, o)
+		g.others.n++
+	}
+}
+
+// add appends s to text and returns where it is.
+func (b *builder) add(s []byte) span {
+	off := len(b.text)
+	b.text = append(b.text, s...)
+	return span{uint32(off), uint32(len(s))}
+}
+
+// addRule compiles an Allow or Disallow value (SPEC §3, §5).
+func (b *builder) addRule(num uint32, allow bool, value []byte) {
+	var flags ruleFlags
+	if allow {
+		flags |= ruleAllow
+	}
+	if needsEscape(value) {
+		b.text = append(b.text, value...)
+		flags |= ruleRawApart
+	}
+	off := len(b.text)
+	b.text = appendEscaped(b.text, value)
+	pat := b.text[off:]
+	n := len(pat)
+	if n > 0 && pat[n-1] == '$' {
+		n--
+		flags |= ruleAnchored
+	}
+	ru := rule{off: uint32(off), line: num, n: uint16(n), rawN: uint16(len(value)), flags: flags}
+	b.rules = append(b.rules, ru)
+	// Google's parser retries an Allow whose last segment starts with
+	// "/index.htm" as "<everything up to that '/'>$". The retry is shorter,
+	// so it can only decide when the rule itself does not match, as there.
+	if allow {
+		if slash := bytes.LastIndexByte(pat, '/'); slash >= 0 && bytes.HasPrefix(pat[slash:], []byte("/index.htm")) {
+			ru.n = uint16(slash + 1)
+			ru.flags |= ruleAnchored | ruleIndex
+			b.rules = append(b.rules, ru)
+		}
+	}
+}
+
+// needsEscape reports whether normalising value changes it: a byte ≥ 0x80,
+// or a %-escape with a lower-case hex digit.
+func needsEscape(value []byte) bool {
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c >= 0x80 {
+			return true
+		}
+		if c == '%' && i+2 < len(value) && isHex(value[i+1]) && isHex(value[i+2]) {
+			if isLowerHex(value[i+1]) || isLowerHex(value[i+2]) {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
+}
+
+// appendEscaped appends value normalised as Google's parser does: %-escapes
+// get upper-case hex digits and bytes ≥ 0x80 become %XX. Nothing else
+// changes.
+func appendEscaped(dst, value []byte) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		switch {
+		case c == '%' && i+2 < len(value) && isHex(value[i+1]) && isHex(value[i+2]):
+			dst = append(dst, '%', upper(value[i+1]), upper(value[i+2]))
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func isHex(c byte) bool      { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
+func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+func (b *builder) addSitemap(value []byte) {
+	if len(value) == 0 {
+		return
+	}
+	// Few files list more than a handful of sitemaps; a map pays off only
+	// beyond that.
+	const linear = 16
+	if len(b.sitemaps) < linear {
+		for _, s := range b.sitemaps {
+			if string(b.text[s.off:s.off+s.n]) == string(value) {
+				return
+			}
+		}
+	} else {
+		if b.seenMap == nil {
+			b.seenMap = make(map[string]bool)
+			for _, s := range b.sitemaps {
+				b.seenMap[string(b.text[s.off:s.off+s.n])] = true
+			}
+		}
+		if b.seenMap[string(value)] {
+			return
+		}
+		b.seenMap[string(value)] = true
+	}
+	b.sitemaps = append(b.sitemaps, b.add(value))
+}
+
+// parseDelay parses a Crawl-delay value: seconds as a non-negative decimal
+// number ("10", "0.5", "2."). Anything else, or a value too large for a
+// time.Duration, is invalid.
+func parseDelay(value []byte) (time.Duration, bool) {
+	intPart, frac, dot := value, []byte(nil), bytes.IndexByte(value, '.')
+	if dot >= 0 {
+		intPart, frac = value[:dot], value[dot+1:]
+	}
+	if len(intPart)+len(frac) == 0 || !allDigits(intPart) || !allDigits(frac) {
+		return 0, false
+	}
+	var secs uint64
+	if len(intPart) > 0 {
+		v, err := strconv.ParseUint(string(intPart), 10, 64)
+		if err != nil || v > uint64(maxDelay/time.Second) {
+			return 0, false
+		}
+		secs = v
+	}
+	d := time.Duration(secs) * time.Second
+	scale := time.Second
+	for _, c := range frac {
+		scale /= 10
+		d += time.Duration(c-'0') * scale
+	}
+	if d > maxDelay {
+		return 0, false
+	}
+	return d, true
+}
+
+// maxDelay bounds Crawl-delay so that it stays a valid time.Duration with
+// room for arithmetic; a day is already more than any crawler will wait.
+const maxDelay = 1 << 62
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// finish sorts what the builder collected into a Robots.
+func (b *builder) finish() *Robots {
+	r := &Robots{kind: Parsed, text: string(b.text)}
+	for _, g := range b.groups {
+		slices.SortFunc(b.rules[g.start:g.end], compareRules)
+	}
+	r.rules = slices.Clip(b.rules)
+	r.groups = slices.Clip(b.groups)
+	r.others = slices.Clip(b.others)
+	r.sitemaps = slices.Clip(b.sitemaps)
+
+	// Each distinct token gets the list of groups that name it. Lists are
+	// shared where equal, which they mostly are: one group per token.
+	names := b.agentNames
+	slices.SortStableFunc(names, func(x, y agentName) int {
+		return bytes.Compare(b.text[x.token.off:x.token.off+x.token.n], b.text[y.token.off:y.token.off+y.token.n])
+	})
+	lists := make([]int32, 0, len(b.global)+len(names))
+	lists = append(lists, b.global...)
+	r.global = span{0, uint32(len(b.global))}
+	for i := 0; i < len(names); {
+		tok := b.text[names[i].token.off : names[i].token.off+names[i].token.n]
+		start := len(lists)
+		j := i
+		for ; j < len(names) && string(b.text[names[j].token.off:names[j].token.off+names[j].token.n]) == string(tok); j++ {
+			if g := names[j].group; len(lists) == start || lists[len(lists)-1] != g {
+				lists = append(lists, g)
+			}
+		}
+		list := span{uint32(start), uint32(len(lists) - start)}
+		// Reuse the previous list when it is the same.
+		if prev := len(r.agents) - 1; prev >= 0 {
+			p := r.agents[prev].groups
+			if slices.Equal(lists[start:], lists[p.off:p.off+p.n]) {
+				lists, list = lists[:start], p
+			}
+		}
+		r.agents = append(r.agents, agent{token: names[i].token, groups: list})
+		i = j
+	}
+	r.lists = slices.Clip(lists)
+	return r
+}

@@ -1,0 +1,194 @@
+// Package robotstxt parses robots.txt files (RFC 9309) and reports whether a
+// crawler may fetch a URL, giving the same answers as Google's open-source
+// robots.txt parser, down to the line that decides.
+//
+// A robots.txt file is a list of groups. Each group names one or more
+// crawlers and lists path patterns they may or may not fetch:
+//
+//	User-agent: Googlebot
+//	Disallow: /private/
+//	Allow: /private/press/
+//
+//	User-agent: *
+//	Disallow: /*.pdf$
+//
+// A crawler obeys only the groups that name its product token (here
+// "Googlebot"), all of them merged; if no group names it, it obeys the
+// groups for "*". Among the rules of the chosen groups, the one whose pattern
+// matches the most bytes of the URL's path decides, and Allow wins a tie. In
+// patterns, '*' matches any run of bytes and a final '$' anchors the end, so
+// for Googlebot "/private/a" is disallowed by line 2, "/private/press/b" is
+// allowed by line 3, and for any other crawler "/f.pdf" is disallowed while
+// "/f.pdf?x" is not. When no rule matches, the URL is allowed.
+//
+// Parse never fails: every byte sequence is a robots.txt, and lines that make
+// no sense are skipped. A parsed [*Robots] is immutable and safe for
+// concurrent use by multiple goroutines; Allowed and Decide allocate nothing.
+// A crawler asking many URLs for one agent selects the agent's [Group] once
+// with [Robots.Group] and asks it.
+//
+// # Differences from RFC 9309
+//
+// Where Google's parser and RFC 9309 differ, this package answers as Google's
+// parser does, because that is what webmasters test their files against:
+//
+//   - Keys are recognised by prefix and with common typos: "Disallowed:",
+//     "User-agents:", "useragent", "user agent" and "dissallow" all count.
+//     RFC 9309 names the keys exactly.
+//   - A line without a colon is read as key and value when exactly two
+//     tokens are separated by whitespace ("Disallow /x").
+//   - A User-agent value is reduced to its leading [A-Za-z_-] run
+//     ("Googlebot/2.1" names Googlebot), and "* anything" names the global
+//     group. The caller's agent is compared as given, case-insensitively.
+//   - An Allow rule whose last segment starts with "/index.htm" also allows
+//     the bare directory: "Allow: /d/index.html" allows exactly "/d/".
+//   - A line keeps at most 16,663 bytes; the rest of it is dropped.
+//   - "/robots.txt" is not implicitly allowed (RFC 9309 §2.2.2 says it is);
+//     a file that disallows it is answered as written.
+//   - Priority is the byte length of the pattern after normalisation
+//     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
+//     included; the URL is matched as given, without decoding.
+//
+// The package does no I/O. [FromStatus] maps an HTTP status to the rules
+// RFC 9309 prescribes, and [RobotsURL] finds where a URL's robots.txt lives.
+package robotstxt
+
+import "time"
+
+// Robots is a parsed robots.txt file. Build one with [Parse] or
+// [FromStatus]. A Robots is immutable and safe for concurrent use.
+//
+// A nil *Robots allows everything, like an empty file.
+type Robots struct {
+	kind Kind
+
+	// text holds every string the file keeps: patterns (normalised, and as
+	// written where that differs), agent tokens, sitemaps, other keys and
+	// values. Everything else refers into it by offset, so a parsed file is
+	// a few flat slices and one string.
+	text   string
+	rules  []rule  // the rules of each group, each range in precedence order
+	groups []group // in file order
+	agents []agent // sorted by token
+	lists  []int32 // group indexes: the groups each agent, and "*", names
+	global span    // into lists: the groups that name "*"
+
+	sitemaps []span  // into text, in file order, without duplicates
+	others   []other // by group, in file order
+}
+
+// Kind tells how a [Robots] came to be: parsed from a file, or standing for
+// the allow-all or disallow-all answer that an HTTP status calls for.
+type Kind uint8
+
+const (
+	Parsed      Kind = iota // rules parsed from a robots.txt body
+	AllowAll                // no robots.txt (4xx): everything is allowed
+	DisallowAll             // robots.txt unreachable (5xx, 429): nothing is allowed
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Parsed:
+		return "parsed"
+	case AllowAll:
+		return "allow-all"
+	case DisallowAll:
+		return "disallow-all"
+	}
+	return "Kind(?)"
+}
+
+// Kind reports whether r was parsed from a file or stands for allow-all or
+// disallow-all. A nil *Robots is AllowAll.
+func (r *Robots) Kind() Kind {
+	if r == nil {
+		return AllowAll
+	}
+	return r.kind
+}
+
+// Decision explains an answer of [Robots.Decide].
+type Decision struct {
+	// Allowed reports whether the URL may be fetched.
+	Allowed bool
+
+	// Line is the 1-based line of the rule that decided, or 0 when no rule
+	// matched. It follows Google's parser: of the matching rules the longest
+	// pattern wins, Allow on a tie, then the earliest line. An empty
+	// "Disallow:" matches every URL with length 0, so it can be the deciding
+	// line of an allowed URL.
+	Line int
+
+	// Allow reports whether the deciding rule is an Allow rule. It is false
+	// when Line is 0.
+	Allow bool
+
+	// Rule is the deciding rule's value as written in the file (after
+	// comment and whitespace removal), or "" when Line is 0.
+	Rule string
+}
+
+// Parse parses a robots.txt body. It never fails and never panics: lines that
+// are not rules are skipped (ask [Diagnose] why). The result does not refer
+// to data, which the caller may reuse.
+func Parse(data []byte) *Robots {
+	return parse(data)
+}
+
+// FromStatus returns the rules that RFC 9309 §2.3.1 prescribes for a
+// robots.txt fetch that ended with the HTTP status code: a 2xx body is
+// parsed; any other 4xx means there is no robots.txt and everything is
+// allowed; 429 (too many requests) and 5xx mean the file is unreachable and
+// nothing is allowed. Other codes (1xx, or 3xx left after following
+// redirects) are treated as unreachable too. The result's Kind tells which.
+func FromStatus(code int, body []byte) *Robots {
+	switch {
+	case 200 <= code && code <= 299:
+		return Parse(body)
+	case code == 429:
+		return &Robots{kind: DisallowAll}
+	case 400 <= code && code <= 499:
+		return &Robots{kind: AllowAll}
+	}
+	return &Robots{kind: DisallowAll}
+}
+
+// Allowed reports whether agent may fetch url. The url is an absolute URL or
+// a path; only its path, params and query count, compared byte for byte with
+// the rules (no decoding, no case folding). The agent is a product token such
+// as "Googlebot", compared case-insensitively with the file's tokens as
+// given: "Googlebot/2.1" names no group (see [ValidAgent]).
+func (r *Robots) Allowed(agent, url string) bool {
+	return r.Group(agent).Decide(url).Allowed
+}
+
+// Decide is [Robots.Allowed] with the reason: the deciding line and rule.
+func (r *Robots) Decide(agent, url string) Decision {
+	return r.Group(agent).Decide(url)
+}
+
+// Sitemaps returns the Sitemap URLs of the file, in file order, without
+// duplicates. They belong to no group.
+func (r *Robots) Sitemaps() []string {
+	if r == nil || len(r.sitemaps) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.sitemaps))
+	for i, s := range r.sitemaps {
+		out[i] = r.str(s)
+	}
+	return out
+}
+
+// CrawlDelay returns the Crawl-delay of the group that decides for agent,
+// chosen as for Allowed. It reports false when that group has no valid
+// Crawl-delay line.
+func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
+	return r.Group(agent).CrawlDelay()
+}
+
+// span is a range of text or of lists.
+type span struct{ off, n uint32 }
+
+func (r *Robots) str(s span) string { return r.text[s.off : s.off+s.n] }

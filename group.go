@@ -58,10 +58,10 @@ func compareRules(a, b rule) int {
 // group is one group of the file: the rules and other lines between its
 // User-agent lines and the next group's.
 type group struct {
-	start, end   uint32 // rules
-	others       span   // into Robots.others
-	delay        time.Duration
-	delayLine    uint32 // 0 when the group has no valid Crawl-delay
+	start, end uint32 // rules
+	others     span   // into Robots.others
+	delay      time.Duration
+	delayLine  uint32 // 0 when the group has no valid Crawl-delay
 }
 
 // other is a line of a group with a key other than user-agent, allow,

@@ -67,11 +67,11 @@ func (l *lexer) next() (line []byte, ok bool) {
 type lineFlags uint8
 
 const (
-	flagTruncated  lineFlags = 1 << iota // longer than maxLineLen; the rest was dropped
-	flagNUL                              // a NUL byte ended the content
-	flagComment                          // a '#' started a comment
-	flagNoColon                          // key and value were separated by whitespace
-	flagIgnored                          // no key and value could be found
+	flagTruncated lineFlags = 1 << iota // longer than maxLineLen; the rest was dropped
+	flagNUL                             // a NUL byte ended the content
+	flagComment                         // a '#' started a comment
+	flagNoColon                         // key and value were separated by whitespace
+	flagIgnored                         // no key and value could be found
 )
 
 // splitLine finds the key and value of a raw line (SPEC §1): content stops at

@@ -345,3 +345,38 @@ func TestCacheOriginKey(t *testing.T) {
 		t.Errorf("%d fetches, %d entries for one origin spelled three ways; want 1, 1", n, c.Len())
 	}
 }
+
+// TestCacheAllowedNoAllocs checks that asking about a cached origin costs
+// no allocation, so a crawler can ask before every request.
+func TestCacheAllowedNoAllocs(t *testing.T) {
+	_, srv := newSite(t, disallowX)
+	c := NewCache(&Options{Client: srv.Client(), Now: newClock().Now})
+	ctx := context.Background()
+	u := srv.URL + "/x/y?z"
+	if _, err := c.Allowed(ctx, "Foobot", u); err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(1000, func() {
+		if ok, err := c.Allowed(ctx, "Foobot", u); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v", ok, err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("Allowed on a cached origin: %v allocs, want 0", n)
+	}
+}
+
+var allowedSink bool
+
+func BenchmarkCacheAllowed(b *testing.B) {
+	s := &site{status: 200, body: disallowX}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := NewCache(&Options{Client: srv.Client()})
+	ctx := context.Background()
+	u := srv.URL + "/x/y?z"
+	b.ReportAllocs()
+	for b.Loop() {
+		allowedSink, _ = c.Allowed(ctx, "Foobot", u)
+	}
+}

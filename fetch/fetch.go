@@ -9,11 +9,13 @@
 //   - A [Cache] keeps the rules of many origins, refreshes them when they
 //     expire, and answers [Cache.Allowed] for any URL.
 //   - A [Transport] is an http.RoundTripper that refuses the requests
-//     robots.txt disallows:
+//     robots.txt disallows.
 //
-//     client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
-//     _, err := client.Get("https://example.com/private/x")
-//     if errors.Is(err, fetch.ErrDisallowed) { ... }
+// One line makes an http.Client obey robots.txt:
+//
+//	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
+//	_, err := client.Get("https://example.com/private/x")
+//	if errors.Is(err, fetch.ErrDisallowed) { ... }
 //
 // # How a fetch is read
 //
@@ -25,12 +27,12 @@
 // apply to the origin first asked. Then, per RFC 9309 §2.3.1 and
 // [robotstxt.FromStatus]:
 //
-//	2xx                              the body is parsed
-//	4xx except 429                   no robots.txt: everything is allowed
-//	more than 5 redirects, or a loop as for a 404: everything is allowed
-//	429, 5xx, other codes            unreachable: everything is disallowed
-//	network failure, timeout,        unreachable: everything is disallowed
-//	  a body cut short
+//	2xx                            the body is parsed
+//	4xx except 429                 no robots.txt: everything is allowed
+//	a sixth redirect (loops too)   as for a 404: everything is allowed
+//	429, 5xx, other codes          unreachable: everything is disallowed
+//	network failure, timeout,      unreachable: everything is disallowed
+//	or a body cut short
 //
 // # Caching
 //

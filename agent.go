@@ -52,7 +52,7 @@ func lower(c byte) byte {
 // compareFold orders agent, folded to lower case, against tok, which is
 // already lower case: shorter first, then bytewise. Ordering by length first
 // settles most comparisons without reading the bytes. It allocates nothing.
-func compareFold(agent, tok string) int {
+func compareFold[T string | []byte](agent, tok T) int {
 	if len(agent) != len(tok) {
 		return len(agent) - len(tok)
 	}
@@ -64,26 +64,29 @@ func compareFold(agent, tok string) int {
 	return 0
 }
 
-// findAgent returns the index in r.agents of the token that agent names, by
-// ASCII case-insensitive equality, or -1. Agents that are not made of token
-// bytes can equal no token, so they are rejected before the search.
-func (r *Robots) findAgent(agent string) int {
+// findAgent returns the agent of r that agent names, by ASCII
+// case-insensitive equality. Agents that are not made of token bytes can
+// equal no token, so they are rejected before the search.
+func (r *Robots) findAgent(agent string) (uint32, bool) {
 	for i := 0; i < len(agent); i++ {
 		if !isTokenByte(agent[i]) {
-			return -1
+			return 0, false
 		}
 	}
-	lo, hi := 0, len(r.agents)
+	if r.w == nil {
+		return 0, false
+	}
+	lo, hi := uint32(0), r.numAgents()
 	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		switch c := compareFold(agent, r.str(r.agents[m].token)); {
+		m := uint32(uint(lo+hi) >> 1)
+		switch c := compareFold(agent, r.token(m)); {
 		case c == 0:
-			return m
+			return m, true
 		case c > 0:
 			lo = m + 1
 		default:
 			hi = m
 		}
 	}
-	return -1
+	return 0, false
 }

@@ -1,12 +1,14 @@
 package robotstxt
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
 
 // rule is one compiled Allow or Disallow line. Its pattern lives in
-// Robots.text. The rules of a group are laid out for lookup, see group.
+// Robots.text. The rules of a group are laid out for lookup, see group and
+// layout.go.
 type rule struct {
 	off   uint32 // normalised pattern, without a final '$', at text[off:off+n]
 	line  uint32
@@ -37,88 +39,47 @@ func ruleKey(lit []byte) byte {
 }
 
 // priority is the length of the normalised pattern, '*' and '$' included.
-func (ru *rule) priority() int {
+func (ru rule) priority() int {
 	return int(ru.n) + int(ru.flags&ruleAnchored>>1)
 }
 
 // rank orders rules by priority, then Allow before Disallow.
-func (ru *rule) rank() int {
+func (ru rule) rank() int {
 	return ru.priority()<<1 | int(ru.flags&ruleAllow)
 }
 
 // before reports whether a takes precedence over b: longer pattern first,
 // then Allow, then the earlier line (SPEC §5).
-func before(a, b *rule) bool {
+func before(a, b rule) bool {
 	ra, rb := a.rank(), b.rank()
 	return ra > rb || ra == rb && a.line < b.line
 }
 
-// compareLayout orders the rules of a group: rules that can match any path
+// sortLayout orders the rules of a group: rules that can match any path
 // (key 0) first, then the others by key, then rules that never match; within
-// each part, in precedence order.
-func compareLayout(a, b rule) int {
-	if da, db := a.flags&ruleDead, b.flags&ruleDead; da != db {
-		if da != 0 {
-			return 1
-		}
-		return -1
+// each part, in precedence order (see before).
+func sortLayout(rules []rule) {
+	if len(rules) < 2 {
+		return
 	}
-	if a.key != b.key {
-		return int(a.key) - int(b.key)
+	// Comparing one integer per rule is much faster than comparing rules.
+	// From the top bit down: dead (1 bit), key (8), inverted rank (18, see
+	// rank), line (32), which orders as before does within a part.
+	type keyed struct {
+		k  uint64
+		ru rule
 	}
-	switch {
-	case before(&a, &b):
-		return -1
-	case before(&b, &a):
-		return 1
+	ks := make([]keyed, len(rules))
+	for i, ru := range rules {
+		k := uint64(ru.flags&ruleDead) >> 5 << 63
+		k |= uint64(ru.key) << 55
+		k |= uint64(1<<18-1-ru.rank()) << 32
+		ks[i] = keyed{k | uint64(ru.line), ru}
 	}
-	return 0
-}
-
-// group is one group of the file: the rules and other lines between its
-// User-agent lines and the next group's. Its rules run from start to the next
-// group's start, and its other lines likewise from others.
-//
-// The rules are in three parts (see compareLayout): [start:wild] have key 0
-// and may match any path; [wild:live] are sorted by key, so a path "/c..."
-// needs to look only at the rules with key c, found by binary search; the
-// rest can never match and are kept for Rules.
-type group struct {
-	start, wild, live uint32 // into Robots.rules
-	others            uint32 // into Robots.others
-}
-
-// other is a line of a group with a key other than user-agent, allow,
-// disallow and sitemap. Its key is at text[off:off+keyN], and its value
-// follows.
-type other struct {
-	off        uint32
-	line       uint32
-	keyN, valN uint16
-}
-
-// groupRules returns the rules of group id.
-func (r *Robots) groupRules(id int32) []rule {
-	end := uint32(len(r.rules))
-	if int(id)+1 < len(r.groups) {
-		end = r.groups[id+1].start
+	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.k, b.k) })
+	for i := range ks {
+		rules[i] = ks[i].ru
 	}
-	return r.rules[r.groups[id].start:end]
-}
-
-// groupOthers returns the other lines of group id.
-func (r *Robots) groupOthers(id int32) []other {
-	end := uint32(len(r.others))
-	if int(id)+1 < len(r.groups) {
-		end = r.groups[id+1].others
-	}
-	return r.others[r.groups[id].others:end]
-}
-
-func (r *Robots) otherKey(o *other) string { return r.text[o.off : o.off+uint32(o.keyN)] }
-func (r *Robots) otherValue(o *other) string {
-	v := o.off + uint32(o.keyN)
-	return r.text[v : v+uint32(o.valN)]
 }
 
 // Group is the merged set of groups that decides for one agent: every group
@@ -128,7 +89,7 @@ func (r *Robots) otherValue(o *other) string {
 // safe for concurrent use.
 type Group struct {
 	r   *Robots
-	ids []int32 // indexes into r.groups
+	ids []uint32 // group indexes
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
@@ -137,13 +98,14 @@ func (r *Robots) Group(agent string) Group {
 	if r == nil {
 		return Group{}
 	}
-	if i := r.findAgent(agent); i >= 0 {
-		return Group{r: r, ids: r.slice(r.agents[i].groups)}
+	if i, ok := r.findAgent(agent); ok {
+		return Group{r: r, ids: r.agentGroups(i)}
 	}
-	return Group{r: r, ids: r.slice(r.global)}
+	if r.w == nil {
+		return Group{r: r}
+	}
+	return Group{r: r, ids: r.list(r.listsAt)}
 }
-
-func (r *Robots) slice(s span) []int32 { return r.lists[s.off : s.off+s.n] }
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool { return g.Decide(url).Allowed }
@@ -161,13 +123,14 @@ func (g Group) Decide(url string) Decision {
 		return Decision{Allowed: false}
 	}
 	p := pathOf(url)
-	var best *rule
+	var best rule
+	found := false
 	for _, id := range g.ids {
-		if ru := g.r.first(id, p, best); ru != nil {
-			best = ru
+		if ru, ok := g.r.first(id, p, best, found); ok {
+			best, found = ru, true
 		}
 	}
-	if best == nil {
+	if !found {
 		return Decision{Allowed: true}
 	}
 	allow := best.flags&ruleAllow != 0
@@ -180,50 +143,60 @@ func (g Group) Decide(url string) Decision {
 	}
 }
 
-// first returns the rule of group id that decides for p, if it takes precedence
-// over best (which may be nil), or else nil. Be careful when changing it: it
-// is the inner loop of Allowed.
-func (r *Robots) first(id int32, p urlPath, best *rule) *rule {
-	grp := &r.groups[id]
-	wild := r.rules[grp.start:grp.wild]
-	var keyed []rule
+// first returns the rule of group id that decides for p, if it takes
+// precedence over best (when found), or else false. Be careful when changing
+// it: it is the inner loop of Allowed.
+func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
+	grp := r.group(id)
+	wild, wildEnd := grp.start, grp.wild
+	keyed, keyedEnd := grp.live, grp.live
 	if c, ok := p.key(); ok {
-		keyed = r.rules[grp.wild:grp.live]
-		lo, hi := 0, len(keyed)
+		// The rules keyed c: binary search for the first, then walk.
+		lo, hi := grp.wild, grp.live
 		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if keyed[m].key < c {
+			m := uint32(uint(lo+hi) >> 1)
+			if r.rule(m).key < c {
 				lo = m + 1
 			} else {
 				hi = m
 			}
 		}
-		keyed = keyed[lo:]
-		for hi = 0; hi < len(keyed) && keyed[hi].key == c; hi++ {
+		keyed, keyedEnd = lo, lo
+		for keyedEnd < grp.live && r.rule(keyedEnd).key == c {
+			keyedEnd++
 		}
-		keyed = keyed[:hi]
 	}
 	// Both parts are in precedence order; walk them as one, and stop at the
 	// first match or once no rule left can beat best.
-	for len(wild) > 0 || len(keyed) > 0 {
-		var ru *rule
-		if len(keyed) == 0 || len(wild) > 0 && before(&wild[0], &keyed[0]) {
-			ru, wild = &wild[0], wild[1:]
+	for wild < wildEnd || keyed < keyedEnd {
+		var ru rule
+		if keyed == keyedEnd {
+			ru = r.rule(wild)
+			wild++
+		} else if k := r.rule(keyed); wild < wildEnd {
+			if w := r.rule(wild); before(w, k) {
+				ru = w
+				wild++
+			} else {
+				ru = k
+				keyed++
+			}
 		} else {
-			ru, keyed = &keyed[0], keyed[1:]
+			ru = k
+			keyed++
 		}
-		if best != nil && !before(ru, best) {
-			return nil
+		if found && !before(ru, best) {
+			return rule{}, false
 		}
 		if r.matches(ru, p) {
-			return ru
+			return ru, true
 		}
 	}
-	return nil
+	return rule{}, false
 }
 
 // matches reports whether the rule's pattern matches p.
-func (r *Robots) matches(ru *rule, p urlPath) bool {
+func (r *Robots) matches(ru rule, p urlPath) bool {
 	lit := r.text[ru.off : ru.off+uint32(ru.n)]
 	anchored := ru.flags&ruleAnchored != 0
 	if ru.flags&ruleStar == 0 && !p.slash {
@@ -239,12 +212,19 @@ func (r *Robots) matches(ru *rule, p urlPath) bool {
 // raw returns the value of ru as written in the file. When it differs from
 // the normalised pattern, or the rule has an index fallback, it is stored
 // before the pattern, followed by its length in two bytes.
-func (r *Robots) raw(ru *rule) string {
+func (r *Robots) raw(ru rule) string {
 	if ru.flags&ruleRawApart != 0 {
 		n := uint32(r.text[ru.off-2]) | uint32(r.text[ru.off-1])<<8
 		return r.text[ru.off-2-n : ru.off-2]
 	}
 	return r.text[ru.off : ru.off+uint32(ru.priority())]
+}
+
+// others calls f for each other line of group id.
+func (r *Robots) groupOthers(id uint32, f func(other)) {
+	for i, end := r.group(id).others, r.group(id+1).others; i < end; i++ {
+		f(r.other(i))
+	}
 }
 
 // CrawlDelay returns the group's Crawl-delay: the first valid one in file
@@ -258,16 +238,14 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 		line  uint32
 	)
 	for _, id := range g.ids {
-		for i := range g.r.groupOthers(id) {
-			o := &g.r.groupOthers(id)[i]
+		g.r.groupOthers(id, func(o other) {
 			if line != 0 && o.line > line || !isCrawlDelay(g.r.otherKey(o)) {
-				continue
+				return
 			}
 			if d, ok := parseDelay(g.r.otherValue(o)); ok {
 				delay, line = d, o.line
-				break
 			}
-		}
+		})
 	}
 	return delay, line != 0
 }
@@ -288,9 +266,8 @@ func (g Group) Rules() []Rule {
 	}
 	var out []Rule
 	for _, id := range g.ids {
-		rules := g.r.groupRules(id)
-		for i := range rules {
-			ru := &rules[i]
+		for i, end := g.r.group(id).start, g.r.group(id+1).start; i < end; i++ {
+			ru := g.r.rule(i)
 			if ru.flags&ruleIndex != 0 {
 				continue
 			}
@@ -322,11 +299,9 @@ func (g Group) Others() []Other {
 	}
 	var out []Other
 	for _, id := range g.ids {
-		others := g.r.groupOthers(id)
-		for i := range others {
-			o := &others[i]
+		g.r.groupOthers(id, func(o other) {
 			out = append(out, Other{Line: int(o.line), Key: g.r.otherKey(o), Value: g.r.otherValue(o)})
-		}
+		})
 	}
 	slices.SortFunc(out, func(a, b Other) int { return a.Line - b.Line })
 	return out

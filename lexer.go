@@ -10,12 +10,21 @@ const maxLineLen = 2083*8 - 1
 
 // lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
 // nothing of keys beyond the line's shape.
+//
+// The next LF, CR, NUL and '#' are each found once with the vectorised
+// IndexByte and reused while they lie ahead, so a file with LF endings and
+// few comments costs about one search a line, and CR-only files stay linear.
 type lexer struct {
 	data []byte
 	pos  int // start of the next line
 	num  int // number of the line last returned
-	lf   int // index of the next '\n' at or after pos, or len(data)
 	done bool
+
+	lf, cr, nul, hash int // next index of each byte at or after pos, or len(data)
+
+	// mayNUL and mayHash report whether the line last returned may hold a
+	// NUL or a '#'; when false it surely does not.
+	mayNUL, mayHash bool
 }
 
 func newLexer(data []byte) lexer {
@@ -26,7 +35,20 @@ func newLexer(data []byte) lexer {
 	for n < len(bom) && n < len(data) && data[n] == bom[n] {
 		n++
 	}
-	return lexer{data: data, pos: n, lf: -1}
+	return lexer{data: data, pos: n, lf: -1, cr: -1, nul: -1, hash: -1}
+}
+
+// find returns the index of the next c at or after l.pos, or len(l.data),
+// searching only when the last one found lies behind.
+func (l *lexer) find(next *int, c byte) int {
+	if *next < l.pos {
+		if i := bytes.IndexByte(l.data[l.pos:], c); i >= 0 {
+			*next = l.pos + i
+		} else {
+			*next = len(l.data)
+		}
+	}
+	return *next
 }
 
 // next returns the next raw line without its line break. CR, LF and CR LF each
@@ -36,29 +58,18 @@ func (l *lexer) next() (line []byte, ok bool) {
 	if l.done {
 		return nil, false
 	}
-	rest := l.data[l.pos:]
-	// Find the next LF once and reuse it while it lies ahead, so CR-only files
-	// stay linear.
-	if l.lf < l.pos {
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			l.lf = l.pos + i
-		} else {
-			l.lf = len(l.data)
-		}
-	}
-	end := l.lf - l.pos
-	if i := bytes.IndexByte(rest[:end], '\r'); i >= 0 {
-		end = i
-	}
+	end := min(l.find(&l.lf, '\n'), l.find(&l.cr, '\r'))
+	l.mayNUL = l.find(&l.nul, 0) < end
+	l.mayHash = l.find(&l.hash, '#') < end
 	l.num++
-	line = rest[:end]
+	line = l.data[l.pos:end]
 	switch {
-	case end == len(rest):
+	case end == len(l.data):
 		l.done = true
-	case rest[end] == '\r' && end+1 < len(rest) && rest[end+1] == '\n':
-		l.pos += end + 2
+	case l.data[end] == '\r' && end+1 < len(l.data) && l.data[end+1] == '\n':
+		l.pos = end + 2
 	default:
-		l.pos += end + 1
+		l.pos = end + 1
 	}
 	return line, true
 }
@@ -80,18 +91,32 @@ const (
 // Key and value are trimmed of ASCII whitespace. ok is false when the line
 // holds no key (a blank line, a comment, or text that is not key and value).
 func splitLine(raw []byte) (key, value []byte, flags lineFlags, ok bool) {
+	return split(raw, true, true)
+}
+
+// split is splitLine for the line the lexer returned last, skipping the
+// searches for NUL and '#' that the lexer knows to be in vain.
+func (l *lexer) split(raw []byte) (key, value []byte, flags lineFlags, ok bool) {
+	return split(raw, l.mayNUL, l.mayHash)
+}
+
+func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags, ok bool) {
 	line := raw
 	if len(line) > maxLineLen {
 		line = line[:maxLineLen]
 		flags |= flagTruncated
 	}
-	if i := bytes.IndexByte(line, 0); i >= 0 {
-		line = line[:i]
-		flags |= flagNUL
+	if mayNUL {
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
+			flags |= flagNUL
+		}
 	}
-	if i := bytes.IndexByte(line, '#'); i >= 0 {
-		line = line[:i]
-		flags |= flagComment
+	if mayHash {
+		if i := bytes.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+			flags |= flagComment
+		}
 	}
 	line = trimSpace(line)
 	if len(line) == 0 {

@@ -81,27 +81,28 @@ type builder struct {
 	rules    []rule
 	groups   []group
 	others   []other
-	sitemaps []span
-	seenMap  map[string]bool // sitemaps already kept, once there are many
+	sitemaps []other         // keyN 0
+	seen     map[string]bool // sitemaps already kept, once there are many
 
-	// agentNames holds, per User-agent line that names a token, the token
-	// (lower case, in text) and the group it belongs to.
-	agentNames []agentName
-	global     []int32
+	// names holds, per User-agent line that names a token, the token (lower
+	// case, in tokens) and the group it belongs to.
+	names  []agentName
+	tokens []byte
+	global []uint32 // groups that name "*"
 
-	cur      int  // index of the current group, -1 before the first User-agent line
 	hasRules bool // whether the current group has seen an Allow or Disallow line
 }
 
 type agentName struct {
-	token span
-	group int32
+	off, n uint32 // in builder.tokens
+	group  uint32
 }
 
-// agent is one distinct token of the file and the groups that name it.
-type agent struct {
-	token  span // lower case, in Robots.text
-	groups span // into Robots.lists
+// agentEntry is one distinct token of the file and its groups word (see
+// layout.go).
+type agentEntry struct {
+	token  uint32 // offset in text
+	groups uint32
 }
 
 // maxFileLen bounds what Parse reads, so that every offset into the text of
@@ -113,7 +114,7 @@ func parse(data []byte) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	b := builder{cur: -1}
+	var b builder
 	// Patterns are at most as long as the file, unless escaped; a guess of a
 	// quarter of it saves most of the regrowing.
 	b.text = make([]byte, 0, len(data)/4)
@@ -123,7 +124,7 @@ func parse(data []byte) *Robots {
 		if !ok {
 			break
 		}
-		key, value, _, ok := splitLine(raw)
+		key, value, _, ok := lx.split(raw)
 		if !ok {
 			continue
 		}
@@ -137,12 +138,11 @@ func parse(data []byte) *Robots {
 func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	switch kind {
 	case keyUserAgent:
-		if b.cur < 0 || b.hasRules {
+		if len(b.groups) == 0 || b.hasRules {
 			b.groups = append(b.groups, group{start: uint32(len(b.rules)), others: uint32(len(b.others))})
-			b.cur = len(b.groups) - 1
 			b.hasRules = false
 		}
-		g := int32(b.cur)
+		g := uint32(len(b.groups) - 1)
 		if isGlobalAgent(value) {
 			if n := len(b.global); n == 0 || b.global[n-1] != g {
 				b.global = append(b.global, g)
@@ -150,21 +150,21 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 			return
 		}
 		tok := agentToken(value)
-		off := len(b.text)
+		off := len(b.tokens)
 		for _, c := range tok {
-			b.text = append(b.text, lower(c))
+			b.tokens = append(b.tokens, lower(c))
 		}
-		b.agentNames = append(b.agentNames, agentName{span{uint32(off), uint32(len(tok))}, g})
+		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
 	case keyAllow, keyDisallow:
-		if b.cur < 0 {
+		if len(b.groups) == 0 {
 			return // rules before the first User-agent line belong to no group
 		}
 		b.hasRules = true
 		b.addRule(num, kind == keyAllow, value)
 	case keySitemap:
-		b.addSitemap(value)
+		b.addSitemap(num, value)
 	default:
-		if b.cur < 0 {
+		if len(b.groups) == 0 {
 			return
 		}
 		off := len(b.text)
@@ -172,13 +172,6 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 		b.text = append(b.text, value...)
 		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value))})
 	}
-}
-
-// add appends s to text and returns where it is.
-func (b *builder) add(s []byte) span {
-	off := len(b.text)
-	b.text = append(b.text, s...)
-	return span{uint32(off), uint32(len(s))}
 }
 
 // addRule compiles an Allow or Disallow value (SPEC §3, §5).
@@ -193,13 +186,18 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if allow {
 		slash = indexFallback(value)
 	}
-	if slash >= 0 || needsEscape(value) {
+	escape := needsEscape(value)
+	if slash >= 0 || escape {
 		b.text = append(b.text, value...)
 		b.text = append(b.text, byte(len(value)), byte(len(value)>>8))
 		flags |= ruleRawApart
 	}
 	off := len(b.text)
-	b.text = appendEscaped(b.text, value)
+	if escape {
+		b.text = appendEscaped(b.text, value)
+	} else {
+		b.text = append(b.text, value...)
+	}
 	pat := b.text[off:]
 	n := len(pat)
 	if n > 0 && pat[n-1] == '$' {
@@ -285,7 +283,7 @@ func upper(c byte) byte {
 	return c
 }
 
-func (b *builder) addSitemap(value []byte) {
+func (b *builder) addSitemap(line uint32, value []byte) {
 	if len(value) == 0 {
 		return
 	}
@@ -294,23 +292,24 @@ func (b *builder) addSitemap(value []byte) {
 	const linear = 16
 	if len(b.sitemaps) < linear {
 		for _, s := range b.sitemaps {
-			if string(b.text[s.off:s.off+s.n]) == string(value) {
+			if string(b.text[s.off:s.off+uint32(s.valN)]) == string(value) {
 				return
 			}
 		}
 	} else {
-		if b.seenMap == nil {
-			b.seenMap = make(map[string]bool)
+		if b.seen == nil {
+			b.seen = make(map[string]bool)
 			for _, s := range b.sitemaps {
-				b.seenMap[string(b.text[s.off:s.off+s.n])] = true
+				b.seen[string(b.text[s.off:s.off+uint32(s.valN)])] = true
 			}
 		}
-		if b.seenMap[string(value)] {
+		if b.seen[string(value)] {
 			return
 		}
-		b.seenMap[string(value)] = true
+		b.seen[string(value)] = true
 	}
-	b.sitemaps = append(b.sitemaps, b.add(value))
+	b.sitemaps = append(b.sitemaps, other{off: uint32(len(b.text)), line: line, valN: uint16(len(value))})
+	b.text = append(b.text, value...)
 }
 
 // parseDelay parses a Crawl-delay value: seconds as a non-negative decimal
@@ -364,7 +363,6 @@ func allDigits(s string) bool {
 
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
-	r := &Robots{kind: Parsed, text: string(b.text)}
 	for i := range b.groups {
 		g := &b.groups[i]
 		end := uint32(len(b.rules))
@@ -372,48 +370,50 @@ func (b *builder) finish() *Robots {
 			end = b.groups[i+1].start
 		}
 		rules := b.rules[g.start:end]
-		slices.SortFunc(rules, compareLayout)
+		sortLayout(rules)
 		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 && ru.flags&ruleDead == 0 }))
 		g.live = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.flags&ruleDead == 0 }))
 	}
-	// Exact copies: what append grew stays behind with the builder.
-	r.rules = slices.Clone(b.rules)
-	r.groups = slices.Clone(b.groups)
-	r.others = slices.Clone(b.others)
-	r.sitemaps = slices.Clone(b.sitemaps)
+	n := uint32(len(b.rules))
+	b.groups = append(b.groups, group{start: n, wild: n, live: n, others: uint32(len(b.others))})
+	b.others = append(b.others, b.sitemaps...)
 
-	// Each distinct token gets the list of groups that name it. Lists are
-	// shared where equal, which they mostly are: one group per token.
-	names := b.agentNames
-	// In the order findAgent searches: by length, then bytes.
-	slices.SortStableFunc(names, func(x, y agentName) int {
-		return compareFold(string(b.text[x.token.off:x.token.off+x.token.n]), string(b.text[y.token.off:y.token.off+y.token.n]))
-	})
-	lists := make([]int32, 0, len(b.global)+len(names))
+	// Each distinct token gets its groups: the index of its only group, as
+	// mostly, or a list. Tokens go to the end of the text in the order
+	// findAgent searches, by length and then bytes.
+	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
+	slices.SortStableFunc(b.names, func(x, y agentName) int { return compareFold(tok(x), tok(y)) })
+	lists := make([]uint32, 0, 1+len(b.global))
+	lists = append(lists, uint32(len(b.global)))
 	lists = append(lists, b.global...)
-	r.global = span{0, uint32(len(b.global))}
-	for i := 0; i < len(names); {
-		tok := b.text[names[i].token.off : names[i].token.off+names[i].token.n]
-		start := len(lists)
-		j := i
-		for ; j < len(names) && string(b.text[names[j].token.off:names[j].token.off+names[j].token.n]) == string(tok); j++ {
-			if g := names[j].group; len(lists) == start || lists[len(lists)-1] != g {
-				lists = append(lists, g)
-			}
+	var agents []agentEntry
+	for i := 0; i < len(b.names); {
+		t := tok(b.names[i])
+		j := i + 1
+		for j < len(b.names) && bytes.Equal(tok(b.names[j]), t) {
+			j++
 		}
-		list := span{uint32(start), uint32(len(lists) - start)}
-		// Reuse the previous list when it is the same.
-		if prev := len(r.agents) - 1; prev >= 0 {
-			p := r.agents[prev].groups
-			if slices.Equal(lists[start:], lists[p.off:p.off+p.n]) {
-				lists, list = lists[:start], p
+		a := agentEntry{token: uint32(len(b.text))}
+		b.text = append(b.text, t...)
+		if g := b.names[i].group; b.names[j-1].group == g {
+			a.groups = g // the same group throughout, since names are in file order
+		} else {
+			a.groups = listBit | uint32(len(lists))
+			at := len(lists)
+			lists = append(lists, 0)
+			for _, nm := range b.names[i:j] {
+				if lists[len(lists)-1] != nm.group || len(lists) == at+1 {
+					lists = append(lists, nm.group)
+				}
 			}
+			lists[at] = uint32(len(lists) - at - 1)
 		}
-		r.agents = append(r.agents, agent{token: names[i].token, groups: list})
+		agents = append(agents, a)
 		i = j
 	}
-	r.lists = slices.Clone(lists)
-	r.agents = slices.Clone(r.agents)
+	r := &Robots{kind: Parsed}
+	b.encode(r, agents, lists)
+	r.text = string(b.text)
 	return r
 }
 

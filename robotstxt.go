@@ -62,19 +62,12 @@ import "time"
 type Robots struct {
 	kind Kind
 
-	// text holds every string the file keeps: patterns (normalised, and as
-	// written where that differs), agent tokens, sitemaps, other keys and
-	// values. Everything else refers into it by offset, so a parsed file is
-	// a few flat slices and one string.
-	text   string
-	rules  []rule  // the rules of each group, each range in precedence order
-	groups []group // in file order
-	agents []agent // sorted by token
-	lists  []int32 // group indexes: the groups each agent, and "*", names
-	global span    // into lists: the groups that name "*"
-
-	sitemaps []span  // into text, in file order, without duplicates
-	others   []other // by group, in file order
+	// A parsed file is one string and one []uint32 of records referring
+	// into it, in sections that start at the offsets below (see layout.go).
+	// The zero value, as used for AllowAll and DisallowAll, has no groups.
+	text                                   string
+	w                                      []uint32
+	groupsAt, agentsAt, listsAt, othersAt uint32
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -172,12 +165,12 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r == nil || len(r.sitemaps) == 0 {
+	if r == nil || r.w == nil {
 		return nil
 	}
-	out := make([]string, len(r.sitemaps))
-	for i, s := range r.sitemaps {
-		out[i] = r.str(s)
+	var out []string
+	for i, end := r.group(r.numGroups()).others, r.numOthers(); i < end; i++ {
+		out = append(out, r.otherValue(r.other(i)))
 	}
 	return out
 }
@@ -189,7 +182,3 @@ func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 	return r.Group(agent).CrawlDelay()
 }
 
-// span is a range of text or of lists.
-type span struct{ off, n uint32 }
-
-func (r *Robots) str(s span) string { return r.text[s.off : s.off+s.n] }

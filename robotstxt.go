@@ -65,8 +65,8 @@ type Robots struct {
 	// A parsed file is one string and one []uint32 of records referring
 	// into it, in sections that start at the offsets below (see layout.go).
 	// The zero value, as used for AllowAll and DisallowAll, has no groups.
-	text                                   string
-	w                                      []uint32
+	text                                  string
+	w                                     []uint32
 	groupsAt, agentsAt, listsAt, othersAt uint32
 }
 
@@ -181,4 +181,3 @@ func (r *Robots) Sitemaps() []string {
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 	return r.Group(agent).CrawlDelay()
 }
-

@@ -103,7 +103,15 @@ type agent struct {
 	groups span // into Robots.lists
 }
 
+// maxFileLen bounds what Parse reads, so that every offset into the text of
+// a Robots fits in 32 bits even when every byte is %-escaped. Crawlers read at
+// most 500 KiB of a robots.txt; a file a thousand times larger is not one.
+const maxFileLen = 512 << 20
+
 func parse(data []byte) *Robots {
+	if len(data) > maxFileLen {
+		data = data[:maxFileLen]
+	}
 	b := builder{cur: -1}
 	// Patterns are at most as long as the file, unless escaped; a guess of a
 	// quarter of it saves most of the regrowing.

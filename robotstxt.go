@@ -131,7 +131,8 @@ type Decision struct {
 
 // Parse parses a robots.txt body. It never fails and never panics: lines that
 // are not rules are skipped (ask [Diagnose] why). The result does not refer
-// to data, which the caller may reuse.
+// to data, which the caller may reuse. Parse reads at most the first 512 MiB
+// of data.
 func Parse(data []byte) *Robots {
 	return parse(data)
 }

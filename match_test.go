@@ -1,0 +1,113 @@
+package robotstxt
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMatching(t *testing.T) {
+	runDecideTests(t, []decideTest{
+		{"§5 prefix match", "User-agent: *\nDisallow: /a", "x", "/abc", false, 2},
+		{"§5 case-sensitive", "User-agent: *\nDisallow: /X", "x", "/x", true, 0},
+		{"§5 '*' matches any run", "User-agent: *\nDisallow: /a*c", "x", "/abbbc", false, 2},
+		{"§5 '*' matches none", "User-agent: *\nDisallow: /a*c", "x", "/ac", false, 2},
+		{"§5 leading '*'", "User-agent: *\nDisallow: *a", "x", "/ba", false, 2},
+		{"§5 '*' alone", "User-agent: *\nDisallow: *", "x", "/", false, 2},
+		{"§5 '$' anchors", "User-agent: *\nDisallow: /a$", "x", "/a", false, 2},
+		{"§5 '$' anchors against a query", "User-agent: *\nDisallow: /a$", "x", "/a?", true, 0},
+		{"§5 '$' inside is literal", "User-agent: *\nDisallow: /a$b", "x", "/a$bc", false, 2},
+		{"§5 '$$': first literal, last anchor", "User-agent: *\nDisallow: /a$$", "x", "/a$", false, 2},
+		{"§5 '$' alone never matches", "User-agent: *\nDisallow: $", "x", "/", true, 0},
+		{"§5 '*$' matches all", "User-agent: *\nDisallow: *$", "x", "/a", false, 2},
+		{"§5 '/**$' matches all", "User-agent: *\nDisallow: /**$", "x", "/abc", false, 2},
+		{"§5 anchored star suffix", "User-agent: *\nDisallow: /*.pdf$", "x", "/a.pdf.pdf", false, 2},
+		{"§5 anchored star suffix, no match", "User-agent: *\nDisallow: /*.pdf$", "x", "/a.pdfx", true, 0},
+		{"§5 greedy leftmost", "User-agent: *\nDisallow: /*ab*ba", "x", "/abababa", false, 2},
+		{"§5 pattern not starting with / or * never matches", "User-agent: *\nDisallow: a", "x", "/a", true, 0},
+		{"§5 longest match wins", "User-agent: *\nDisallow: /a\nAllow: /ab", "x", "/abc", true, 3},
+		{"§5 '$' counts in priority", "User-agent: *\nDisallow: /x\nAllow: /x$", "x", "/x", true, 3},
+		{"§5 '*' counts in priority", "User-agent: *\nDisallow: /x*\nAllow: /x", "x", "/x", false, 2},
+		{"§5 tie: allow wins", "User-agent: *\nDisallow: /ab\nAllow: /*b", "x", "/ab", true, 3},
+		{"§5 tie of same kind: first line", "User-agent: *\nDisallow: /a*\nDisallow: /*b", "x", "/ab", false, 2},
+		{"§5 escaped length counts: 7 vs 8", "User-agent: *\nAllow: /\xc3\xa9\nDisallow: /\xc3\xa9x", "x", "/%C3%A9x", false, 3},
+		{"§5 empty disallow: allowed, line reported", "User-agent: *\nDisallow:", "x", "/x", true, 2},
+		{"§5 empty allow and disallow: allow line", "User-agent: *\nDisallow:\nAllow:", "x", "/x", true, 3},
+		{"§5 empty disallow never beats a match", "User-agent: *\nDisallow:\nAllow: /x", "x", "/x", true, 3},
+		{"§5 index.html allows the directory", "User-agent: *\nDisallow: /\nAllow: /d/index.html", "x", "/d/", true, 3},
+		{"§5 ... exactly the directory", "User-agent: *\nDisallow: /\nAllow: /d/index.html", "x", "/d/?q", false, 2},
+		{"§5 index.htm too", "User-agent: *\nDisallow: /\nAllow: /d/index.htm", "x", "/d/", true, 3},
+		{"§5 index.htmx too", "User-agent: *\nDisallow: /\nAllow: /d/index.htmx", "x", "/d/", true, 3},
+		{"§5 INDEX.html is case-sensitive", "User-agent: *\nDisallow: /\nAllow: /d/INDEX.html", "x", "/d/", false, 2},
+		{"§5 fallback priority ties /d/$ -> allow", "User-agent: *\nDisallow: /d/$\nAllow: /d/index.html", "x", "/d/", true, 3},
+		{"§5 fallback not applied to disallow", "User-agent: *\nAllow: /\nDisallow: /d/index.html", "x", "/d/", true, 2},
+		{"§5 fallback: the rule itself still matches", "User-agent: *\nDisallow: /\nAllow: /d/index.html", "x", "/d/index.html", true, 3},
+		{"§5 root index.html", "User-agent: *\nDisallow: /\nAllow: /index.html", "x", "/", true, 3},
+		{"§5 no rule matched: allowed, line 0", "User-agent: *\nDisallow: /a", "x", "/b", true, 0},
+	})
+}
+
+func TestURLPath(t *testing.T) {
+	tests := []struct {
+		reason, url, want string
+	}{
+		{"§5 empty URL", "", "/"},
+		{"§5 no path", "http://h", "/"},
+		{"§5 userinfo and port skipped", "http://u:p@h:8080/x", "/x"},
+		{"§5 query without path", "example.com?a", "/?a"},
+		{"§5 params without path", "http://h;a", "/;a"},
+		{"§5 single-slash scheme", "http:/host/x", "/host/x"},
+		{"§5 no scheme: path starts at the first /", "a/b", "/b"},
+		{"§5 '://' after the first / is no scheme", "a.com/b://c", "/b://c"},
+		{"§5 protocol-relative", "//h/x", "/x"},
+		{"§5 fragment ends the path", "http://h/x#y", "/x"},
+		{"§5 fragment before the path", "http://h#/x", "/"},
+		{"§5 fragment in the scheme part", "ht#tp://h/x", "/"},
+		{"§5 bare path", "/x?y", "/x?y"},
+		{"§5 nothing decoded or folded", "http://H/%aa/./A", "/%aa/./A"},
+		{"§5 '?' before '://'", "h?x://y/z", "/?x://y/z"},
+	}
+	for _, tt := range tests {
+		if got := pathOf(tt.url).String(); got != tt.want {
+			t.Errorf("%s: pathOf(%q) = %q, want %q", tt.reason, tt.url, got, tt.want)
+		}
+	}
+}
+
+// TestVirtualSlash checks patterns against URLs whose path gets a leading
+// '/' without building a string.
+func TestVirtualSlash(t *testing.T) {
+	tests := []struct {
+		reason, pattern, url string
+		want                 bool
+	}{
+		{"§5 '/?' matches '/?a'", "/?", "h?a", true},
+		{"§5 '/' matches", "/", "h?a", true},
+		{"§5 '*' matches", "*", "h?a", true},
+		{"§5 '*a' matches", "*a", "h?a", true},
+		{"§5 '*/?' matches at the virtual slash", "*/?", "h?a", true},
+		{"§5 '*?a$' matches", "*?a$", "h?a", true},
+		{"§5 '/*a$' matches", "/*a$", "h?a", true},
+		{"§5 '?' does not start with /", "?a", "h?a", false},
+		{"§5 '$' never matches", "$", "h?a", false},
+		{"§5 '/$' needs the path to be '/'", "/$", "h?a", false},
+		{"§5 '*/$' no", "*/$", "h?a", false},
+		{"§5 '**/?a$' yes", "**/?a$", "h?a", true},
+		{"§5 '/;' with params", "/;", "h;x", true},
+	}
+	for _, tt := range tests {
+		lit, anchored := tt.pattern, strings.HasSuffix(tt.pattern, "$")
+		if anchored {
+			lit = lit[:len(lit)-1]
+		}
+		p := pathOf(tt.url)
+		if !p.slash {
+			t.Fatalf("%s: %q should need a virtual slash", tt.reason, tt.url)
+		}
+		if got := matchPath(lit, anchored, p); got != tt.want {
+			t.Errorf("%s: matchPath(%q, %q) = %v, want %v", tt.reason, tt.pattern, tt.url, got, tt.want)
+		}
+		if got := match(lit, anchored, p.String()); got != tt.want {
+			t.Errorf("%s: match(%q, %q) = %v, want %v", tt.reason, tt.pattern, p.String(), got, tt.want)
+		}
+	}
+}

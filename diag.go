@@ -140,7 +140,8 @@ func (k LineKind) String() string {
 // MarshalText encodes k as its name, for JSON.
 func (k LineKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Line is what [Diagnose] saw on one line.
+// Line is what [Diagnose] saw on one line. A file that ends with a line
+// break has no empty line after it.
 type Line struct {
 	Num   int // 1-based
 	Kind  LineKind
@@ -230,16 +231,21 @@ func (d *diagnoser) run() {
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
 	}
 	lx := newLexer(d.data)
-	pastLimit := false
+	cut := false // the content past MaxBodySize has been reported
 	for {
 		start := lx.pos
 		raw, ok := lx.next()
 		if !ok {
 			break
 		}
-		ln := Line{Num: lx.num}
-		if !pastLimit && start+max(len(raw), 1) > MaxBodySize {
-			pastLimit = true
+		// The lexer numbers the empty text after a final line break as a
+		// line; an editor shows none, and it holds nothing.
+		if lx.done && len(raw) == 0 && lx.num > 1 {
+			break
+		}
+		ln := Line{Num: lx.num, PastLimit: start+len(raw) > MaxBodySize || start >= MaxBodySize}
+		if !cut && start+len(raw) > MaxBodySize {
+			cut = true
 			where := "from this line on"
 			if start < MaxBodySize {
 				where = fmt.Sprintf("from byte %d of this line on", MaxBodySize-start+1)
@@ -248,7 +254,6 @@ func (d *diagnoser) run() {
 				"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
 				len(d.data), MaxBodySize, where))
 		}
-		ln.PastLimit = pastLimit
 		if !d.seenContent && len(trimSpace(raw)) > 0 {
 			d.seenContent = true
 			if !d.fileLevel && looksLikeHTML(d.data[start:]) {

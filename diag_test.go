@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // finding renders e as "line:severity:cause", short enough to compare in
@@ -137,21 +139,15 @@ func TestDiagnoseLines(t *testing.T) {
 		{Num: 9, Kind: LineInvalid},
 		{Num: 10, Kind: LineUserAgent, Key: "User-agent", Value: "*", Group: 2},
 		{Num: 11, Kind: LineDisallow, Key: "Disallow", Value: "/\xff", Group: 2, NonUTF8: true},
-		{Num: 12, Kind: LineBlank},
 	}
 	r := Diagnose([]byte(robots))
-	if len(r.Lines) != len(want) {
-		t.Fatalf("Diagnose: %d lines, want %d", len(r.Lines), len(want))
+	if diff := cmp.Diff(want, r.Lines); diff != "" {
+		t.Errorf("Diagnose().Lines mismatch (-want +got):\n%s", diff)
 	}
-	for i := range want {
-		if r.Lines[i] != want[i] {
-			t.Errorf("line %d:\n got %+v\nwant %+v", i+1, r.Lines[i], want[i])
-		}
-	}
-	wantCounts := Counts{Lines: 12, Blank: 2, Comments: 1, Invalid: 1, UserAgents: 2, Groups: 2,
+	wantCounts := Counts{Lines: 11, Blank: 1, Comments: 1, Invalid: 1, UserAgents: 2, Groups: 2,
 		Allow: 1, Disallow: 3, Others: 1, Sitemaps: 1}
-	if r.Counts != wantCounts {
-		t.Errorf("Counts:\n got %+v\nwant %+v", r.Counts, wantCounts)
+	if diff := cmp.Diff(wantCounts, r.Counts); diff != "" {
+		t.Errorf("Diagnose().Counts mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -174,6 +170,13 @@ func TestDiagnoseTruncatedAndPastLimit(t *testing.T) {
 	if r.Lines[511].PastLimit || !r.Lines[512].PastLimit || !r.Lines[600].PastLimit {
 		t.Errorf("PastLimit of lines 512, 513, 601 = %v, %v, %v; want false, true, true",
 			r.Lines[511].PastLimit, r.Lines[512].PastLimit, r.Lines[600].PastLimit)
+	}
+
+	// Exactly 512,000 bytes, ending with a line break: nothing is lost.
+	exact := "User-agent: *\n" + strings.Repeat(line, 511) + "Disallow: /" + strings.Repeat("y", 1000-14-len("Disallow: /")-1) + "\n"
+	if r := Diagnose([]byte(exact)); len(exact) != MaxBodySize || len(r.Findings) != 0 || r.Lines[len(r.Lines)-1].PastLimit {
+		t.Errorf("a file of %d bytes: findings %v, last line past the limit: %v; want %d bytes, none, false",
+			len(exact), r.Findings, r.Lines[len(r.Lines)-1].PastLimit, MaxBodySize)
 	}
 
 	long := "User-agent: *\nDisallow: /" + strings.Repeat("a", 20000) + "\n"
@@ -373,4 +376,25 @@ func TestDiagnoseAgreesWithParse(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d rules agree", nFiles, nRules)
+}
+
+func TestDiagnoseLineCount(t *testing.T) {
+	tests := []struct {
+		robots string
+		want   int
+		reason string
+	}{
+		{"", 1, "SPEC §1: a file always has a line"},
+		{"a", 1, "text after the last break is a line"},
+		{"a\n", 1, "no empty line after a final break, as editors show it"},
+		{"a\n\n", 2, "a blank line before the final break counts"},
+		{"a\r\n", 1, "CR LF is one break"},
+		{"a\n\r", 2, "SPEC §1: LF CR is two breaks"},
+		{"\xef\xbb\xbf\n", 1, "a BOM is not a line"},
+	}
+	for _, tt := range tests {
+		if got := Diagnose([]byte(tt.robots)).Counts.Lines; got != tt.want {
+			t.Errorf("Diagnose(%q): %d lines, want %d (%s)", tt.robots, got, tt.want, tt.reason)
+		}
+	}
 }

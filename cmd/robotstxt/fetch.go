@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+const fetchHelp = `usage: robotstxt fetch [-agent A] [-json] URL
+
+Fetch does what a crawler does before it fetches URL: it fetches the
+robots.txt of URL's site (following redirects, reading at most 500 KiB) and
+reports where it was, the HTTP status, the redirects, the bytes read, the
+rules that apply (the parsed file, or allow-all or disallow-all as RFC 9309
+prescribes for the status) and how long a crawler may cache them; then
+whether the agent may fetch URL, and which line decides.
+
+Exit status: 0 when the URL is allowed, 1 when it is disallowed, 2 on errors.
+
+Examples:
+
+	robotstxt fetch https://example.com/private/x
+	robotstxt fetch -agent Googlebot -json https://example.com/private/x
+`
+
+// robotsFetcher fetches the robots.txt that applies to a URL, as a crawler
+// does. A failure to reach the server is a result (disallow-all), not an
+// error; errors are for URLs that have no robots.txt, such as relative ones.
+type robotsFetcher interface {
+	Fetch(ctx context.Context, url string) (*fetched, error)
+}
+
+// fetched is what fetching a robots.txt gave.
+type fetched struct {
+	RobotsURL string
+	Status    int      // the final HTTP status; 0 when no response came
+	Redirects []string // the URLs redirected to, in order
+	Body      []byte   // what was read of the body, at most robotstxt.MaxBodySize bytes
+	Truncated bool     // the body was longer than what was read
+	Robots    *robotstxt.Robots
+	TTL       time.Duration // how long the result may be cached
+	Err       error         // the network failure that left no usable response, if any
+}
+
+// why says what stands for the rules when no file was parsed.
+func (f *fetched) why() string {
+	switch f.Robots.Kind() {
+	case robotstxt.AllowAll:
+		return fmt.Sprintf("no robots.txt (HTTP %d): everything is allowed", f.Status)
+	case robotstxt.DisallowAll:
+		switch {
+		case f.Err != nil:
+			return fmt.Sprintf("robots.txt unreachable (%v): everything is disallowed", f.Err)
+		case f.Status == 0:
+			return "robots.txt unreachable: everything is disallowed"
+		}
+		return fmt.Sprintf("robots.txt unreachable (HTTP %d): everything is disallowed", f.Status)
+	}
+	return ""
+}
+
+// errNoFetch is what fetching answers when the command was built without a
+// way to fetch.
+var errNoFetch = errors.New("fetching robots.txt over the network is not available in this build")
+
+// noFetcher fetches nothing.
+type noFetcher struct{}
+
+func (noFetcher) Fetch(context.Context, string) (*fetched, error) { return nil, errNoFetch }
+
+// newFetcher returns the fetcher the command uses.
+func newFetcher() robotsFetcher { return noFetcher{} }
+
+func (c *cli) fetch(args []string) int {
+	fs := c.newFlags("fetch", fetchHelp)
+	agent := fs.String("agent", "*", "the crawler's product token, such as `Googlebot`")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.fail("robotstxt fetch: give exactly one URL, such as https://example.com/page")
+	}
+	url := pos[0]
+	res, err := c.fetcher.Fetch(context.Background(), url)
+	if err != nil {
+		return c.fail("robotstxt fetch: %v", err)
+	}
+	c.warnAgent(*agent)
+	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
+	if res.Robots.Kind() == robotstxt.Parsed {
+		src.report = robotstxt.Diagnose(res.Body)
+	}
+	d := res.Robots.Decide(*agent, url)
+	if *asJSON {
+		err = c.fetchJSON(url, *agent, res, src, d)
+	} else {
+		err = c.fetchText(url, *agent, res, src, d)
+	}
+	if err != nil {
+		return c.fail("robotstxt fetch: %v", err)
+	}
+	if !d.Allowed {
+		return exitNegative
+	}
+	return exitOK
+}
+
+func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
+	row("url", url)
+	row("robots.txt", res.RobotsURL)
+	if res.Status > 0 {
+		row("status", strconv.Itoa(res.Status))
+	} else {
+		row("status", "no response")
+	}
+	if res.Err != nil {
+		row("error", res.Err.Error())
+	}
+	if len(res.Redirects) == 0 {
+		row("redirects", "none")
+	}
+	for i, r := range res.Redirects {
+		row("redirects", fmt.Sprintf("%d: %s", i+1, r))
+	}
+	bytes := fmt.Sprintf("%d", len(res.Body))
+	if res.Truncated {
+		bytes += fmt.Sprintf(" (the rest, past %d, is ignored)", robotstxt.MaxBodySize)
+	}
+	row("bytes", bytes)
+	row("rules", rulesSummary(res.Robots, src))
+	row("cache", res.TTL.String())
+	row("agent", agent)
+	row("verdict", verdictWord(d.Allowed)+"  "+src.explain(url, d))
+	_, err := fmt.Fprint(c.stdout, b.String())
+	return err
+}
+
+// rulesSummary says what the rules are: the parsed file's counts, or
+// allow-all or disallow-all and why.
+func rulesSummary(r *robotstxt.Robots, src *source) string {
+	if r.Kind() != robotstxt.Parsed {
+		return r.Kind().String() + ": " + src.why
+	}
+	n := src.report.Counts
+	return fmt.Sprintf("parsed: %s, %s, %s",
+		plural(n.Groups, "group"), plural(n.Allow+n.Disallow, "rule"), plural(n.Sitemaps, "sitemap"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// fetchJSON is what fetch -json prints.
+type fetchJSON struct {
+	URL        string       `json:"url"`
+	RobotsURL  string       `json:"robots_url"`
+	Status     int          `json:"status"`
+	Error      string       `json:"error,omitempty"`
+	Redirects  []string     `json:"redirects"`
+	Bytes      int          `json:"bytes"`
+	Truncated  bool         `json:"truncated"`
+	Rules      string       `json:"rules"` // parsed, allow-all or disallow-all
+	CacheSecs  float64      `json:"cache_seconds"`
+	Agent      string       `json:"agent"`
+	Decision   decisionJSON `json:"decision"`
+	Findings   int          `json:"findings"` // lint findings in the file; robotstxt lint tells which
+	ErrorCount int          `json:"errors"`   // of which of severity error
+}
+
+func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+	j := fetchJSON{
+		URL:       url,
+		RobotsURL: res.RobotsURL,
+		Status:    res.Status,
+		Redirects: res.Redirects,
+		Bytes:     len(res.Body),
+		Truncated: res.Truncated,
+		Rules:     res.Robots.Kind().String(),
+		CacheSecs: res.TTL.Seconds(),
+		Agent:     agent,
+		Decision:  src.decisionJSON(url, d),
+	}
+	if j.Redirects == nil {
+		j.Redirects = []string{}
+	}
+	if res.Err != nil {
+		j.Error = res.Err.Error()
+	}
+	if src.report != nil {
+		j.Findings = len(src.report.Findings)
+		for _, e := range src.report.Findings {
+			if e.Severity == robotstxt.SeverityError {
+				j.ErrorCount++
+			}
+		}
+	}
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
+}

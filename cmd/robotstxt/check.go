@@ -50,12 +50,12 @@ type source struct {
 }
 
 func (c *cli) check(args []string) int {
-	fs := c.newFlags("check", checkHelp)
-	agent := fs.String("agent", "*", "the crawler's product token, such as `Googlebot`")
+	fs := c.newFlags("check")
+	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
 	file := fs.String("file", "", "read the robots.txt from `FILE`")
 	url := fs.String("url", "", "fetch the robots.txt of `URL`'s site, as a crawler does")
 	asJSON := fs.Bool("json", false, "print one JSON object a line, one per URL")
-	urls, status, ok := parseFlags(fs, args)
+	urls, status, ok := c.parse(fs, checkHelp, args)
 	if !ok {
 		return status
 	}

@@ -78,10 +78,10 @@ func (noFetcher) Fetch(context.Context, string) (*fetched, error) { return nil, 
 func newFetcher() robotsFetcher { return noFetcher{} }
 
 func (c *cli) fetch(args []string) int {
-	fs := c.newFlags("fetch", fetchHelp)
-	agent := fs.String("agent", "*", "the crawler's product token, such as `Googlebot`")
+	fs := c.newFlags("fetch")
+	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, status, ok := parseFlags(fs, args)
+	pos, status, ok := c.parse(fs, fetchHelp, args)
 	if !ok {
 		return status
 	}

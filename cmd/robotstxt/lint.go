@@ -37,10 +37,10 @@ Examples:
 `
 
 func (c *cli) lint(args []string) int {
-	fs := c.newFlags("lint", lintHelp)
+	fs := c.newFlags("lint")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	lines := fs.Bool("lines", false, "say what was seen on every line")
-	pos, status, ok := parseFlags(fs, args)
+	pos, status, ok := c.parse(fs, lintHelp, args)
 	if !ok {
 		return status
 	}

@@ -105,35 +105,47 @@ func (c *cli) fail(format string, args ...any) int {
 	return exitFailure
 }
 
-// newFlags returns a flag set for a subcommand whose -h prints help, an
-// usage text with examples.
-func (c *cli) newFlags(name, help string) *flag.FlagSet {
+// newFlags returns a flag set for a subcommand. Parse it with c.parse.
+func (c *cli) newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(c.stderr, help)
-		fmt.Fprintln(c.stderr, "\nOptions:")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // c.parse prints the help
 	return fs
 }
 
-// parseFlags parses args and returns the positional arguments. Flags may
-// come after positional ones ("check -file F URL -agent A"); "--" ends the
-// flags. When parsing fails or -h asked for help, ok is false and status is
-// what to exit with.
-func parseFlags(fs *flag.FlagSet, args []string) (pos []string, status int, ok bool) {
+// parse parses a subcommand's args and returns the positional arguments.
+// Flags may come after positional ones ("check -file F URL -agent A"); "--"
+// ends the flags. When -h asks for help, parse prints help, the usage text
+// with examples, and the options to stdout. When ok is false, the command
+// exits with status.
+func (c *cli) parse(fs *flag.FlagSet, help string, args []string) (pos []string, status int, ok bool) {
+	pos, err := parseFlags(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(c.stdout, help)
+		fmt.Fprintln(c.stdout, "\nOptions:")
+		fs.SetOutput(c.stdout)
+		fs.PrintDefaults()
+		return nil, exitOK, false
+	case err != nil:
+		// The flag package has printed what was wrong.
+		fmt.Fprintf(c.stderr, "run \"robotstxt %s -h\" for help\n", fs.Name())
+		return nil, exitFailure, false
+	}
+	return pos, 0, true
+}
+
+// parseFlags parses args with fs, letting flags come after positional
+// arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, false
-			}
-			return nil, exitFailure, false
+			return nil, err
 		}
 		rest := fs.Args()
 		// fs.Parse stops at the first positional argument, or after "--".
 		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
-			return append(pos, rest...), 0, true
+			return append(pos, rest...), nil
 		}
 		if len(rest) == 0 {
 			break
@@ -141,7 +153,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, status int, ok b
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-	return pos, 0, true
+	return pos, nil
 }
 
 // readLines calls f with each non-empty line of r, trimmed of whitespace.

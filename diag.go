@@ -23,24 +23,24 @@ const MaxBodySize = 500 << 10
 
 // Causes of the findings of [Diagnose]. Match them with [errors.Is].
 var (
-	ErrNeverMatches  = errors.New("pattern can never match")
-	ErrNoGroup       = errors.New("line before any user-agent line")
-	ErrAgentReduced  = errors.New("user-agent value reduced to its product token")
-	ErrAgentInvalid  = errors.New("user-agent value names no product token")
-	ErrUnknownKey    = errors.New("unknown key")
-	ErrDollar        = errors.New("'$' inside a pattern")
-	ErrCrawlDelay    = errors.New("invalid or repeated crawl-delay")
-	ErrEncoding      = errors.New("not UTF-8")
-	ErrTooLarge      = errors.New("content past 500 KiB")
-	ErrHTML          = errors.New("HTML page served as robots.txt")
-	ErrAllowDisallow = errors.New("same pattern allowed and disallowed")
-	ErrEmptyGroup    = errors.New("group without rules")
-	ErrLineTooLong   = errors.New("line too long")
-	ErrNoColon       = errors.New("missing colon")
-	ErrTypo          = errors.New("misspelled key accepted")
-	ErrNUL           = errors.New("NUL byte")
-	ErrIgnoredLine   = errors.New("line is not a key and value")
-	ErrSitemap       = errors.New("sitemap is not an absolute URL")
+	ErrNeverMatches  = errors.New("pattern can never match")                       // starts with neither '/' nor '*'
+	ErrNoGroup       = errors.New("line before any user-agent line")               // a rule or other line that Parse drops
+	ErrAgentReduced  = errors.New("user-agent value reduced to its product token") // "Googlebot/2.1" names Googlebot
+	ErrAgentInvalid  = errors.New("user-agent value names no product token")       // "007bot", or empty
+	ErrUnknownKey    = errors.New("unknown key")                                   // ignored by every crawler
+	ErrDollar        = errors.New("'$' inside a pattern")                          // a literal; only a final '$' anchors
+	ErrCrawlDelay    = errors.New("invalid or repeated crawl-delay")               // not a number, or not the group's first
+	ErrEncoding      = errors.New("not UTF-8")                                     // bytes, UTF-16 or binary data
+	ErrTooLarge      = errors.New("content past 500 KiB")                          // ignored by Google's crawler
+	ErrHTML          = errors.New("HTML page served as robots.txt")                // an error page or a redirect page
+	ErrAllowDisallow = errors.New("same pattern allowed and disallowed")           // in one group: allow wins
+	ErrEmptyGroup    = errors.New("group without rules")                           // its agents may fetch everything
+	ErrLineTooLong   = errors.New("line too long")                                 // cut at 16,663 bytes
+	ErrNoColon       = errors.New("missing colon")                                 // "Disallow /x", read anyway
+	ErrTypo          = errors.New("misspelled key accepted")                       // "Dissallow", "Disallowed", read anyway
+	ErrNUL           = errors.New("NUL byte")                                      // ends the line's content
+	ErrIgnoredLine   = errors.New("line is not a key and value")                   // text with neither ':' nor two tokens
+	ErrSitemap       = errors.New("sitemap is not an absolute URL")                // or empty
 )
 
 // Severity ranks a finding. A file with errors does not do what its author
@@ -49,9 +49,9 @@ var (
 type Severity uint8
 
 const (
-	SeverityInfo Severity = iota
-	SeverityWarning
-	SeverityError
+	SeverityInfo    Severity = iota // how a line was read, for the curious
+	SeverityWarning                 // read differently by some crawlers, or a likely mistake
+	SeverityError                   // the line does not do what it seems to
 )
 
 func (s Severity) String() string {

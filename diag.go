@@ -212,6 +212,7 @@ type diagnoser struct {
 	fileLevel   bool        // HTML or UTF-16: per-line findings would be noise
 	seenContent bool        // a line with content has gone by
 	nonUTF8     []int       // lines with bytes that are not UTF-8
+	scratch     []byte      // a normalised pattern, reused from rule to rule
 }
 
 // diagGroup is what the diagnostics keep per group.
@@ -410,8 +411,8 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if g.patterns == nil {
 		g.patterns = make(map[string][2]int)
 	}
-	pat := string(appendEscaped(nil, value))
-	seen := g.patterns[pat]
+	d.scratch = appendEscaped(d.scratch[:0], value)
+	seen := g.patterns[string(d.scratch)]
 	this, other := 0, 1 // indexes into seen: disallow, allow
 	if allow {
 		this, other = 1, 0
@@ -423,7 +424,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	}
 	if seen[this] == 0 {
 		seen[this] = ln.Num
-		g.patterns[pat] = seen
+		g.patterns[string(d.scratch)] = seen
 	}
 }
 

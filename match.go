@@ -29,19 +29,23 @@ type urlPath struct {
 // ends at '#'; it is "/" when there is none, or when '#' comes first.
 func pathOf(rawURL string) urlPath {
 	s := rawURL
-	if strings.HasPrefix(s, "//") {
+	if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
 		s = s[2:]
 	}
-	start := 0 // where the path may begin, after any scheme
-	early := strings.IndexAny(s, "/?;")
-	if proto := strings.Index(s, "://"); proto >= 0 && (early < 0 || proto < early) {
-		start = proto + 3
+	begin := indexPathStart(s)
+	// "://" ends a scheme only when it comes before the first '/', '?' or
+	// ';', that is when that first one is the '/' of "://".
+	if begin > 0 && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
+		begin += 2
+		if i := indexPathStart(s[begin:]); i >= 0 {
+			begin += i
+		} else {
+			begin = -1
+		}
 	}
-	begin := strings.IndexAny(s[start:], "/?;")
 	if begin < 0 {
 		return urlPath{rest: "/"}
 	}
-	begin += start
 	// A '#' anywhere before the path, even in the scheme, leaves no path.
 	end := len(s)
 	if hash := strings.IndexByte(s, '#'); hash >= 0 {
@@ -54,6 +58,30 @@ func pathOf(rawURL string) urlPath {
 		return urlPath{rest: s[begin:end], slash: true}
 	}
 	return urlPath{rest: s[begin:end]}
+}
+
+// indexPathStart returns the index of the first '/', '?' or ';' in s, or -1.
+func indexPathStart(s string) int {
+	// All three are below 64, so one shift and mask tests for them.
+	const set uint64 = 1<<'/' | 1<<'?' | 1<<';'
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 64 && set&(1<<c) != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// key returns the byte after the path's leading '/', the key of the rules
+// that may match it (see ruleKey). ok is false when the path is just "/".
+func (p urlPath) key() (c byte, ok bool) {
+	switch {
+	case p.slash:
+		return p.rest[0], true
+	case len(p.rest) >= 2:
+		return p.rest[1], true
+	}
+	return 0, false
 }
 
 // String returns the path as one string. It allocates when slash is set.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -137,8 +138,7 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	switch kind {
 	case keyUserAgent:
 		if b.cur < 0 || b.hasRules {
-			b.groups = append(b.groups, group{start: uint32(len(b.rules)), end: uint32(len(b.rules)),
-				others: span{off: uint32(len(b.others))}})
+			b.groups = append(b.groups, group{start: uint32(len(b.rules)), others: uint32(len(b.others))})
 			b.cur = len(b.groups) - 1
 			b.hasRules = false
 		}
@@ -161,22 +161,16 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 		}
 		b.hasRules = true
 		b.addRule(num, kind == keyAllow, value)
-		b.groups[b.cur].end = uint32(len(b.rules))
 	case keySitemap:
 		b.addSitemap(value)
 	default:
 		if b.cur < 0 {
 			return
 		}
-		g := &b.groups[b.cur]
-		if g.delayLine == 0 && len(key) == len("crawl-delay") && hasPrefixFold(key, "crawl-delay") {
-			if d, ok := parseDelay(value); ok {
-				g.delay, g.delayLine = d, num
-			}
-		}
-		o := other{key: b.add(key), value: b.add(value), line: num}
-		b.others = append(b.others, o)
-		g.others.n++
+		off := len(b.text)
+		b.text = append(b.text, key...)
+		b.text = append(b.text, value...)
+		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value))})
 	}
 }
 
@@ -193,8 +187,15 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if allow {
 		flags |= ruleAllow
 	}
-	if needsEscape(value) {
+	// The value as written is kept before the pattern when it differs, or
+	// when an index fallback (below) needs it, which is shorter.
+	slash := -1
+	if allow {
+		slash = indexFallback(value)
+	}
+	if slash >= 0 || needsEscape(value) {
 		b.text = append(b.text, value...)
+		b.text = append(b.text, byte(len(value)), byte(len(value)>>8))
 		flags |= ruleRawApart
 	}
 	off := len(b.text)
@@ -205,18 +206,36 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		n--
 		flags |= ruleAnchored
 	}
-	ru := rule{off: uint32(off), line: num, n: uint16(n), rawN: uint16(len(value)), flags: flags}
-	b.rules = append(b.rules, ru)
-	// Google's parser retries an Allow whose last segment starts with
-	// "/index.htm" as "<everything up to that '/'>$". The retry is shorter,
-	// so it can only decide when the rule itself does not match, as there.
-	if allow {
-		if slash := bytes.LastIndexByte(pat, '/'); slash >= 0 && bytes.HasPrefix(pat[slash:], []byte("/index.htm")) {
-			ru.n = uint16(slash + 1)
-			ru.flags |= ruleAnchored | ruleIndex
-			b.rules = append(b.rules, ru)
-		}
+	b.rules = append(b.rules, newRule(uint32(off), num, pat[:n], flags))
+	if slash >= 0 {
+		// Escaping moves no '/', so the fallback is a prefix of the pattern.
+		slash = bytes.LastIndexByte(pat, '/')
+		b.rules = append(b.rules, newRule(uint32(off), num, pat[:slash+1], flags|ruleAnchored|ruleIndex))
 	}
+}
+
+// newRule makes a rule for the pattern lit, at text[off:].
+func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
+	if bytes.IndexByte(lit, '*') >= 0 {
+		flags |= ruleStar
+	}
+	if len(lit) == 0 && flags&ruleAnchored != 0 || len(lit) > 0 && lit[0] != '/' && lit[0] != '*' {
+		flags |= ruleDead // paths are never empty and always start with '/'
+	}
+	return rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
+}
+
+// indexFallback returns the index of the last '/' of an Allow value whose
+// last segment starts with "/index.htm", or -1. Google's parser retries such
+// a rule, when it does not match, as "<everything up to that '/'>$". The
+// retry is shorter than the rule, so it can only decide when the rule itself
+// does not match, as there.
+func indexFallback(value []byte) int {
+	slash := bytes.LastIndexByte(value, '/')
+	if slash >= 0 && bytes.HasPrefix(value[slash:], []byte("/index.htm")) {
+		return slash
+	}
+	return -1
 }
 
 // needsEscape reports whether normalising value changes it: a byte ≥ 0x80,
@@ -297,8 +316,8 @@ func (b *builder) addSitemap(value []byte) {
 // parseDelay parses a Crawl-delay value: seconds as a non-negative decimal
 // number ("10", "0.5", "2."). Anything else, or a value too large for a
 // time.Duration, is invalid.
-func parseDelay(value []byte) (time.Duration, bool) {
-	intPart, frac, dot := value, []byte(nil), bytes.IndexByte(value, '.')
+func parseDelay(value string) (time.Duration, bool) {
+	intPart, frac, dot := value, "", strings.IndexByte(value, '.')
 	if dot >= 0 {
 		intPart, frac = value[:dot], value[dot+1:]
 	}
@@ -307,7 +326,7 @@ func parseDelay(value []byte) (time.Duration, bool) {
 	}
 	var secs uint64
 	if len(intPart) > 0 {
-		v, err := strconv.ParseUint(string(intPart), 10, 64)
+		v, err := strconv.ParseUint(intPart, 10, 64)
 		if err != nil || v > uint64(maxDelay/time.Second) {
 			return 0, false
 		}
@@ -325,12 +344,17 @@ func parseDelay(value []byte) (time.Duration, bool) {
 	return d, true
 }
 
+// isCrawlDelay reports whether key is "crawl-delay", in any case.
+func isCrawlDelay(key string) bool {
+	return len(key) == len("crawl-delay") && hasPrefixFold([]byte(key), "crawl-delay")
+}
+
 // maxDelay bounds Crawl-delay so that it stays a valid time.Duration with
 // room for arithmetic; a day is already more than any crawler will wait.
 const maxDelay = 1 << 62
 
-func allDigits(b []byte) bool {
-	for _, c := range b {
+func allDigits(s string) bool {
+	for _, c := range []byte(s) {
 		if c < '0' || c > '9' {
 			return false
 		}
@@ -341,19 +365,29 @@ func allDigits(b []byte) bool {
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
 	r := &Robots{kind: Parsed, text: string(b.text)}
-	for _, g := range b.groups {
-		slices.SortFunc(b.rules[g.start:g.end], compareRules)
+	for i := range b.groups {
+		g := &b.groups[i]
+		end := uint32(len(b.rules))
+		if i+1 < len(b.groups) {
+			end = b.groups[i+1].start
+		}
+		rules := b.rules[g.start:end]
+		slices.SortFunc(rules, compareLayout)
+		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 && ru.flags&ruleDead == 0 }))
+		g.live = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.flags&ruleDead == 0 }))
 	}
-	r.rules = slices.Clip(b.rules)
-	r.groups = slices.Clip(b.groups)
-	r.others = slices.Clip(b.others)
-	r.sitemaps = slices.Clip(b.sitemaps)
+	// Exact copies: what append grew stays behind with the builder.
+	r.rules = slices.Clone(b.rules)
+	r.groups = slices.Clone(b.groups)
+	r.others = slices.Clone(b.others)
+	r.sitemaps = slices.Clone(b.sitemaps)
 
 	// Each distinct token gets the list of groups that name it. Lists are
 	// shared where equal, which they mostly are: one group per token.
 	names := b.agentNames
+	// In the order findAgent searches: by length, then bytes.
 	slices.SortStableFunc(names, func(x, y agentName) int {
-		return bytes.Compare(b.text[x.token.off:x.token.off+x.token.n], b.text[y.token.off:y.token.off+y.token.n])
+		return compareFold(string(b.text[x.token.off:x.token.off+x.token.n]), string(b.text[y.token.off:y.token.off+y.token.n]))
 	})
 	lists := make([]int32, 0, len(b.global)+len(names))
 	lists = append(lists, b.global...)
@@ -378,6 +412,17 @@ func (b *builder) finish() *Robots {
 		r.agents = append(r.agents, agent{token: names[i].token, groups: list})
 		i = j
 	}
-	r.lists = slices.Clip(lists)
+	r.lists = slices.Clone(lists)
+	r.agents = slices.Clone(r.agents)
 	return r
+}
+
+// countWhile returns the length of the longest prefix of rules for which f
+// holds.
+func countWhile(rules []rule, f func(*rule) bool) int {
+	n := 0
+	for n < len(rules) && f(&rules[n]) {
+		n++
+	}
+	return n
 }

@@ -1,0 +1,353 @@
+// Package fetch fetches robots.txt files over HTTP and caches them per
+// origin, the way RFC 9309 §2.3 and Google describe a crawler doing it, so
+// that a crawler can ask "may I fetch this URL?" in one call.
+//
+// It offers three layers, each usable alone:
+//
+//   - [Fetch] fetches the robots.txt of one URL's origin once and tells what
+//     happened: status, redirects, bytes read, and the rules that follow.
+//   - A [Cache] keeps the rules of many origins, refreshes them when they
+//     expire, and answers [Cache.Allowed] for any URL.
+//   - A [Transport] is an http.RoundTripper that refuses the requests
+//     robots.txt disallows.
+//
+// One line makes an http.Client obey robots.txt:
+//
+//	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
+//	_, err := client.Get("https://example.com/private/x")
+//	if errors.Is(err, fetch.ErrDisallowed) { ... }
+//
+// # How a fetch is read
+//
+// A robots.txt is fetched with an unconditional GET of
+// scheme://host[:port]/robots.txt (see [robotstxt.RobotsURL]); only http and
+// https URLs can be fetched. At most [MaxBodySize] bytes of the body are
+// read and the rest is ignored; the connection is then closed, not drained.
+// Up to [MaxRedirects] redirects are followed, to any host; the rules found
+// apply to the origin first asked. Then, per RFC 9309 §2.3.1 and
+// [robotstxt.FromStatus]:
+//
+//	2xx                            the body is parsed
+//	4xx except 429                 no robots.txt: everything is allowed
+//	a sixth redirect (loops too)   as for a 404: everything is allowed
+//	429, 5xx, other codes          unreachable: everything is disallowed
+//	network failure, timeout,      unreachable: everything is disallowed
+//	or a body cut short
+//
+// # Caching
+//
+// A [Cache] keeps each origin's rules for 24 hours by default. A
+// Cache-Control max-age on the robots.txt response lengthens or shortens
+// that, within [MinTTL] and Options.MaxTTL (7 days by default; RFC 9309 §2.4
+// asks for at most 24 hours, which setting MaxTTL to 24h enforces).
+// "no-store" and "no-cache" mean "as short as allowed": a crawler that
+// fetched robots.txt before every request would double its load on the
+// site, so they shorten the lifetime to MinTTL rather than disabling the
+// cache. Age and Expires headers are ignored.
+//
+// An unreachable result is retried after Options.RetryTTL (5 minutes by
+// default). While an origin stays unreachable, the cache answers with the
+// last good copy it holds, however old (a 2xx or a 4xx answer counts as
+// good); with none, everything is disallowed, until the origin has been
+// unreachable for more than 30 days (Options.GiveUpAfter), when everything
+// is allowed (RFC 9309 §2.3.1.4). [Rules.Source] tells which case applies.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// MaxBodySize is how much of a robots.txt body is read: 500 KiB, Google's
+// limit and the least RFC 9309 §2.5 allows.
+const MaxBodySize = 512000
+
+// MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
+// at least five). One more is answered as a 404 would be.
+const MaxRedirects = 5
+
+// Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
+const (
+	DefaultTTL         = 24 * time.Hour
+	DefaultMaxTTL      = 7 * 24 * time.Hour
+	DefaultRetryTTL    = 5 * time.Minute
+	DefaultGiveUpAfter = 30 * 24 * time.Hour
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxEntries  = 10000
+)
+
+// MinTTL is the shortest time a fetched robots.txt is kept, whatever its
+// Cache-Control says.
+const MinTTL = time.Minute
+
+var (
+	// ErrTooManyRedirects is the Result.Err of a fetch that met more than
+	// MaxRedirects redirects; its rules allow everything.
+	ErrTooManyRedirects = errors.New("robotstxt: more than 5 redirects, answered as a 404")
+	// ErrRedirectLoop is the Result.Err of a fetch whose redirects came back
+	// to a URL already visited and went on past MaxRedirects; its rules
+	// allow everything.
+	ErrRedirectLoop = errors.New("robotstxt: redirect loop, answered as a 404")
+	// ErrUnsupportedScheme is returned, wrapped in a *robotstxt.URLError,
+	// for URLs whose scheme is neither http nor https.
+	ErrUnsupportedScheme = errors.New("scheme is not http or https")
+)
+
+// Result is what one fetch of a robots.txt found. Results handed out by a
+// [Cache] are shared: treat them as read-only.
+type Result struct {
+	// RobotsURL is the URL fetched: scheme://host[:port]/robots.txt.
+	RobotsURL string
+	// FinalURL is the URL that gave the final response, after redirects,
+	// or "" when no response arrived.
+	FinalURL string
+	// StatusCode is the status of the final response, or 0 when none
+	// arrived.
+	StatusCode int
+	// Redirects is the number of redirects followed.
+	Redirects int
+	// Bytes is the number of body bytes read, at most MaxBodySize. Only
+	// 2xx bodies are read.
+	Bytes int
+	// Truncated reports whether the body went on past MaxBodySize; the
+	// rest was ignored.
+	Truncated bool
+	// Robots holds the rules that follow from the fetch; never nil. Its
+	// Kind is Parsed for a 2xx body, AllowAll and DisallowAll otherwise.
+	Robots *robotstxt.Robots
+	// Err tells why the fetch gave no answer to use as is: a network
+	// failure, a timeout or a body cut short (Robots disallows
+	// everything), or ErrTooManyRedirects or ErrRedirectLoop (Robots
+	// allows everything). It is nil when a status code decided, 429 and
+	// 5xx included.
+	Err error
+	// Fetched is when the fetch ended, and Duration how long it took.
+	Fetched  time.Time
+	Duration time.Duration
+	// TTL is how long the result may be used, and Expires is Fetched+TTL:
+	// from Cache-Control max-age or the default for a good result, the
+	// retry interval for an unreachable one.
+	TTL     time.Duration
+	Expires time.Time
+}
+
+// Unreachable reports whether the fetch found the robots.txt unreachable
+// (429, 5xx, network failure...), so that its rules disallow everything.
+func (r *Result) Unreachable() bool {
+	return r.Robots.Kind() == robotstxt.DisallowAll
+}
+
+// Fetch fetches the robots.txt that applies to rawURL with client (nil: a
+// client with a [DefaultTimeout] timeout) and sends userAgent as the
+// User-Agent header ("" sends Go's default). The client is not modified: its
+// Transport, Jar and Timeout are used, and its CheckRedirect, if any, is
+// consulted for each redirect within the [MaxRedirects] limit.
+//
+// The error is non-nil only when rawURL has no robots.txt to fetch: it is
+// not an absolute http or https URL (a *robotstxt.URLError). Whatever the
+// server or the network does, a timeout and ctx ending included, is told by
+// the Result. Result.TTL uses the defaults of [Options].
+func Fetch(ctx context.Context, client *http.Client, userAgent, rawURL string) (*Result, error) {
+	origin, err := httpOrigin(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if client == nil {
+		client = &http.Client{Timeout: DefaultTimeout}
+	}
+	f := fetcher{
+		client:    client,
+		userAgent: userAgent,
+		now:       time.Now,
+		ttl:       DefaultTTL,
+		maxTTL:    DefaultMaxTTL,
+		retryTTL:  DefaultRetryTTL,
+	}
+	return f.fetch(ctx, origin+"/robots.txt"), nil
+}
+
+// httpOrigin returns the canonical origin of an http or https URL.
+func httpOrigin(rawURL string) (string, error) {
+	origin, err := robotstxt.Origin(rawURL)
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(origin, "http://") && !strings.HasPrefix(origin, "https://") {
+		return "", &robotstxt.URLError{URL: rawURL, Err: ErrUnsupportedScheme}
+	}
+	return origin, nil
+}
+
+// fetcher fetches robots.txt files and dates the results.
+type fetcher struct {
+	client    *http.Client
+	userAgent string
+	now       func() time.Time
+	ttl       time.Duration // of a good result without max-age
+	maxTTL    time.Duration // bound on max-age
+	retryTTL  time.Duration // of an unreachable result
+}
+
+// robotsFetchKey marks the context of a robots.txt request, so that a
+// Transport passes it, and its redirects, through unchecked.
+type robotsFetchKey struct{}
+
+func isRobotsFetch(ctx context.Context) bool {
+	return ctx.Value(robotsFetchKey{}) != nil
+}
+
+// fetch fetches robotsURL. It always returns a Result.
+func (f *fetcher) fetch(ctx context.Context, robotsURL string) *Result {
+	start := f.now()
+	res := &Result{RobotsURL: robotsURL, Robots: robotstxt.FromStatus(http.StatusServiceUnavailable, nil)}
+	header := f.get(context.WithValue(ctx, robotsFetchKey{}, true), res)
+	res.Fetched = f.now()
+	res.Duration = res.Fetched.Sub(start)
+	res.TTL = f.lifetime(res, header)
+	res.Expires = res.Fetched.Add(res.TTL)
+	return res
+}
+
+// get does the request and fills in res, except its times. It returns the
+// final response's header, or nil.
+func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, res.RobotsURL, nil)
+	if err != nil {
+		res.Err = err
+		return nil
+	}
+	if f.userAgent != "" {
+		req.Header.Set("User-Agent", f.userAgent)
+	}
+	var overflow error // set when the redirect limit stops the chain
+	client := *f.client
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > MaxRedirects {
+			overflow = ErrTooManyRedirects
+			if looped(req, via) {
+				overflow = ErrRedirectLoop
+			}
+			return http.ErrUseLastResponse
+		}
+		if check := f.client.CheckRedirect; check != nil {
+			if err := check(req, via); err != nil {
+				return err
+			}
+		}
+		res.Redirects = len(via)
+		return nil
+	}
+	resp, err := client.Do(req)
+	if resp != nil {
+		res.StatusCode = resp.StatusCode
+		res.FinalURL = resp.Request.URL.String()
+	}
+	if err != nil {
+		res.Err = err
+		return nil
+	}
+	// Closing a body that was not read to the end closes the connection
+	// instead of draining what is left of a large file.
+	defer resp.Body.Close()
+	switch {
+	case overflow != nil:
+		res.Robots, res.Err = robotstxt.FromStatus(http.StatusNotFound, nil), overflow
+	case 200 <= resp.StatusCode && resp.StatusCode <= 299:
+		body, truncated, err := readBody(resp.Body, MaxBodySize, resp.ContentLength)
+		res.Bytes, res.Truncated = len(body), truncated
+		if err != nil {
+			res.Err = fmt.Errorf("robotstxt: reading %s: %w", res.FinalURL, err)
+			return resp.Header
+		}
+		res.Robots = robotstxt.FromStatus(resp.StatusCode, body)
+	default:
+		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
+	}
+	return resp.Header
+}
+
+// looped reports whether the redirect chain visited some URL twice.
+func looped(req *http.Request, via []*http.Request) bool {
+	seen := make([]string, 0, len(via)+1)
+	for _, r := range append(via, req) {
+		u := r.URL.String()
+		if slices.Contains(seen, u) {
+			return true
+		}
+		seen = append(seen, u)
+	}
+	return false
+}
+
+// readBody reads at most limit bytes of r. It reports whether r had more,
+// and any error met before the limit: a body cut short is an error, so a
+// partial file is never taken for the whole. sizeHint is the announced
+// Content-Length, or -1.
+func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
+	size := 16 << 10
+	if 0 <= sizeHint && sizeHint < int64(limit) {
+		size = int(sizeHint) + 1 // +1 to see EOF without growing
+	}
+	buf := make([]byte, 0, min(size, limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), limit+1-cap(buf)))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), limit+1)])
+		buf = buf[:len(buf)+n]
+		if len(buf) > limit {
+			return buf[:limit], true, nil
+		}
+		if err == io.EOF {
+			return buf, false, nil
+		}
+		if err != nil {
+			return buf, false, err
+		}
+	}
+}
+
+// lifetime returns how long res may be used.
+func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
+	if res.Unreachable() {
+		return f.retryTTL
+	}
+	age, ok := maxAge(h)
+	if !ok {
+		return f.ttl
+	}
+	return min(max(age, MinTTL), max(f.maxTTL, MinTTL))
+}
+
+// maxAge reads the Cache-Control max-age of h (RFC 9111 §5.2.2.1). It
+// reports no-store and no-cache as 0.
+func maxAge(h http.Header) (time.Duration, bool) {
+	var age time.Duration
+	found := false
+	for _, v := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(v, ",") {
+			name, value, _ := strings.Cut(strings.TrimSpace(d), "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "no-store", "no-cache":
+				return 0, true
+			case "max-age":
+				secs, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(value), `"`), 10, 64)
+				if err != nil || found {
+					continue // invalid, or a second max-age: keep the first
+				}
+				found = true
+				age = time.Duration(min(secs, uint64(100*365*24*3600))) * time.Second
+			}
+		}
+	}
+	return age, found
+}

@@ -1,0 +1,136 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// closeTracker is a request body that records being closed.
+type closeTracker struct {
+	io.Reader
+	closed atomic.Bool
+}
+
+func (c *closeTracker) Close() error { c.closed.Store(true); return nil }
+
+func TestTransport(t *testing.T) {
+	const robots = "User-agent: *\nDisallow: /private\n\nUser-agent: Foobot\nDisallow: /foo-only\n"
+	var pages, robotsFetches atomic.Int32
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			robotsFetches.Add(1)
+			io.WriteString(w, robots)
+			return
+		}
+		pages.Add(1)
+		io.WriteString(w, "page")
+	})
+	base := srv.Client().Transport
+	tests := []struct {
+		agent, path string
+		allowed     bool
+		line        int
+		reason      string
+	}{
+		{"Otherbot", "/public", true, 0, "no rule matches: the request goes through"},
+		{"Otherbot", "/private/a", false, 2, "the global group disallows it, line 2"},
+		{"Foobot", "/private/a", true, 0, "Foobot has its own group, which does not name /private"},
+		{"Foobot", "/foo-only?q", false, 5, "Foobot's group disallows it, line 5"},
+		{"Otherbot", "/robots.txt", true, 0, "robots.txt itself always passes through"},
+	}
+	for _, tt := range tests {
+		client := &http.Client{Transport: NewTransport(base, tt.agent, nil)}
+		resp, err := client.Get(srv.URL + tt.path)
+		if tt.allowed {
+			if err != nil {
+				t.Errorf("%s GET %s: %v, want it sent (%s)", tt.agent, tt.path, err, tt.reason)
+				continue
+			}
+			resp.Body.Close()
+			continue
+		}
+		var de *DisallowedError
+		if !errors.Is(err, ErrDisallowed) || !errors.As(err, &de) {
+			t.Errorf("%s GET %s: %v, want ErrDisallowed (%s)", tt.agent, tt.path, err, tt.reason)
+			continue
+		}
+		if de.Line != tt.line || de.Agent != tt.agent || de.URL != srv.URL+tt.path || de.RobotsURL != srv.URL+"/robots.txt" || de.Source != Fresh {
+			t.Errorf("%s GET %s: %+v; want line %d (%s)", tt.agent, tt.path, de, tt.line, tt.reason)
+		}
+		if !strings.Contains(err.Error(), "line") || !strings.HasPrefix(de.Error(), "robotstxt: ") {
+			t.Errorf("error text %q should name the line and start with the package", err)
+		}
+	}
+	if n := pages.Load(); n != 2 {
+		t.Errorf("server served %d pages, want the 2 allowed ones", n)
+	}
+}
+
+// TestTransportClosesBody checks the RoundTripper contract on refusal.
+func TestTransportClosesBody(t *testing.T) {
+	_, srv := newSite(t, "User-agent: *\nDisallow: /\n")
+	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil)}
+	body := &closeTracker{Reader: strings.NewReader("data")}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/form", body)
+	if _, err := client.Do(req); !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("POST /form: %v, want ErrDisallowed", err)
+	}
+	if !body.closed.Load() {
+		t.Error("the refused request's body was not closed")
+	}
+}
+
+// TestTransportUnreachable checks the message when nothing is allowed
+// because the robots.txt is unreachable.
+func TestTransportUnreachable(t *testing.T) {
+	s, srv := newSite(t, "")
+	s.set(503, "", "")
+	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil)}
+	_, err := client.Get(srv.URL + "/page")
+	var de *DisallowedError
+	if !errors.As(err, &de) || de.Line != 0 || de.Source != Unreachable || !strings.Contains(err.Error(), "unreachable") {
+		t.Errorf("GET with robots.txt 503: %v, want a DisallowedError naming unreachable", err)
+	}
+}
+
+// TestTransportNoRecursion gives the transport a cache whose client sends
+// its robots.txt fetches back through the same transport, and a robots.txt
+// that redirects to a path other than /robots.txt: the fetch must pass
+// through instead of waiting for itself.
+func TestTransportNoRecursion(t *testing.T) {
+	var robotsHits atomic.Int32
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/real-robots", http.StatusFound)
+		case "/real-robots":
+			robotsHits.Add(1)
+			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		default:
+			io.WriteString(w, "page")
+		}
+	})
+	base := srv.Client().Transport
+	var tr *Transport
+	loop := roundTripFunc(func(r *http.Request) (*http.Response, error) { return tr.RoundTrip(r) })
+	tr = NewTransport(base, "Foobot", NewCache(&Options{Client: &http.Client{Transport: loop}}))
+	client := &http.Client{Transport: tr}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/private/x", nil)
+	_, err := client.Do(req)
+	if !errors.Is(err, ErrDisallowed) || robotsHits.Load() != 1 {
+		t.Errorf("GET /private/x: %v after %d robots.txt fetches; want ErrDisallowed after 1", err, robotsHits.Load())
+	}
+}

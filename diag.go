@@ -196,6 +196,9 @@ func (r *Report) Err() error {
 // and what looks wrong. Diagnose and Parse agree: the rules, groups and
 // sitemaps that the report counts are those that Parse keeps.
 func Diagnose(data []byte) *Report {
+	if len(data) > maxFileLen {
+		data = data[:maxFileLen] // as Parse does
+	}
 	d := diagnoser{data: data, text: string(data), b: builder{cur: -1}, rep: &Report{}}
 	d.run()
 	return d.rep
@@ -217,10 +220,12 @@ type diagnoser struct {
 
 // diagGroup is what the diagnostics keep per group.
 type diagGroup struct {
-	line     int      // first user-agent line
-	agents   []string // the values of its user-agent lines, as written
-	global   bool
-	patterns map[string][2]int // normalised pattern → first disallow line, first allow line
+	line      int      // first user-agent line
+	agents    []string // the values of its user-agent lines, as written
+	global    bool
+	rules     int               // allow and disallow lines
+	delayLine int               // the first valid crawl-delay
+	patterns  map[string][2]int // normalised pattern → first disallow line, first allow line
 }
 
 func (d *diagnoser) run() {
@@ -314,11 +319,7 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canonicalKey[kind], canonicalKey[kind]))
 	}
 
-	cur, nGroups := d.b.cur, len(d.b.groups)
-	var delayLine uint32
-	if cur >= 0 {
-		delayLine = d.b.groups[cur].delayLine
-	}
+	nGroups := len(d.b.groups)
 	d.b.line(uint32(ln.Num), kind, key, value)
 	if len(d.b.groups) > nGroups {
 		d.groups = append(d.groups, diagGroup{line: ln.Num})
@@ -342,7 +343,7 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 		d.sitemap(ln)
 	default:
 		ln.Kind = LineOther
-		d.other(ln, key, value, delayLine)
+		d.other(ln, key, value)
 	}
 }
 
@@ -396,6 +397,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	} else {
 		d.rep.Counts.Disallow++
 	}
+	d.groups[d.b.cur].rules++
 	if len(value) == 0 {
 		return
 	}
@@ -446,7 +448,7 @@ var knownOtherKeys = []string{
 	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal",
 }
 
-func (d *diagnoser) other(ln *Line, key, value []byte, delayLine uint32) {
+func (d *diagnoser) other(ln *Line, key, value []byte) {
 	if d.b.cur < 0 {
 		d.rep.Counts.Outside++
 	} else {
@@ -469,16 +471,18 @@ func (d *diagnoser) other(ln *Line, key, value []byte, delayLine uint32) {
 		d.add(ln.Num, sev, ErrNoGroup, fmt.Sprintf(
 			"%s line before any user-agent line belongs to no group and is ignored", ln.Key))
 	case !isDelay:
-	case !validDelay(value):
+	case !validDelay(ln.Value):
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
 			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value))
-	case delayLine != 0:
+	case d.groups[d.b.cur].delayLine != 0:
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
-			"crawl-delay ignored: the group already has one on line %d", delayLine))
+			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.cur].delayLine))
+	default:
+		d.groups[d.b.cur].delayLine = ln.Num
 	}
 }
 
-func validDelay(value []byte) bool {
+func validDelay(value string) bool {
 	_, ok := parseDelay(value)
 	return ok
 }
@@ -492,8 +496,8 @@ func (d *diagnoser) finish() {
 		}
 		d.add(d.nonUTF8[0], SeverityWarning, ErrEncoding, msg)
 	}
-	for i, g := range d.groups {
-		if d.b.groups[i].start != d.b.groups[i].end {
+	for _, g := range d.groups {
+		if g.rules > 0 {
 			continue
 		}
 		if g.global && len(g.agents) == 1 {

@@ -15,11 +15,11 @@ import (
 // with the same lexer and feeds them to the same builder as Parse, and
 // watches what happens to each.
 
-// MaxBodySize is the number of bytes of a robots.txt body that Google's
-// crawler reads (500 KiB); content past it is ignored. RFC 9309 §2.5 asks
-// crawlers to read at least 500 KiB. Parse itself has no limit: the bound
-// belongs to whoever reads the body from the network.
-const MaxBodySize = 500 << 10
+// maxBodySize is the number of bytes of a robots.txt body that Google's
+// crawler reads (500 KiB, as fetch.maxBodySize); content past it is ignored.
+// RFC 9309 §2.5 asks crawlers to read at least 500 KiB. Parse itself reads
+// it all: the bound belongs to whoever reads the body from the network.
+const maxBodySize = 500 << 10
 
 // Causes of the findings of [Diagnose]. Match them with [errors.Is].
 var (
@@ -155,7 +155,7 @@ type Line struct {
 	Comment   bool // a '#' started a comment
 	NUL       bool // a NUL byte ended the line's content
 	NonUTF8   bool // the line holds bytes that are not UTF-8
-	PastLimit bool // some of the line lies past MaxBodySize bytes
+	PastLimit bool // some of the line lies past the first 512,000 bytes (500 KiB), which Google's crawler reads
 }
 
 // Counts sums up what Parse keeps of a file.
@@ -237,7 +237,7 @@ func (d *diagnoser) run() {
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
 	}
 	lx := newLexer(d.data)
-	cut := false // the content past MaxBodySize has been reported
+	cut := false // the content past maxBodySize has been reported
 	for {
 		start := lx.pos
 		raw, ok := lx.next()
@@ -249,16 +249,16 @@ func (d *diagnoser) run() {
 		if lx.done && len(raw) == 0 && lx.num > 1 {
 			break
 		}
-		ln := Line{Num: lx.num, PastLimit: start+len(raw) > MaxBodySize || start >= MaxBodySize}
-		if !cut && start+len(raw) > MaxBodySize {
+		ln := Line{Num: lx.num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
+		if !cut && start+len(raw) > maxBodySize {
 			cut = true
 			where := "from this line on"
-			if start < MaxBodySize {
-				where = fmt.Sprintf("from byte %d of this line on", MaxBodySize-start+1)
+			if start < maxBodySize {
+				where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
 			}
 			d.addFile(ln.Num, SeverityWarning, ErrTooLarge, fmt.Sprintf(
 				"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
-				len(d.data), MaxBodySize, where))
+				len(d.data), maxBodySize, where))
 		}
 		if !d.seenContent && len(trimSpace(raw)) > 0 {
 			d.seenContent = true

@@ -84,7 +84,7 @@ func (c *cli) check(args []string) int {
 	case fromStdin:
 		src, err = readSource("<stdin>", func() ([]byte, error) { return io.ReadAll(c.stdin) })
 	default:
-		src, err = c.fetchSource(*url)
+		src, err = c.fetchSource(*agent, *url)
 	}
 	if err != nil {
 		return c.fail("robotstxt check: %v", err)
@@ -97,6 +97,9 @@ func (c *cli) check(args []string) int {
 	g := src.robots.Group(*agent)
 	anyDisallowed := false
 	verdict := func(u string) error {
+		if *url != "" {
+			c.warnOrigin(src.name, u)
+		}
 		d := g.Decide(u)
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if *asJSON {
@@ -148,8 +151,8 @@ func readSource(name string, read func() ([]byte, error)) (*source, error) {
 }
 
 // fetchSource fetches the robots.txt that applies to url.
-func (c *cli) fetchSource(url string) (*source, error) {
-	res, err := c.fetcher.Fetch(context.Background(), url)
+func (c *cli) fetchSource(agent, url string) (*source, error) {
+	res, err := c.fetcher.Fetch(context.Background(), agent, url)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +161,14 @@ func (c *cli) fetchSource(url string) (*source, error) {
 		src.report = robotstxt.Diagnose(res.Body)
 	}
 	return src, nil
+}
+
+// warnOrigin tells when u is on another site than the robots.txt fetched,
+// whose rules then do not apply to it. Paths are taken as on the site.
+func (c *cli) warnOrigin(robotsURL, u string) {
+	if theirs, err := robotstxt.RobotsURL(u); err == nil && theirs != robotsURL {
+		fmt.Fprintf(c.stderr, "robotstxt: %s is not on the site of %s: %s applies to it\n", u, robotsURL, theirs)
+	}
 }
 
 // warnAgent tells when the agent can name no group, as "Googlebot/2.1"

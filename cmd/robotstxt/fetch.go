@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
 const fetchHelp = `usage: robotstxt fetch [-agent A] [-json] URL
@@ -33,7 +37,7 @@ Examples:
 // does. A failure to reach the server is a result (disallow-all), not an
 // error; errors are for URLs that have no robots.txt, such as relative ones.
 type robotsFetcher interface {
-	Fetch(ctx context.Context, url string) (*fetched, error)
+	Fetch(ctx context.Context, agent, url string) (*fetched, error)
 }
 
 // fetched is what fetching a robots.txt gave.
@@ -41,7 +45,8 @@ type fetched struct {
 	RobotsURL string
 	Status    int      // the final HTTP status; 0 when no response came
 	Redirects []string // the URLs redirected to, in order
-	Body      []byte   // what was read of the body, at most robotstxt.MaxBodySize bytes
+	Body      []byte   // what was read of a 2xx body, at most fetch.MaxBodySize bytes
+	Bytes     int      // len(Body), or what was read when Body is unknown
 	Truncated bool     // the body was longer than what was read
 	Robots    *robotstxt.Robots
 	TTL       time.Duration // how long the result may be cached
@@ -65,17 +70,87 @@ func (f *fetched) why() string {
 	return ""
 }
 
-// errNoFetch is what fetching answers when the command was built without a
-// way to fetch.
-var errNoFetch = errors.New("fetching robots.txt over the network is not available in this build")
+// newFetcher returns the fetcher the command uses: package fetch over the
+// network.
+func newFetcher() robotsFetcher { return httpFetcher{base: http.DefaultTransport} }
 
-// noFetcher fetches nothing.
-type noFetcher struct{}
+// httpFetcher fetches with [fetch.Fetch]. Its Result holds neither the body
+// nor the URLs redirected to, which the command shows, so a recorder between
+// the client and the network keeps them.
+type httpFetcher struct {
+	base http.RoundTripper
+}
 
-func (noFetcher) Fetch(context.Context, string) (*fetched, error) { return nil, errNoFetch }
+func (h httpFetcher) Fetch(ctx context.Context, agent, url string) (*fetched, error) {
+	rec := &recorder{base: h.base}
+	client := &http.Client{Transport: rec, Timeout: fetch.DefaultTimeout}
+	// Servers may answer crawlers differently; send the agent's token as
+	// the User-Agent header, as a crawler would.
+	ua := ""
+	if robotstxt.ValidAgent(agent) {
+		ua = agent
+	}
+	res, err := fetch.Fetch(ctx, client, ua, url)
+	if err != nil {
+		return nil, err
+	}
+	f := &fetched{
+		RobotsURL: res.RobotsURL,
+		Status:    res.StatusCode,
+		Bytes:     res.Bytes,
+		Truncated: res.Truncated,
+		Robots:    res.Robots,
+		TTL:       res.TTL,
+		Err:       res.Err,
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.urls) > 1 {
+		f.Redirects = rec.urls[1:]
+	}
+	if res.Robots.Kind() == robotstxt.Parsed && rec.last != nil && rec.last.Len() >= res.Bytes {
+		f.Body = rec.last.Bytes()[:res.Bytes]
+	}
+	return f, nil
+}
 
-// newFetcher returns the fetcher the command uses.
-func newFetcher() robotsFetcher { return noFetcher{} }
+// recorder is an http.RoundTripper that keeps the URL of every request and
+// the bytes read of the last response's body.
+type recorder struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	urls []string
+	last *bytes.Buffer
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	buf := new(bytes.Buffer)
+	r.mu.Lock()
+	r.urls = append(r.urls, req.URL.String())
+	r.last = buf
+	r.mu.Unlock()
+	resp, err := r.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &teeBody{ReadCloser: resp.Body, mu: &r.mu, buf: buf}
+	return resp, nil
+}
+
+// teeBody copies what is read of a body into buf.
+type teeBody struct {
+	io.ReadCloser
+	mu  *sync.Mutex
+	buf *bytes.Buffer
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.mu.Lock()
+	t.buf.Write(p[:n])
+	t.mu.Unlock()
+	return n, err
+}
 
 func (c *cli) fetch(args []string) int {
 	fs := c.newFlags("fetch")
@@ -89,11 +164,11 @@ func (c *cli) fetch(args []string) int {
 		return c.fail("robotstxt fetch: give exactly one URL, such as https://example.com/page")
 	}
 	url := pos[0]
-	res, err := c.fetcher.Fetch(context.Background(), url)
+	c.warnAgent(*agent)
+	res, err := c.fetcher.Fetch(context.Background(), *agent, url)
 	if err != nil {
 		return c.fail("robotstxt fetch: %v", err)
 	}
-	c.warnAgent(*agent)
 	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
 	if res.Robots.Kind() == robotstxt.Parsed {
 		src.report = robotstxt.Diagnose(res.Body)
@@ -132,11 +207,11 @@ func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstx
 	for i, r := range res.Redirects {
 		row("redirects", fmt.Sprintf("%d: %s", i+1, r))
 	}
-	bytes := fmt.Sprintf("%d", len(res.Body))
+	n := strconv.Itoa(res.Bytes)
 	if res.Truncated {
-		bytes += fmt.Sprintf(" (the rest, past %d, is ignored)", robotstxt.MaxBodySize)
+		n += fmt.Sprintf(" (the rest, past %d, is ignored)", fetch.MaxBodySize)
 	}
-	row("bytes", bytes)
+	row("bytes", n)
 	row("rules", rulesSummary(res.Robots, src))
 	row("cache", res.TTL.String())
 	row("agent", agent)
@@ -186,7 +261,7 @@ func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, d robotstx
 		RobotsURL: res.RobotsURL,
 		Status:    res.Status,
 		Redirects: res.Redirects,
-		Bytes:     len(res.Body),
+		Bytes:     res.Bytes,
 		Truncated: res.Truncated,
 		Rules:     res.Robots.Kind().String(),
 		CacheSecs: res.TTL.Seconds(),

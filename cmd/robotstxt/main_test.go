@@ -6,11 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +29,7 @@ const example = "../../testdata/example.txt"
 // fakeFetcher answers from a table instead of the network.
 type fakeFetcher map[string]*fetched
 
-func (f fakeFetcher) Fetch(_ context.Context, url string) (*fetched, error) {
+func (f fakeFetcher) Fetch(_ context.Context, _, url string) (*fetched, error) {
 	if res, ok := f[url]; ok {
 		return res, nil
 	}
@@ -41,6 +44,7 @@ func fakeSites() fakeFetcher {
 			Status:    200,
 			Redirects: []string{"https://www.example.com/robots.txt", "https://example.com/robots.txt"},
 			Body:      body,
+			Bytes:     len(body),
 			Robots:    robotstxt.Parse(body),
 			TTL:       24 * time.Hour,
 		},
@@ -94,6 +98,8 @@ func TestCommand(t *testing.T) {
 			[]string{"check", "-file", "testdata/no-such-file.txt", "/a"}, ""},
 		{"check_url", "-url fetches the site's robots.txt; with no URLs it checks that one",
 			[]string{"check", "-url", "https://example.com/private/x"}, ""},
+		{"check_url_other_site", "a URL on another site gets a warning: the file fetched does not apply to it",
+			[]string{"check", "-url", "https://example.com/private/x", "https://example.com/private/x", "http://example.com/private/x", "/private/y"}, ""},
 		{"check_url_404", "a 404 robots.txt allows everything",
 			[]string{"check", "-url", "https://gone.example/page", "https://gone.example/page", "https://gone.example/x"}, ""},
 		{"check_url_down", "an unreachable robots.txt disallows everything",
@@ -175,12 +181,60 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-// TestNoFetcher checks the command built without a way to fetch says so.
-func TestNoFetcher(t *testing.T) {
+// TestHTTPFetch runs fetch and check -url against a server on 127.0.0.1,
+// through package fetch: a redirect, the body read, the agent sent.
+func TestHTTPFetch(t *testing.T) {
+	var mu sync.Mutex
+	var agents []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		agents = append(agents, r.UserAgent())
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/moved/robots.txt", http.StatusMovedPermanently)
+		case "/moved/robots.txt":
+			w.Header().Set("Cache-Control", "max-age=3600")
+			fmt.Fprint(w, "User-agent: Googlebot\nDisallow: /private/\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+
 	var stdout, stderr bytes.Buffer
-	c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, fetcher: noFetcher{}}
-	if code := c.run([]string{"fetch", "https://example.com/"}); code != exitFailure || !strings.Contains(stderr.String(), errNoFetch.Error()) {
-		t.Errorf("fetch without a fetcher: exit %d, stderr %q", code, stderr.String())
+	code := run([]string{"fetch", "-agent", "Googlebot", srv.URL + "/private/x"}, strings.NewReader(""), &stdout, &stderr)
+	want := fmt.Sprintf(`url         %[1]s/private/x
+robots.txt  %[1]s/robots.txt
+status      200
+redirects   1: %[1]s/moved/robots.txt
+bytes       42
+rules       parsed: 1 group, 1 rule, 0 sitemaps
+cache       1h0m0s
+agent       Googlebot
+verdict     disallowed  line 2: Disallow: /private/
+`, srv.URL)
+	if diff := cmp.Diff(want, stdout.String()); code != exitNegative || diff != "" {
+		t.Errorf("robotstxt fetch: exit %d, stderr %q, stdout mismatch (-want +got):\n%s", code, stderr.String(), diff)
+	}
+	mu.Lock()
+	if len(agents) == 0 || agents[0] != "Googlebot" {
+		t.Errorf("User-Agent headers sent: %q, want Googlebot", agents)
+	}
+	mu.Unlock()
+
+	stdout.Reset()
+	code = run([]string{"check", "-url", srv.URL + "/", "/private/y", "/public"}, strings.NewReader(""), &stdout, &stderr)
+	want = "allowed     /private/y  no rule matched\nallowed     /public  no rule matched\n"
+	if code != exitOK || stdout.String() != want {
+		t.Errorf("robotstxt check -url: exit %d, stdout %q, want 0, %q", code, stdout.String(), want)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"fetch", "ftp://" + strings.TrimPrefix(srv.URL, "http://") + "/x"}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitFailure || !strings.Contains(stderr.String(), "robotstxt fetch: ") {
+		t.Errorf("robotstxt fetch ftp://...: exit %d, stderr %q; want %d and an error", code, stderr.String(), exitFailure)
 	}
 }
 

@@ -530,9 +530,13 @@ func (d *diagnoser) addFile(line int, sev Severity, err error, msg string) {
 
 // str returns b, a slice of d.data, as the same bytes of d.text. The lexer
 // and splitLine only ever reslice data, so every slice reaches to the end of
-// data's capacity and its offset is the difference of capacities.
+// data's capacity and its offset is the difference of capacities. Should
+// they ever copy, b is copied too.
 func (d *diagnoser) str(b []byte) string {
 	off := cap(d.data) - cap(b)
+	if off < 0 || off+len(b) > len(d.text) || d.text[off:off+len(b)] != string(b) {
+		return string(b)
+	}
 	return d.text[off : off+len(b)]
 }
 

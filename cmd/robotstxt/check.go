@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+const checkHelp = `usage: robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
+
+Check says whether a crawler may fetch each URL, and which line of the
+robots.txt decides:
+
+	disallowed  https://example.com/private/x  line 6: Disallow: /private/
+
+The robots.txt comes from a file (-file F), from standard input (-), or from
+the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
+URLs come from the arguments or, when there are none, from standard input,
+one a line (a crawl frontier); with -url and no URLs, U itself is checked.
+The agent is a product token such as Googlebot; the default "*" stands for
+any crawler that no group names.
+
+Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on
+errors.
+
+Examples:
+
+	robotstxt check -file robots.txt -agent Googlebot https://example.com/private/x
+	robotstxt check -file robots.txt -agent Googlebot < frontier.txt
+	curl -s https://example.com/robots.txt | robotstxt check - /private/x /docs/
+	robotstxt check -url https://example.com/private/x -agent Bingbot
+	robotstxt check -json -file robots.txt /a /b
+`
+
+// source is a robots.txt and where it came from.
+type source struct {
+	name   string // file name, "<stdin>" or the robots.txt URL
+	robots *robotstxt.Robots
+	report *robotstxt.Report // nil when there was no body to parse
+	why    string            // when robots is not parsed: what stands for the rules
+}
+
+func (c *cli) check(args []string) int {
+	fs := c.newFlags("check")
+	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	file := fs.String("file", "", "read the robots.txt from `FILE`")
+	url := fs.String("url", "", "fetch the robots.txt of `URL`'s site, as a crawler does")
+	asJSON := fs.Bool("json", false, "print one JSON object a line, one per URL")
+	urls, status, ok := c.parse(fs, checkHelp, args)
+	if !ok {
+		return status
+	}
+	fromStdin := len(urls) > 0 && urls[0] == "-"
+	if fromStdin {
+		urls = urls[1:]
+	}
+	switch given := btoi(*file != "") + btoi(*url != "") + btoi(fromStdin); {
+	case given == 0:
+		return c.fail("robotstxt check: no robots.txt given: use -file FILE, -url URL or - for stdin")
+	case given > 1:
+		return c.fail("robotstxt check: more than one robots.txt given: use only one of -file FILE, -url URL and -")
+	}
+	if len(urls) == 0 && fromStdin {
+		return c.fail("robotstxt check: no URLs given: the robots.txt is read from stdin, so give the URLs as arguments")
+	}
+	if len(urls) == 0 && *url != "" {
+		urls = []string{*url}
+	}
+
+	var src *source
+	var err error
+	switch {
+	case *file != "":
+		src, err = readSource(*file, func() ([]byte, error) { return os.ReadFile(*file) })
+	case fromStdin:
+		src, err = readSource("<stdin>", func() ([]byte, error) { return io.ReadAll(c.stdin) })
+	default:
+		src, err = c.fetchSource(*agent, *url)
+	}
+	if err != nil {
+		return c.fail("robotstxt check: %v", err)
+	}
+	c.warnAgent(*agent)
+
+	out := bufio.NewWriter(c.stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	g := src.robots.Group(*agent)
+	anyDisallowed := false
+	verdict := func(u string) error {
+		if *url != "" {
+			c.warnOrigin(src.name, u)
+		}
+		d := g.Decide(u)
+		anyDisallowed = anyDisallowed || !d.Allowed
+		if *asJSON {
+			return enc.Encode(src.decisionJSON(u, d))
+		}
+		_, err := fmt.Fprintf(out, "%-10s  %s  %s\n", verdictWord(d.Allowed), u, src.explain(u, d))
+		return err
+	}
+	if len(urls) > 0 {
+		for _, u := range urls {
+			err = verdict(u)
+		}
+	} else {
+		err = readLines(c.stdin, verdict)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return c.fail("robotstxt check: %v", err)
+	}
+	if anyDisallowed {
+		return exitNegative
+	}
+	return exitOK
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func verdictWord(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+// readSource reads and parses a robots.txt body.
+func readSource(name string, read func() ([]byte, error)) (*source, error) {
+	body, err := read()
+	if err != nil {
+		return nil, err
+	}
+	return &source{name: name, robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}, nil
+}
+
+// fetchSource fetches the robots.txt that applies to url.
+func (c *cli) fetchSource(agent, url string) (*source, error) {
+	res, err := c.fetcher.Fetch(context.Background(), agent, url)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
+	if res.Robots.Kind() == robotstxt.Parsed {
+		src.report = robotstxt.Diagnose(res.Body)
+	}
+	return src, nil
+}
+
+// warnOrigin tells when u is on another site than the robots.txt fetched,
+// whose rules then do not apply to it. Paths are taken as on the site.
+func (c *cli) warnOrigin(robotsURL, u string) {
+	if theirs, err := robotstxt.RobotsURL(u); err == nil && theirs != robotsURL {
+		fmt.Fprintf(c.stderr, "robotstxt: %s is not on the site of %s: %s applies to it\n", u, robotsURL, theirs)
+	}
+}
+
+// warnAgent tells when the agent can name no group, as "Googlebot/2.1"
+// cannot: such an agent always gets the rules for "*".
+func (c *cli) warnAgent(agent string) {
+	if agent == "*" || robotstxt.ValidAgent(agent) {
+		return
+	}
+	n := 0
+	for n < len(agent) && isTokenByte(agent[n]) {
+		n++
+	}
+	tok := agent[:n]
+	hint := ""
+	if tok != "" {
+		hint = fmt.Sprintf("; use -agent %s", tok)
+	}
+	fmt.Fprintf(c.stderr, "robotstxt: agent %q is not a product token (letters, '-' and '_'): it names no group and gets the rules for \"*\"%s\n", agent, hint)
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
+}
+
+// explain says why d was decided: the deciding line as written, or what
+// stood for the rules.
+func (s *source) explain(url string, d robotstxt.Decision) string {
+	if s.robots.Kind() != robotstxt.Parsed {
+		return s.why
+	}
+	if d.Line == 0 {
+		return "no rule matched"
+	}
+	key := "Disallow"
+	if d.Allow {
+		key = "Allow"
+	}
+	if s.report != nil && d.Line <= len(s.report.Lines) {
+		key = s.report.Lines[d.Line-1].Key
+	}
+	line := "line " + strconv.Itoa(d.Line) + ": " + show(key) + ":"
+	switch {
+	case d.Rule == "":
+		line += " (an empty rule allows everything)"
+	default:
+		line += " " + show(d.Rule)
+		if dir, ok := indexFallback(url, d); ok {
+			line += " (which also allows " + show(dir) + ")"
+		}
+	}
+	return line
+}
+
+// indexFallback reports whether d was decided by the fallback of an Allow
+// rule whose last segment starts with "/index.htm", which also allows the
+// directory itself, and returns that directory.
+func indexFallback(url string, d robotstxt.Decision) (string, bool) {
+	slash := strings.LastIndexByte(d.Rule, '/')
+	if !d.Allow || slash < 0 || !strings.HasPrefix(d.Rule[slash:], "/index.htm") {
+		return "", false
+	}
+	return d.Rule[:slash+1], !strings.Contains(url, d.Rule[slash:])
+}
+
+// show returns s as it is when it is printable text, else quoted.
+func show(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// decisionJSON is what check -json prints per URL.
+type decisionJSON struct {
+	URL       string `json:"url"`
+	Allowed   bool   `json:"allowed"`
+	Line      int    `json:"line,omitempty"`
+	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string `json:"key,omitempty"`       // the key as written
+	Rule      string `json:"rule,omitempty"`      // the value as written
+	Rules     string `json:"rules,omitempty"`     // "allow-all" or "disallow-all" when no file was parsed
+	Reason    string `json:"reason,omitempty"`    // why, when no file was parsed
+}
+
+func (s *source) decisionJSON(url string, d robotstxt.Decision) decisionJSON {
+	j := decisionJSON{URL: url, Allowed: d.Allowed, Line: d.Line, Rule: d.Rule}
+	if k := s.robots.Kind(); k != robotstxt.Parsed {
+		j.Rules, j.Reason = k.String(), s.why
+	}
+	if d.Line > 0 {
+		j.Directive = "disallow"
+		if d.Allow {
+			j.Directive = "allow"
+		}
+		if s.report != nil && d.Line <= len(s.report.Lines) {
+			j.Key = s.report.Lines[d.Line-1].Key
+		}
+	}
+	return j
+}

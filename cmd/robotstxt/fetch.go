@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
+)
+
+const fetchHelp = `usage: robotstxt fetch [-agent A] [-json] URL
+
+Fetch does what a crawler does before it fetches URL: it fetches the
+robots.txt of URL's site (following redirects, reading at most 500 KiB) and
+reports where it was, the HTTP status, the redirects, the bytes read, the
+rules that apply (the parsed file, or allow-all or disallow-all as RFC 9309
+prescribes for the status) and how long a crawler may cache them; then
+whether the agent may fetch URL, and which line decides.
+
+Exit status: 0 when the URL is allowed, 1 when it is disallowed, 2 on errors.
+
+Examples:
+
+	robotstxt fetch https://example.com/private/x
+	robotstxt fetch -agent Googlebot -json https://example.com/private/x
+`
+
+// robotsFetcher fetches the robots.txt that applies to a URL, as a crawler
+// does. A failure to reach the server is a result (disallow-all), not an
+// error; errors are for URLs that have no robots.txt, such as relative ones.
+type robotsFetcher interface {
+	Fetch(ctx context.Context, agent, url string) (*fetched, error)
+}
+
+// fetched is what fetching a robots.txt gave.
+type fetched struct {
+	RobotsURL string
+	Status    int      // the final HTTP status; 0 when no response came
+	Redirects []string // the URLs redirected to, in order
+	Body      []byte   // what was read of a 2xx body, at most fetch.MaxBodySize bytes
+	Bytes     int      // len(Body), or what was read when Body is unknown
+	Truncated bool     // the body was longer than what was read
+	Robots    *robotstxt.Robots
+	TTL       time.Duration // how long the result may be cached
+	Err       error         // the network failure that left no usable response, if any
+}
+
+// why says what stands for the rules when no file was parsed.
+func (f *fetched) why() string {
+	switch f.Robots.Kind() {
+	case robotstxt.AllowAll:
+		return fmt.Sprintf("no robots.txt (HTTP %d): everything is allowed", f.Status)
+	case robotstxt.DisallowAll:
+		switch {
+		case f.Err != nil:
+			return fmt.Sprintf("robots.txt unreachable (%v): everything is disallowed", f.Err)
+		case f.Status == 0:
+			return "robots.txt unreachable: everything is disallowed"
+		}
+		return fmt.Sprintf("robots.txt unreachable (HTTP %d): everything is disallowed", f.Status)
+	}
+	return ""
+}
+
+// newFetcher returns the fetcher the command uses: package fetch over the
+// network.
+func newFetcher() robotsFetcher { return httpFetcher{base: http.DefaultTransport} }
+
+// httpFetcher fetches with [fetch.Fetch]. Its Result holds neither the body
+// nor the URLs redirected to, which the command shows, so a recorder between
+// the client and the network keeps them.
+type httpFetcher struct {
+	base http.RoundTripper
+}
+
+func (h httpFetcher) Fetch(ctx context.Context, agent, url string) (*fetched, error) {
+	rec := &recorder{base: h.base}
+	client := &http.Client{Transport: rec, Timeout: fetch.DefaultTimeout}
+	// Servers may answer crawlers differently; send the agent's token as
+	// the User-Agent header, as a crawler would.
+	ua := ""
+	if robotstxt.ValidAgent(agent) {
+		ua = agent
+	}
+	res, err := fetch.Fetch(ctx, client, ua, url)
+	if err != nil {
+		return nil, err
+	}
+	f := &fetched{
+		RobotsURL: res.RobotsURL,
+		Status:    res.StatusCode,
+		Bytes:     res.Bytes,
+		Truncated: res.Truncated,
+		Robots:    res.Robots,
+		TTL:       res.TTL,
+		Err:       res.Err,
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.urls) > 1 {
+		f.Redirects = rec.urls[1:]
+	}
+	if res.Robots.Kind() == robotstxt.Parsed && rec.last != nil && rec.last.Len() >= res.Bytes {
+		f.Body = rec.last.Bytes()[:res.Bytes]
+	}
+	return f, nil
+}
+
+// recorder is an http.RoundTripper that keeps the URL of every request and
+// the bytes read of the last response's body.
+type recorder struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	urls []string
+	last *bytes.Buffer
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	buf := new(bytes.Buffer)
+	r.mu.Lock()
+	r.urls = append(r.urls, req.URL.String())
+	r.last = buf
+	r.mu.Unlock()
+	resp, err := r.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &teeBody{ReadCloser: resp.Body, mu: &r.mu, buf: buf}
+	return resp, nil
+}
+
+// teeBody copies what is read of a body into buf.
+type teeBody struct {
+	io.ReadCloser
+	mu  *sync.Mutex
+	buf *bytes.Buffer
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.mu.Lock()
+	t.buf.Write(p[:n])
+	t.mu.Unlock()
+	return n, err
+}
+
+func (c *cli) fetch(args []string) int {
+	fs := c.newFlags("fetch")
+	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, status, ok := c.parse(fs, fetchHelp, args)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.fail("robotstxt fetch: give exactly one URL, such as https://example.com/page")
+	}
+	url := pos[0]
+	c.warnAgent(*agent)
+	res, err := c.fetcher.Fetch(context.Background(), *agent, url)
+	if err != nil {
+		return c.fail("robotstxt fetch: %v", err)
+	}
+	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
+	if res.Robots.Kind() == robotstxt.Parsed {
+		src.report = robotstxt.Diagnose(res.Body)
+	}
+	d := res.Robots.Decide(*agent, url)
+	if *asJSON {
+		err = c.fetchJSON(url, *agent, res, src, d)
+	} else {
+		err = c.fetchText(url, *agent, res, src, d)
+	}
+	if err != nil {
+		return c.fail("robotstxt fetch: %v", err)
+	}
+	if !d.Allowed {
+		return exitNegative
+	}
+	return exitOK
+}
+
+func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
+	row("url", url)
+	row("robots.txt", res.RobotsURL)
+	if res.Status > 0 {
+		row("status", strconv.Itoa(res.Status))
+	} else {
+		row("status", "no response")
+	}
+	if res.Err != nil {
+		row("error", res.Err.Error())
+	}
+	if len(res.Redirects) == 0 {
+		row("redirects", "none")
+	}
+	for i, r := range res.Redirects {
+		row("redirects", fmt.Sprintf("%d: %s", i+1, r))
+	}
+	n := strconv.Itoa(res.Bytes)
+	if res.Truncated {
+		n += fmt.Sprintf(" (the rest, past %d, is ignored)", fetch.MaxBodySize)
+	}
+	row("bytes", n)
+	row("rules", rulesSummary(res.Robots, src))
+	row("cache", res.TTL.String())
+	row("agent", agent)
+	row("verdict", verdictWord(d.Allowed)+"  "+src.explain(url, d))
+	_, err := fmt.Fprint(c.stdout, b.String())
+	return err
+}
+
+// rulesSummary says what the rules are: the parsed file's counts, or
+// allow-all or disallow-all and why.
+func rulesSummary(r *robotstxt.Robots, src *source) string {
+	if r.Kind() != robotstxt.Parsed {
+		return r.Kind().String() + ": " + src.why
+	}
+	n := src.report.Counts
+	return fmt.Sprintf("parsed: %s, %s, %s",
+		plural(n.Groups, "group"), plural(n.Allow+n.Disallow, "rule"), plural(n.Sitemaps, "sitemap"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// fetchJSON is what fetch -json prints.
+type fetchJSON struct {
+	URL        string       `json:"url"`
+	RobotsURL  string       `json:"robots_url"`
+	Status     int          `json:"status"`
+	Error      string       `json:"error,omitempty"`
+	Redirects  []string     `json:"redirects"`
+	Bytes      int          `json:"bytes"`
+	Truncated  bool         `json:"truncated"`
+	Rules      string       `json:"rules"` // parsed, allow-all or disallow-all
+	CacheSecs  float64      `json:"cache_seconds"`
+	Agent      string       `json:"agent"`
+	Decision   decisionJSON `json:"decision"`
+	Findings   int          `json:"findings"` // lint findings in the file; robotstxt lint tells which
+	ErrorCount int          `json:"errors"`   // of which of severity error
+}
+
+func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+	j := fetchJSON{
+		URL:       url,
+		RobotsURL: res.RobotsURL,
+		Status:    res.Status,
+		Redirects: res.Redirects,
+		Bytes:     res.Bytes,
+		Truncated: res.Truncated,
+		Rules:     res.Robots.Kind().String(),
+		CacheSecs: res.TTL.Seconds(),
+		Agent:     agent,
+		Decision:  src.decisionJSON(url, d),
+	}
+	if j.Redirects == nil {
+		j.Redirects = []string{}
+	}
+	if res.Err != nil {
+		j.Error = res.Err.Error()
+	}
+	if src.report != nil {
+		j.Findings = len(src.report.Findings)
+		for _, e := range src.report.Findings {
+			if e.Severity == robotstxt.SeverityError {
+				j.ErrorCount++
+			}
+		}
+	}
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
+}

@@ -1,0 +1,173 @@
+// Command robotstxt explains robots.txt files: whether a crawler may fetch
+// URLs and which line decides, what is wrong with a file, and what a crawler
+// does when it fetches one.
+//
+// Usage:
+//
+//	robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
+//	robotstxt lint [-json] [-lines] FILE|-
+//	robotstxt fetch [-agent A] [-json] URL
+//
+// check prints one line per URL:
+//
+//	disallowed  https://example.com/private/x  line 6: Disallow: /private/
+//
+// and exits with status 0 when every URL is allowed, 1 when any is
+// disallowed and 2 on errors. lint prints the findings of
+// [robotstxt.Diagnose] as a compiler does ("robots.txt:17: error: ...") and
+// exits with status 1 when any has severity error. fetch reports what a
+// crawler would do for a URL: where its robots.txt is, the HTTP status, the
+// redirects, the bytes read, the rules that apply and for how long they are
+// cached. Every subcommand takes -json and -h.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK       = 0 // all allowed; no errors found
+	exitNegative = 1 // some URL disallowed; lint found errors
+	exitFailure  = 2 // bad usage, unreadable input
+)
+
+const usage = `robotstxt explains robots.txt files.
+
+Usage:
+
+	robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
+	robotstxt lint [-json] [-lines] FILE|-
+	robotstxt fetch [-agent A] [-json] URL
+
+Commands:
+
+	check   say whether an agent may fetch URLs, and which line decides
+	lint    report what looks wrong in a robots.txt, line by line
+	fetch   fetch a site's robots.txt as a crawler does and explain the result
+
+Examples:
+
+	robotstxt check -file robots.txt -agent Googlebot https://example.com/private/x
+	robotstxt lint robots.txt
+	robotstxt fetch -agent Googlebot https://example.com/page
+
+Run "robotstxt COMMAND -h" for the options of a command.
+`
+
+// cli is one run of the command: its streams and the way it fetches.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	fetcher        robotsFetcher
+}
+
+// run runs the command with args (without the program name) and returns the
+// exit status. Tests call it in-process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, fetcher: newFetcher()}
+	return c.run(args)
+}
+
+func (c *cli) run(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, usage)
+		return exitFailure
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "check":
+		return c.check(rest)
+	case "lint":
+		return c.lint(rest)
+	case "fetch":
+		return c.fetch(rest)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	default:
+		return c.fail("robotstxt: unknown command %q: use check, lint or fetch (robotstxt -h for help)", cmd)
+	}
+}
+
+// fail prints an error message and returns the failure status.
+func (c *cli) fail(format string, args ...any) int {
+	fmt.Fprintf(c.stderr, format+"\n", args...)
+	return exitFailure
+}
+
+// newFlags returns a flag set for a subcommand. Parse it with c.parse.
+func (c *cli) newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {} // c.parse prints the help
+	return fs
+}
+
+// parse parses a subcommand's args and returns the positional arguments.
+// Flags may come after positional ones ("check -file F URL -agent A"); "--"
+// ends the flags. When -h asks for help, parse prints help, the usage text
+// with examples, and the options to stdout. When ok is false, the command
+// exits with status.
+func (c *cli) parse(fs *flag.FlagSet, help string, args []string) (pos []string, status int, ok bool) {
+	pos, err := parseFlags(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(c.stdout, help)
+		fmt.Fprintln(c.stdout, "\nOptions:")
+		fs.SetOutput(c.stdout)
+		fs.PrintDefaults()
+		return nil, exitOK, false
+	case err != nil:
+		// The flag package has printed what was wrong.
+		fmt.Fprintf(c.stderr, "run \"robotstxt %s -h\" for help\n", fs.Name())
+		return nil, exitFailure, false
+	}
+	return pos, 0, true
+}
+
+// parseFlags parses args with fs, letting flags come after positional
+// arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// fs.Parse stops at the first positional argument, or after "--".
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return pos, nil
+}
+
+// readLines calls f with each non-empty line of r, trimmed of whitespace.
+func readLines(r io.Reader, f func(string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if err := f(line); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}

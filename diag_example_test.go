@@ -1,0 +1,47 @@
+package robotstxt_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// Diagnose explains what Parse made of each line. Here a misspelt key is
+// read anyway, a pattern without a leading '/' can never match, and the
+// agent's version is dropped.
+func ExampleDiagnose() {
+	robots := []byte(`User-agent: Googlebot/2.1
+Dissallow: /tmp/
+Disallow: private/
+Crawl-delay: soon
+`)
+	report := robotstxt.Diagnose(robots)
+	for _, e := range report.Findings {
+		fmt.Println(e.Render("robots.txt"))
+	}
+	for _, l := range report.Lines[:2] {
+		fmt.Printf("line %d: %s %q (typo: %v)\n", l.Num, l.Kind, l.Value, l.Typo)
+	}
+	fmt.Printf("%d rules in %d group\n", report.Counts.Disallow, report.Counts.Groups)
+	// Output:
+	// robots.txt:1: info: user-agent "Googlebot/2.1" is read as "Googlebot": the version is ignored
+	// robots.txt:2: warning: key "Dissallow" read as disallow: write "disallow", as other crawlers may not accept it
+	// robots.txt:3: error: pattern "private/" can never match: a pattern starts with '/' or '*'; did you mean "/private/"?
+	// robots.txt:4: warning: crawl-delay "soon" is ignored: it must be a number of seconds, such as 10 or 0.5
+	// line 1: user-agent "Googlebot/2.1" (typo: false)
+	// line 2: disallow "/tmp/" (typo: true)
+	// 2 rules in 1 group
+}
+
+// Report.Err keeps the findings of severity error; each one unwraps to its
+// cause.
+func ExampleReport_Err() {
+	report := robotstxt.Diagnose([]byte("Disallow: /a\nUser-agent: *\nDisallow: /b\n"))
+	err := report.Err()
+	fmt.Println(err)
+	fmt.Println(errors.Is(report.Findings[0], robotstxt.ErrNoGroup))
+	// Output:
+	// robotstxt: line 1: error: disallow rule before any user-agent line belongs to no group and is ignored
+	// true
+}

@@ -1,0 +1,400 @@
+package robotstxt
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// finding renders e as "line:severity:cause", short enough to compare in
+// tables.
+func finding(e *Error) string {
+	return fmt.Sprintf("%d:%s:%v", e.Line, e.Severity, e.Err)
+}
+
+func findings(r *Report) []string {
+	var out []string
+	for _, e := range r.Findings {
+		out = append(out, finding(e))
+	}
+	return out
+}
+
+func TestDiagnoseFindings(t *testing.T) {
+	tests := []struct {
+		reason string
+		robots string
+		want   []string // finding() of each finding, in order
+	}{
+		{"a clean file draws no finding",
+			"User-agent: *\nDisallow: /private/\nAllow: /private/press/\nSitemap: https://e.com/s.xml\n", nil},
+		{"SPEC §5: a pattern that starts with neither '/' nor '*' never matches",
+			"User-agent: *\nDisallow: private/\n", []string{"2:error:pattern can never match"}},
+		{"SPEC §5: '*' starts a pattern as well as '/'",
+			"User-agent: *\nDisallow: *.pdf$\n", nil},
+		{"an empty Disallow is the usual way to allow everything",
+			"User-agent: *\nDisallow:\n", nil},
+		{"SPEC §4: rules before the first user-agent line are ignored",
+			"Disallow: /a\nUser-agent: *\nDisallow: /b\n", []string{"1:error:line before any user-agent line"}},
+		{"Crawl-delay before any group matters less, but is lost too",
+			"Crawl-delay: 5\nUser-agent: *\nDisallow: /b\n", []string{"1:warning:line before any user-agent line"}},
+		{"Host is often written outside groups, for Yandex",
+			"Host: example.com\nUser-agent: *\nDisallow: /b\n", []string{"1:info:line before any user-agent line"}},
+		{"SPEC §4: a version after the token is dropped, harmlessly",
+			"User-agent: Googlebot/2.1\nDisallow: /a\n", []string{"1:info:user-agent value reduced to its product token"}},
+		{"SPEC §4: two agents on one line name only the first",
+			"User-agent: Googlebot, Bingbot\nDisallow: /a\n", []string{"1:warning:user-agent value reduced to its product token"}},
+		{"SPEC §4: '* anything' names the global group",
+			"User-agent: * everyone\nDisallow: /a\n", []string{"1:info:user-agent value reduced to its product token"}},
+		{"SPEC §4: a value that starts with a digit reduces to the empty token",
+			"User-agent: 007bot\nDisallow: /a\n", []string{"1:error:user-agent value names no product token"}},
+		{"SPEC §4: an empty user-agent names no crawler",
+			"User-agent:\nDisallow: /a\n", []string{"1:error:user-agent value names no product token"}},
+		{"unknown keys are ignored; a close one is suggested",
+			"User-agent: *\nCrawl_delay: 5\nDisallow: /a\n", []string{"2:warning:unknown key"}},
+		{"SPEC §6: well-known other keys are no finding",
+			"User-agent: *\nCrawl-delay: 5\nClean-param: ref /x\nRequest-rate: 1/5\nDisallow: /a\n", nil},
+		{"SPEC §5: '$' is an anchor only at the end",
+			"User-agent: *\nDisallow: /a$b\nDisallow: /c$\n", []string{"2:warning:'$' inside a pattern"}},
+		{"SPEC §6: invalid crawl-delay values are ignored",
+			"User-agent: *\nCrawl-delay: ten\nDisallow: /a\n", []string{"2:warning:invalid or repeated crawl-delay"}},
+		{"SPEC §6: the first valid crawl-delay of a group counts",
+			"User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /a\n", []string{"3:warning:invalid or repeated crawl-delay"}},
+		{"SPEC §5: allow wins a tie, so the disallow is dead",
+			"User-agent: *\nDisallow: /a\nAllow: /a\n", []string{"3:warning:same pattern allowed and disallowed"}},
+		{"SPEC §3: patterns are compared after normalisation",
+			"User-agent: *\nAllow: /%aa\nDisallow: /%AA\n", []string{"3:warning:same pattern allowed and disallowed"}},
+		{"the same pattern in different groups is fine",
+			"User-agent: a\nDisallow: /a\nUser-agent: b\nAllow: /a\n", nil},
+		{"SPEC §4: a named group without rules allows everything to its agents",
+			"User-agent: *\nDisallow: /\n\nUser-agent: Foo\nCrawl-delay: 5\n", []string{"4:warning:group without rules"}},
+		{"a '*' group without rules is only worth a note",
+			"User-agent: Foo\nDisallow: /\nUser-agent: *\n", []string{"3:info:group without rules"}},
+		{"SPEC §1: a line keeps at most 16,663 bytes",
+			"User-agent: *\nDisallow: /" + strings.Repeat("a", maxLineLen) + "\n", []string{"2:warning:line too long"}},
+		{"SPEC §1: whitespace may stand for the colon between two tokens",
+			"User-agent: *\nDisallow /a\n", []string{"2:warning:missing colon"}},
+		{"SPEC §2: a misspelt key is read anyway",
+			"User-agent: *\nDissallow: /a\n", []string{"2:warning:misspelled key accepted"}},
+		{"SPEC §2: keys are read by prefix",
+			"User-agents: *\nDisallowed: /a\n", []string{"1:warning:misspelled key accepted", "2:warning:misspelled key accepted"}},
+		{"SPEC §2: site-map is a spelling of sitemap",
+			"Site-map: https://e.com/s.xml\n", []string{"1:warning:misspelled key accepted"}},
+		{"SPEC §1: a NUL ends the line's content",
+			"User-agent: *\nDisallow: /a\x00b\n", []string{"2:warning:NUL byte"}},
+		{"SPEC §1: three tokens without a colon are not a line",
+			"User-agent: *\nthis is text\nDisallow: /a\n", []string{"2:warning:line is not a key and value"}},
+		{"SPEC §1: non-UTF-8 bytes are reported once, at the first line",
+			"User-agent: *\nDisallow: /\xe9\nDisallow: /\xe8\n", []string{"2:warning:not UTF-8"}},
+		{"a UTF-16 file cannot be read at all; its lines are not reported one by one",
+			"\xff\xfeU\x00s\x00e\x00r\x00\n\x00", []string{"1:error:not UTF-8"}},
+		{"a compressed or binary body cannot be read; its lines are not reported one by one",
+			"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x01\x02\x03\x04\x05\x06\nUser-agent\n", []string{"1:error:not UTF-8"}},
+		{"an HTML error page is not a robots.txt",
+			"\n<!DOCTYPE html>\n<html><head><title>404</title></head>\n<body>Not found: the page</body></html>\n",
+			[]string{"2:error:HTML page served as robots.txt"}},
+		{"a '<' in a comment is no HTML page",
+			"# <b>rules</b>\nUser-agent: *\nDisallow: /a\n", nil},
+		{"a sitemap must be an absolute URL",
+			"Sitemap: /sitemap.xml\n", []string{"1:warning:sitemap is not an absolute URL"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			r := Diagnose([]byte(tt.robots))
+			if got := findings(r); !slices.Equal(got, tt.want) {
+				t.Errorf("Diagnose(%.60q) findings:\n got %q\nwant %q\n(%v)", tt.robots, got, tt.want, r.Findings)
+			}
+		})
+	}
+}
+
+func TestDiagnoseLines(t *testing.T) {
+	robots := "User-agent: Foo # the bot\n" + // 1
+		"\n" + // 2
+		"# just a comment\n" + // 3
+		"Disallow /a\n" + // 4
+		"Dissallow: /b\n" + // 5
+		"Allow: /c\x00d\n" + // 6
+		"Sitemap: https://e.com/s.xml\n" + // 7
+		"Crawl-delay: 2\n" + // 8
+		"free text here\n" + // 9
+		"User-agent: *\n" + // 10
+		"Disallow: /\xff\n" // 11
+	want := []Line{
+		{Num: 1, Kind: LineUserAgent, Key: "User-agent", Value: "Foo", Group: 1, Comment: true},
+		{Num: 2, Kind: LineBlank},
+		{Num: 3, Kind: LineComment, Comment: true},
+		{Num: 4, Kind: LineDisallow, Key: "Disallow", Value: "/a", Group: 1, NoColon: true},
+		{Num: 5, Kind: LineDisallow, Key: "Dissallow", Value: "/b", Group: 1, Typo: true},
+		{Num: 6, Kind: LineAllow, Key: "Allow", Value: "/c", Group: 1, NUL: true},
+		{Num: 7, Kind: LineSitemap, Key: "Sitemap", Value: "https://e.com/s.xml"},
+		{Num: 8, Kind: LineOther, Key: "Crawl-delay", Value: "2", Group: 1},
+		{Num: 9, Kind: LineInvalid},
+		{Num: 10, Kind: LineUserAgent, Key: "User-agent", Value: "*", Group: 2},
+		{Num: 11, Kind: LineDisallow, Key: "Disallow", Value: "/\xff", Group: 2, NonUTF8: true},
+	}
+	r := Diagnose([]byte(robots))
+	if diff := cmp.Diff(want, r.Lines); diff != "" {
+		t.Errorf("Diagnose().Lines mismatch (-want +got):\n%s", diff)
+	}
+	wantCounts := Counts{Lines: 11, Blank: 1, Comments: 1, Invalid: 1, UserAgents: 2, Groups: 2,
+		Allow: 1, Disallow: 3, Others: 1, Sitemaps: 1}
+	if diff := cmp.Diff(wantCounts, r.Counts); diff != "" {
+		t.Errorf("Diagnose().Counts mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestDiagnoseTruncatedAndPastLimit(t *testing.T) {
+	// 600 lines of 1000 bytes: byte 512,000 falls on line 513, which starts
+	// at 512 × 1000 = 512,000.
+	line := "Disallow: /" + strings.Repeat("x", 1000-len("Disallow: /")-1) + "\n"
+	robots := "User-agent: *\n" + strings.Repeat(line, 600)
+	r := Diagnose([]byte(robots))
+	var got []string
+	for _, e := range r.Findings {
+		got = append(got, e.Render("robots.txt"))
+	}
+	// The first line is 14 bytes, so line n ≥ 2 starts at 14 + (n-2)×1000
+	// and byte 512,000 lies in line 513 at offset 512000-14-511000 = 986.
+	want := []string{"robots.txt:513: warning: the file is 600014 bytes: Google's crawler reads only the first 512000 (500 KiB) and ignores the rest, from byte 987 of this line on"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	if r.Lines[511].PastLimit || !r.Lines[512].PastLimit || !r.Lines[600].PastLimit {
+		t.Errorf("PastLimit of lines 512, 513, 601 = %v, %v, %v; want false, true, true",
+			r.Lines[511].PastLimit, r.Lines[512].PastLimit, r.Lines[600].PastLimit)
+	}
+
+	// Exactly 512,000 bytes, ending with a line break: nothing is lost.
+	exact := "User-agent: *\n" + strings.Repeat(line, 511) + "Disallow: /" + strings.Repeat("y", 1000-14-len("Disallow: /")-1) + "\n"
+	if r := Diagnose([]byte(exact)); len(exact) != maxBodySize || len(r.Findings) != 0 || r.Lines[len(r.Lines)-1].PastLimit {
+		t.Errorf("a file of %d bytes: findings %v, last line past the limit: %v; want %d bytes, none, false",
+			len(exact), r.Findings, r.Lines[len(r.Lines)-1].PastLimit, maxBodySize)
+	}
+
+	long := "User-agent: *\nDisallow: /" + strings.Repeat("a", 20000) + "\n"
+	r = Diagnose([]byte(long))
+	if l := r.Lines[1]; !l.Truncated || len(l.Key)+len(": ")+len(l.Value) != maxLineLen {
+		t.Errorf("long line: Truncated=%v, key and value %d bytes; want true, %d", l.Truncated, len(l.Key)+2+len(l.Value), maxLineLen)
+	}
+}
+
+func TestDiagnoseMessages(t *testing.T) {
+	tests := []struct {
+		reason string
+		robots string
+		want   string // the first finding, rendered for "robots.txt"
+	}{
+		{"a close unknown key gets a suggestion",
+			"User-agent: *\nCrawl_delay: 5\nDisallow: /\n", `robots.txt:2: warning: unknown key "Crawl_delay" is ignored; did you mean "crawl-delay"?`},
+		{"a far unknown key gets none",
+			"User-agent: *\nX-Frobnicate: 5\nDisallow: /\n", `robots.txt:2: warning: unknown key "X-Frobnicate" is ignored`},
+		{"a full URL as pattern suggests its path",
+			"User-agent: *\nDisallow: https://e.com/x/\n", `robots.txt:2: error: pattern "https://e.com/x/" can never match: a pattern starts with '/' or '*'; did you mean "/x/"?`},
+		{"a relative pattern suggests a leading slash",
+			"User-agent: *\nDisallow: x/\n", `robots.txt:2: error: pattern "x/" can never match: a pattern starts with '/' or '*'; did you mean "/x/"?`},
+		{"a typo says how it was read",
+			"User-agent: *\nDisalow: /x\n", `robots.txt:2: warning: key "Disalow" read as disallow: write "disallow", as other crawlers may not accept it`},
+		{"an empty named group lists its agents",
+			"User-agent: A\nUser-agent: B\n", `robots.txt:1: warning: group for "A", "B" has no allow or disallow rules: these crawlers may fetch everything, and the rules for "*" do not apply to them`},
+		{"an invalid token names its first character",
+			"User-agent: \xffbot\nDisallow: /\n", `robots.txt:1: error: user-agent "\xffbot" names no crawler: a product token is made of letters, '-' and '_', and this one starts with "\xff"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			r := Diagnose([]byte(tt.robots))
+			if len(r.Findings) == 0 {
+				t.Fatalf("no findings, want %q", tt.want)
+			}
+			if got := r.Findings[0].Render("robots.txt"); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestErrorList(t *testing.T) {
+	var empty ErrorList
+	if err := empty.Err(); err != nil {
+		t.Errorf("empty ErrorList.Err() = %v, want nil", err)
+	}
+	r := Diagnose([]byte("Disallow: /a\nUser-agent: *\nDisallow: b\nDisallow /c\n"))
+	if len(r.Findings) != 3 {
+		t.Fatalf("findings = %v, want 3", r.Findings)
+	}
+	want := "robotstxt: line 1: error: disallow rule before any user-agent line belongs to no group and is ignored (and 2 more errors)"
+	if got := r.Findings.Error(); got != want {
+		t.Errorf("ErrorList.Error() = %q, want %q", got, want)
+	}
+	err := r.Err()
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("Report.Err() = %v, want the 2 errors", err)
+	}
+	var e *Error
+	if !errors.As(list[1], &e) || e.Line != 3 || !errors.Is(e, ErrNeverMatches) {
+		t.Errorf("second error = %v, want line 3 and ErrNeverMatches", list[1])
+	}
+	if Diagnose([]byte("User-agent: *\nDisallow /c\n")).Err() != nil {
+		t.Errorf("Report.Err() of a file with only warnings is not nil")
+	}
+}
+
+func TestNearestKey(t *testing.T) {
+	tests := []struct{ key, want, reason string }{
+		{"crawldelay", "crawl-delay", "a missing dash"},
+		{"User_Agent", "user-agent", "case does not count"},
+		{"hots", "", "two edits are too many for a four-letter key"},
+		{"hst", "host", "one edit is fine"},
+		{"Clean-params", "clean-param", "one extra letter"},
+		{strings.Repeat("a", 100), "", "long keys get no suggestion"},
+	}
+	for _, tt := range tests {
+		if got := nearestKey(tt.key); got != tt.want {
+			t.Errorf("nearestKey(%q) = %q, want %q (%s)", tt.key, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestDiagnoseInvariants checks on odd inputs what must hold for every
+// input: one Line per line, numbered in order, findings in line order on
+// existing lines, and every finding formats with a known cause.
+func TestDiagnoseInvariants(t *testing.T) {
+	inputs := []string{"", "\n", "\r\n\r", "\xef\xbb", "\xef\xbb\xbfUser-agent: *", ":", "a:b:c", "#", "\x00", "\xff\xfe", "<", strings.Repeat("*", 20000)}
+	if dir, err := os.ReadDir(filepath.Join(sharedDir, "corpus", "synthetic")); err == nil {
+		for _, f := range dir {
+			b, err := os.ReadFile(filepath.Join(sharedDir, "corpus", "synthetic", f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, string(b))
+		}
+	}
+	causes := []error{ErrNeverMatches, ErrNoGroup, ErrAgentReduced, ErrAgentInvalid, ErrUnknownKey, ErrDollar,
+		ErrCrawlDelay, ErrEncoding, ErrTooLarge, ErrHTML, ErrAllowDisallow, ErrEmptyGroup, ErrLineTooLong,
+		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap}
+	for _, in := range inputs {
+		r := Diagnose([]byte(in))
+		if r.Counts.Lines != len(r.Lines) || len(r.Lines) == 0 {
+			t.Errorf("Diagnose(%.40q): Counts.Lines = %d, %d Lines", in, r.Counts.Lines, len(r.Lines))
+		}
+		for i, l := range r.Lines {
+			if l.Num != i+1 {
+				t.Errorf("Diagnose(%.40q): Lines[%d].Num = %d", in, i, l.Num)
+				break
+			}
+		}
+		for i, e := range r.Findings {
+			if e.Line < 1 || e.Line > len(r.Lines) || (i > 0 && e.Line < r.Findings[i-1].Line) {
+				t.Errorf("Diagnose(%.40q): finding %d on line %d of %d, out of order or range", in, i, e.Line, len(r.Lines))
+			}
+			if !slices.ContainsFunc(causes, func(c error) bool { return errors.Is(e, c) }) || e.Msg == "" ||
+				strings.ToLower(e.Msg[:1]) != e.Msg[:1] {
+				t.Errorf("Diagnose(%.40q): finding %v has an unknown cause or a bad message", in, e)
+			}
+		}
+	}
+}
+
+// corpusCounts is what Parse kept of a file, read from the parsed Robots.
+func corpusCounts(r *Robots) Counts {
+	c := Counts{Groups: len(r.groups), Others: len(r.others), Sitemaps: len(r.Sitemaps())}
+	for _, ru := range r.rules {
+		switch {
+		case ru.flags&ruleIndex != 0:
+		case ru.flags&ruleAllow != 0:
+			c.Allow++
+		default:
+			c.Disallow++
+		}
+	}
+	return c
+}
+
+// TestDiagnoseAgreesWithParse checks, over the real corpus, that the rules,
+// groups, other lines and sitemaps that Diagnose counts are those that Parse
+// keeps, and that the lines it marks as rules of a group are exactly the
+// lines of the rules that the groups answer with.
+func TestDiagnoseAgreesWithParse(t *testing.T) {
+	dir := needShared(t, filepath.Join("corpus", "real"))
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nRules, nFiles int
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, rep := Parse(data), Diagnose(data)
+		nFiles++
+		got := rep.Counts
+		got = Counts{Groups: got.Groups, Allow: got.Allow, Disallow: got.Disallow, Others: got.Others, Sitemaps: got.Sitemaps}
+		if want := corpusCounts(r); got != want {
+			t.Errorf("%s: Diagnose counts %+v, Parse kept %+v", f.Name(), got, want)
+			continue
+		}
+		nRules += got.Allow + got.Disallow
+
+		// Through the public API: every group is reached by one of its
+		// agents or by "*".
+		rules := map[int]bool{} // line → allow
+		others := map[int]bool{}
+		agents := []string{"*"}
+		for _, a := range r.agents {
+			agents = append(agents, r.str(a.token))
+		}
+		for _, a := range agents {
+			g := r.Group(a)
+			for _, ru := range g.Rules() {
+				rules[ru.Line] = ru.Allow
+			}
+			for _, o := range g.Others() {
+				others[o.Line] = true
+			}
+		}
+		wantRules, wantOthers := map[int]bool{}, map[int]bool{}
+		for _, l := range rep.Lines {
+			switch {
+			case l.Group == 0:
+			case l.Kind == LineAllow || l.Kind == LineDisallow:
+				wantRules[l.Num] = l.Kind == LineAllow
+			case l.Kind == LineOther:
+				wantOthers[l.Num] = true
+			}
+		}
+		if !maps.Equal(rules, wantRules) || !maps.Equal(others, wantOthers) {
+			t.Errorf("%s: the groups' rules and other lines differ from the lines Diagnose placed in groups", f.Name())
+		}
+	}
+	t.Logf("%d files, %d rules agree", nFiles, nRules)
+}
+
+func TestDiagnoseLineCount(t *testing.T) {
+	tests := []struct {
+		robots string
+		want   int
+		reason string
+	}{
+		{"", 1, "SPEC §1: a file always has a line"},
+		{"a", 1, "text after the last break is a line"},
+		{"a\n", 1, "no empty line after a final break, as editors show it"},
+		{"a\n\n", 2, "a blank line before the final break counts"},
+		{"a\r\n", 1, "CR LF is one break"},
+		{"a\n\r", 2, "SPEC §1: LF CR is two breaks"},
+		{"\xef\xbb\xbf\n", 1, "a BOM is not a line"},
+	}
+	for _, tt := range tests {
+		if got := Diagnose([]byte(tt.robots)).Counts.Lines; got != tt.want {
+			t.Errorf("Diagnose(%q): %d lines, want %d (%s)", tt.robots, got, tt.want, tt.reason)
+		}
+	}
+}

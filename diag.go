@@ -199,7 +199,7 @@ func Diagnose(data []byte) *Report {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen] // as Parse does
 	}
-	d := diagnoser{data: data, text: string(data), b: builder{cur: -1}, rep: &Report{}}
+	d := diagnoser{data: data, text: string(data), b: builder{}, rep: &Report{}}
 	d.run()
 	return d.rep
 }
@@ -324,8 +324,8 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 	if len(d.b.groups) > nGroups {
 		d.groups = append(d.groups, diagGroup{line: ln.Num})
 	}
-	if kind != keySitemap && d.b.cur >= 0 {
-		ln.Group = d.b.cur + 1
+	if kind != keySitemap && d.b.current() >= 0 {
+		ln.Group = d.b.current() + 1
 	}
 	switch kind {
 	case keyUserAgent:
@@ -357,7 +357,7 @@ var canonicalKey = [...]string{
 }
 
 func (d *diagnoser) agent(ln *Line, value []byte) {
-	g := &d.groups[d.b.cur]
+	g := &d.groups[d.b.current()]
 	g.agents = append(g.agents, ln.Value)
 	if isGlobalAgent(value) {
 		g.global = true
@@ -386,7 +386,7 @@ func (d *diagnoser) agent(ln *Line, value []byte) {
 }
 
 func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
-	if d.b.cur < 0 {
+	if d.b.current() < 0 {
 		d.rep.Counts.Outside++
 		d.add(ln.Num, SeverityError, ErrNoGroup, fmt.Sprintf(
 			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind))
@@ -397,7 +397,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	} else {
 		d.rep.Counts.Disallow++
 	}
-	d.groups[d.b.cur].rules++
+	d.groups[d.b.current()].rules++
 	if len(value) == 0 {
 		return
 	}
@@ -409,7 +409,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
 			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value))
 	}
-	g := &d.groups[d.b.cur]
+	g := &d.groups[d.b.current()]
 	if g.patterns == nil {
 		g.patterns = make(map[string][2]int)
 	}
@@ -449,7 +449,7 @@ var knownOtherKeys = []string{
 }
 
 func (d *diagnoser) other(ln *Line, key, value []byte) {
-	if d.b.cur < 0 {
+	if d.b.current() < 0 {
 		d.rep.Counts.Outside++
 	} else {
 		d.rep.Counts.Others++
@@ -463,7 +463,7 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		d.add(ln.Num, SeverityWarning, ErrUnknownKey, msg)
-	case d.b.cur < 0:
+	case d.b.current() < 0:
 		sev := SeverityInfo
 		if isDelay {
 			sev = SeverityWarning
@@ -474,11 +474,11 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 	case !validDelay(ln.Value):
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
 			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value))
-	case d.groups[d.b.cur].delayLine != 0:
+	case d.groups[d.b.current()].delayLine != 0:
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
-			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.cur].delayLine))
+			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine))
 	default:
-		d.groups[d.b.cur].delayLine = ln.Num
+		d.groups[d.b.current()].delayLine = ln.Num
 	}
 }
 

@@ -305,9 +305,10 @@ func TestDiagnoseInvariants(t *testing.T) {
 
 // corpusCounts is what Parse kept of a file, read from the parsed Robots.
 func corpusCounts(r *Robots) Counts {
-	c := Counts{Groups: len(r.groups), Others: len(r.others), Sitemaps: len(r.Sitemaps())}
-	for _, ru := range r.rules {
-		switch {
+	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}
+	c.Others = int(r.group(r.numGroups()).others)
+	for i := uint32(0); i < r.group(r.numGroups()).start; i++ {
+		switch ru := r.rule(i); {
 		case ru.flags&ruleIndex != 0:
 		case ru.flags&ruleAllow != 0:
 			c.Allow++
@@ -349,8 +350,8 @@ func TestDiagnoseAgreesWithParse(t *testing.T) {
 		rules := map[int]bool{} // line → allow
 		others := map[int]bool{}
 		agents := []string{"*"}
-		for _, a := range r.agents {
-			agents = append(agents, r.str(a.token))
+		for i := uint32(0); i < r.numAgents(); i++ {
+			agents = append(agents, r.token(i))
 		}
 		for _, a := range agents {
 			g := r.Group(a)

@@ -426,3 +426,7 @@ func countWhile(rules []rule, f func(*rule) bool) int {
 	}
 	return n
 }
+
+// current returns the index of the group being built, or -1 before the
+// first User-agent line.
+func (b *builder) current() int { return len(b.groups) - 1 }

@@ -155,38 +155,41 @@ func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool)
 		lo, hi := grp.wild, grp.live
 		for lo < hi {
 			m := uint32(uint(lo+hi) >> 1)
-			if r.rule(m).key < c {
+			if r.ruleKey(m) < c {
 				lo = m + 1
 			} else {
 				hi = m
 			}
 		}
 		keyed, keyedEnd = lo, lo
-		for keyedEnd < grp.live && r.rule(keyedEnd).key == c {
+		for keyedEnd < grp.live && r.ruleKey(keyedEnd) == c {
 			keyedEnd++
 		}
 	}
 	// Both parts are in precedence order; walk them as one, and stop at the
 	// first match or once no rule left can beat best.
+	var w, k rule
+	if wild < wildEnd {
+		w = r.rule(wild)
+	}
+	if keyed < keyedEnd {
+		k = r.rule(keyed)
+	}
 	for wild < wildEnd || keyed < keyedEnd {
 		var ru rule
-		if keyed == keyedEnd {
-			ru = r.rule(wild)
-			wild++
-		} else if k := r.rule(keyed); wild < wildEnd {
-			if w := r.rule(wild); before(w, k) {
-				ru = w
-				wild++
-			} else {
-				ru = k
-				keyed++
+		if wild < wildEnd && (keyed == keyedEnd || before(w, k)) {
+			ru = w
+			if wild++; wild < wildEnd {
+				w = r.rule(wild)
 			}
 		} else {
 			ru = k
-			keyed++
+			if keyed++; keyed < keyedEnd {
+				k = r.rule(keyed)
+			}
 		}
 		if found && !before(ru, best) {
-			return rule{}, false
+			break
 		}
 		if r.matches(ru, p) {
 			return ru, true

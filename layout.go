@@ -60,6 +60,8 @@ func (r *Robots) rule(i uint32) rule {
 	return rule{off: w[0], line: w[1], n: uint16(w[2]), flags: ruleFlags(w[2] >> 16), key: byte(w[2] >> 24)}
 }
 
+func (r *Robots) ruleKey(i uint32) byte { return byte(r.w[i*ruleWords+2] >> 24) }
+
 func (r *Robots) numGroups() uint32 { return (r.agentsAt-r.groupsAt)/groupWords - 1 }
 
 // group returns group i; group numGroups() is the closing record, whose

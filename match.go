@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // This file turns a URL into the path that rules are matched against and
 // matches one normalised pattern against it (SPEC §5). It knows nothing of
@@ -61,11 +64,26 @@ func pathOf(rawURL string) urlPath {
 }
 
 // indexPathStart returns the index of the first '/', '?' or ';' in s, or -1.
+// It tests eight bytes at a time: a URL's scheme and host are scanned on
+// every query.
 func indexPathStart(s string) int {
-	// All three are below 64, so one shift and mask tests for them.
-	const set uint64 = 1<<'/' | 1<<'?' | 1<<';'
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 64 && set&(1<<c) != 0 {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte of x is zero where v has the byte sought; (x-ones)&^x&highs
+		// sets the high bit of the lowest such byte (and maybe of later ones).
+		x, y, z := v^('/'*ones), v^('?'*ones), v^(';'*ones)
+		if t := (x-ones)&^x&highs | (y-ones)&^y&highs | (z-ones)&^z&highs; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
 			return i
 		}
 	}

@@ -111,3 +111,30 @@ func TestVirtualSlash(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexPathStart compares the eight-bytes-at-a-time search with a plain
+// loop on every placement of the sought bytes among others, high bytes too.
+func TestIndexPathStart(t *testing.T) {
+	slow := func(s string) int { return strings.IndexAny(s, "/?;") }
+	fill := []byte("a.\x80\xff:0\x2e\x3e\x3a\x2f")
+	for n := 0; n <= 20; n++ {
+		for _, c := range []byte{'/', '?', ';', 0} {
+			for at := 0; at < n; at++ {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = fill[(i*7+n)%len(fill)]
+					if b[i] == '/' {
+						b[i] = 'x'
+					}
+				}
+				if c != 0 {
+					b[at] = c
+				}
+				s := string(b)
+				if got, want := indexPathStart(s), slow(s); got != want {
+					t.Errorf("§5 indexPathStart(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}

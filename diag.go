@@ -166,8 +166,9 @@ type Counts struct {
 	Invalid    int // lines that are not a key and value
 	UserAgents int // user-agent lines
 	Groups     int // groups: runs of user-agent lines and the lines up to the next run
-	Allow      int // allow rules that belong to a group
-	Disallow   int // disallow rules that belong to a group
+	Allow      int // allow rules that belong to a group and can match
+	Disallow   int // disallow rules that belong to a group and can match
+	NeverMatch int // rules of a group whose pattern can never match; Parse drops them
 	Others     int // lines with other keys that belong to a group
 	Outside    int // allow, disallow and other lines before the first user-agent line; Parse drops them
 	Sitemaps   int // distinct non-empty sitemap URLs
@@ -392,18 +393,18 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind))
 		return
 	}
-	if allow {
+	d.groups[d.b.current()].rules++
+	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
+		d.rep.Counts.NeverMatch++
+		d.add(ln.Num, SeverityError, ErrNeverMatches, fmt.Sprintf(
+			"pattern %q can never match: a pattern starts with '/' or '*'; did you mean %q?", ln.Value, suggestPath(ln.Value)))
+	} else if allow {
 		d.rep.Counts.Allow++
 	} else {
 		d.rep.Counts.Disallow++
 	}
-	d.groups[d.b.current()].rules++
 	if len(value) == 0 {
 		return
-	}
-	if c := value[0]; c != '/' && c != '*' {
-		d.add(ln.Num, SeverityError, ErrNeverMatches, fmt.Sprintf(
-			"pattern %q can never match: a pattern starts with '/' or '*'; did you mean %q?", ln.Value, suggestPath(ln.Value)))
 	}
 	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(

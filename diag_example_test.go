@@ -23,7 +23,8 @@ Crawl-delay: soon
 	for _, l := range report.Lines[:2] {
 		fmt.Printf("line %d: %s %q (typo: %v)\n", l.Num, l.Kind, l.Value, l.Typo)
 	}
-	fmt.Printf("%d rules in %d group\n", report.Counts.Disallow, report.Counts.Groups)
+	c := report.Counts
+	fmt.Printf("groups: %d, rules: %d used, %d never matching\n", c.Groups, c.Allow+c.Disallow, c.NeverMatch)
 	// Output:
 	// robots.txt:1: info: user-agent "Googlebot/2.1" is read as "Googlebot": the version is ignored
 	// robots.txt:2: warning: key "Dissallow" read as disallow: write "disallow", as other crawlers may not accept it
@@ -31,7 +32,7 @@ Crawl-delay: soon
 	// robots.txt:4: warning: crawl-delay "soon" is ignored: it must be a number of seconds, such as 10 or 0.5
 	// line 1: user-agent "Googlebot/2.1" (typo: false)
 	// line 2: disallow "/tmp/" (typo: true)
-	// 2 rules in 1 group
+	// groups: 1, rules: 1 used, 1 never matching
 }
 
 // Report.Err keeps the findings of severity error; each one unwraps to its

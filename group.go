@@ -14,7 +14,9 @@ type rule struct {
 	line  uint32
 	n     uint16 // a line keeps at most maxLineLen bytes, 3× that once escaped
 	flags ruleFlags
-	key   byte // the byte after a leading '/', or 0 (see ruleKey)
+	key   byte   // the byte after a leading '/', or 0 (see ruleKey); builder only
+	i     uint32 // index among the rules of a Robots (decoded rules)
+	raw   uint32 // where the value as written is in builder.raws (builder)
 }
 
 type ruleFlags uint8
@@ -23,15 +25,14 @@ const (
 	ruleAllow    ruleFlags = 1 << iota // must be 1: see rank
 	ruleAnchored                       // the pattern ended in '$'; must be 2: see priority
 	ruleIndex                          // the "/index.htm" fallback of an Allow rule: "<dir>/$"
-	ruleRawApart                       // the value as written is stored before the pattern, see Robots.raw
+	ruleRawApart                       // the value as written differs from the pattern, see Robots.raw
 	ruleStar                           // the pattern has a '*'
-	ruleDead                           // the pattern can never match: it starts with neither '/' nor '*'
 )
 
 // ruleKey returns the byte a path must have after its leading '/' for lit to
 // match: the second byte of a pattern that starts with '/' and a literal
 // byte. Patterns that start otherwise ("", "/", "*", "/*") get 0.
-func ruleKey(lit []byte) byte {
+func ruleKey[T string | []byte](lit T) byte {
 	if len(lit) >= 2 && lit[0] == '/' && lit[1] != '*' {
 		return lit[1]
 	}
@@ -56,24 +57,22 @@ func before(a, b rule) bool {
 }
 
 // sortLayout orders the rules of a group: rules that can match any path
-// (key 0) first, then the others by key, then rules that never match; within
-// each part, in precedence order (see before).
+// (key 0) first, then the others by key; within each part, in precedence
+// order (see before).
 func sortLayout(rules []rule) {
 	if len(rules) < 2 {
 		return
 	}
 	// Comparing one integer per rule is much faster than comparing rules.
-	// From the top bit down: dead (1 bit), key (8), inverted rank (18, see
-	// rank), line (32), which orders as before does within a part.
+	// From the top bit down: key (8 bits), inverted rank (18, see rank), line
+	// (32), which orders as before does within a part.
 	type keyed struct {
 		k  uint64
 		ru rule
 	}
 	ks := make([]keyed, len(rules))
 	for i, ru := range rules {
-		k := uint64(ru.flags&ruleDead) >> 5 << 63
-		k |= uint64(ru.key) << 55
-		k |= uint64(1<<18-1-ru.rank()) << 32
+		k := uint64(ru.key)<<50 | uint64(1<<18-1-ru.rank())<<32
 		ks[i] = keyed{k | uint64(ru.line), ru}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.k, b.k) })
@@ -149,10 +148,11 @@ func (g Group) Decide(url string) Decision {
 func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
 	grp := r.group(id)
 	wild, wildEnd := grp.start, grp.wild
-	keyed, keyedEnd := grp.live, grp.live
+	end := r.group(id + 1).start
+	keyed, keyedEnd := end, end
 	if c, ok := p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.
-		lo, hi := grp.wild, grp.live
+		lo, hi := grp.wild, end
 		for lo < hi {
 			m := uint32(uint(lo+hi) >> 1)
 			if r.ruleKey(m) < c {
@@ -162,7 +162,7 @@ func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool)
 			}
 		}
 		keyed, keyedEnd = lo, lo
-		for keyedEnd < grp.live && r.ruleKey(keyedEnd) == c {
+		for keyedEnd < end && r.ruleKey(keyedEnd) == c {
 			keyedEnd++
 		}
 	}
@@ -212,15 +212,12 @@ func (r *Robots) matches(ru rule, p urlPath) bool {
 	return matchPath(lit, anchored, p)
 }
 
-// raw returns the value of ru as written in the file. When it differs from
-// the normalised pattern, or the rule has an index fallback, it is stored
-// before the pattern, followed by its length in two bytes.
+// raw returns the value of ru as written in the file.
 func (r *Robots) raw(ru rule) string {
 	if ru.flags&ruleRawApart != 0 {
-		n := uint32(r.text[ru.off-2]) | uint32(r.text[ru.off-1])<<8
-		return r.text[ru.off-2-n : ru.off-2]
+		return r.rawValue(ru.i)
 	}
-	return r.text[ru.off : ru.off+uint32(ru.priority())]
+	return r.pattern(ru.i)
 }
 
 // others calls f for each other line of group id.
@@ -262,7 +259,8 @@ type Rule struct {
 }
 
 // Rules returns the rules of the group in file order. Rules that can never
-// match (a pattern that starts with neither '/' nor '*') are included.
+// match, whose pattern starts with neither '/' nor '*', are not kept by
+// Parse; [Diagnose] reports them.
 func (g Group) Rules() []Rule {
 	if g.r == nil {
 		return nil
@@ -277,7 +275,7 @@ func (g Group) Rules() []Rule {
 			out = append(out, Rule{
 				Line:    int(ru.line),
 				Allow:   ru.flags&ruleAllow != 0,
-				Pattern: g.r.text[ru.off : ru.off+uint32(ru.priority())],
+				Pattern: g.r.pattern(i),
 				Text:    g.r.raw(ru),
 			})
 		}

@@ -9,41 +9,55 @@ package robotstxt
 //
 // The words are in sections, each starting where the previous one ends:
 //
-//	rules    [0:groupsAt)         3 words a rule: off, line, n | flags<<16 | key<<24
-//	groups   [groupsAt:agentsAt)  4 words a group: start, wild, live, others;
+//	rules    [0:groupsAt)         2 words a rule: off | allow<<31,
+//	                              line | star<<29 | rawApart<<30 | index<<31;
+//	                              then one word: where the patterns end
+//	groups   [groupsAt:agentsAt)  3 words a group: start, wild, others;
 //	                              a closing record holds the totals
 //	agents   [agentsAt:listsAt)   2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
-//	lists    [listsAt:othersAt)   group lists: a count, then group indexes;
+//	lists    [listsAt:rawsAt)     group lists: a count, then group indexes;
 //	                              the global ("*") list comes first
+//	raws     [rawsAt:othersAt)    2 words a rule whose value as written is
+//	                              not its pattern: rule index, offset
 //	others   [othersAt:)          3 words a line: off, line, keyN | valN<<16;
 //	                              the groups' lines, then the sitemaps
 //
-// Agent tokens are stored in the text in the order of the agents, one after
-// the other, so a token ends where the next begins. An agent's groups word is
-// the index of its only group, or listBit | the offset of its list.
+// The text starts with the rules' patterns, final '$' included, in rule
+// order, so a pattern ends where the next begins. A value as written is
+// stored as two bytes of length and the bytes. Agent tokens come last, in
+// the order of the agents, so a token too ends where the next begins. An
+// agent's groups word is the index of its only group, or listBit | the
+// offset of its list.
+//
+// Rule records are 8 bytes because most robots.txt lines are short: with a
+// 2-byte length, a key byte and flags of their own they would outweigh the
+// lines they stand for.
 
 // listBit marks an agent's groups word as the offset of a list.
 const listBit = 1 << 31
 
 const (
-	ruleWords  = 3
-	groupWords = 4
+	ruleWords  = 2
+	groupWords = 3
 	agentWords = 2
+	rawWords   = 2
 	otherWords = 3
+
+	bit31    = 1 << 31
+	lineMask = 1<<29 - 1
 )
 
 // group is one group of the file: the rules and other lines between its
 // User-agent lines and the next group's. Its rules run from start to the next
 // group's start, and its other lines likewise from others.
 //
-// The rules are in three parts (see compareLayout): [start:wild] have key 0
-// and may match any path; [wild:live] are sorted by key, so a path "/c..."
-// needs to look only at the rules with key c, found by binary search; the
-// rest can never match and are kept for Rules.
+// The rules are in two parts (see sortLayout): [start:wild] have key 0 and
+// may match any path; the rest are sorted by key, so a path "/c..." needs to
+// look only at the rules with key c, found by binary search.
 type group struct {
-	start, wild, live uint32 // rule indexes
-	others            uint32 // index of the group's first other line
+	start, wild uint32 // rule indexes
+	others      uint32 // index of the group's first other line
 }
 
 // other is a line of a group with a key other than user-agent, allow,
@@ -55,12 +69,61 @@ type other struct {
 	keyN, valN uint16
 }
 
-func (r *Robots) rule(i uint32) rule {
-	w := r.w[i*ruleWords : i*ruleWords+ruleWords]
-	return rule{off: w[0], line: w[1], n: uint16(w[2]), flags: ruleFlags(w[2] >> 16), key: byte(w[2] >> 24)}
+// numRules returns the number of rules, fallbacks included.
+func (r *Robots) numRules() uint32 { return r.groupsAt / ruleWords }
+
+// pattern returns the normalised pattern of rule i, final '$' included.
+func (r *Robots) pattern(i uint32) string {
+	return r.text[r.w[i*ruleWords]&^bit31 : r.w[i*ruleWords+ruleWords]&^bit31]
 }
 
-func (r *Robots) ruleKey(i uint32) byte { return byte(r.w[i*ruleWords+2] >> 24) }
+// rule decodes rule i, all but its key (see ruleKey).
+func (r *Robots) rule(i uint32) rule {
+	w0, w1 := r.w[i*ruleWords], r.w[i*ruleWords+1]
+	off := w0 &^ bit31
+	lit := r.text[off : r.w[i*ruleWords+ruleWords]&^bit31]
+	flags := ruleFlags(w0>>31) * ruleAllow
+	if w1&(1<<29) != 0 {
+		flags |= ruleStar
+	}
+	if w1&(1<<30) != 0 {
+		flags |= ruleRawApart
+	}
+	if w1&(1<<31) != 0 {
+		flags |= ruleIndex
+	}
+	if n := len(lit); n > 0 && lit[n-1] == '$' {
+		lit = lit[:n-1]
+		flags |= ruleAnchored
+	}
+	return rule{off: off, line: w1 & lineMask, n: uint16(len(lit)), flags: flags, i: i}
+}
+
+// ruleKey returns the key of rule i (see ruleKey).
+func (r *Robots) ruleKey(i uint32) byte {
+	pat := r.pattern(i)
+	if len(pat) == 2 && pat[1] == '$' {
+		return 0 // "/$": the '$' anchors
+	}
+	return ruleKey(pat)
+}
+
+// rawValue returns the value as written of rule i, which has one apart from
+// its pattern.
+func (r *Robots) rawValue(i uint32) string {
+	lo, hi := r.rawsAt, r.othersAt
+	for lo < hi {
+		m := lo + (hi-lo)/rawWords/2*rawWords
+		if r.w[m] < i {
+			lo = m + rawWords
+		} else {
+			hi = m
+		}
+	}
+	off := r.w[lo+1]
+	n := uint32(r.text[off]) | uint32(r.text[off+1])<<8
+	return r.text[off+2 : off+2+n]
+}
 
 func (r *Robots) numGroups() uint32 { return (r.agentsAt-r.groupsAt)/groupWords - 1 }
 
@@ -68,7 +131,7 @@ func (r *Robots) numGroups() uint32 { return (r.agentsAt-r.groupsAt)/groupWords 
 // start and others are the totals.
 func (r *Robots) group(i uint32) group {
 	w := r.w[r.groupsAt+i*groupWords : r.groupsAt+i*groupWords+groupWords]
-	return group{start: w[0], wild: w[1], live: w[2], others: w[3]}
+	return group{start: w[0], wild: w[1], others: w[2]}
 }
 
 func (r *Robots) numAgents() uint32 { return (r.listsAt-r.agentsAt)/agentWords - 1 }
@@ -105,28 +168,63 @@ func (r *Robots) otherValue(o other) string {
 	return r.text[v : v+uint32(o.valN)]
 }
 
-// encode lays out what the builder collected. The builder's groups end with
-// a closing record, and its others with the sitemaps.
+// encode lays out what the builder collected into r: the builder's rules in
+// their final order, its groups ending with a closing record, and its others
+// ending with the sitemaps.
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	n := len(b.rules)*ruleWords + len(b.groups)*groupWords + (len(agents)+1)*agentWords + len(lists) + len(b.others)*otherWords
+	n := len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
+		len(lists) + len(b.others)*otherWords
 	w := make([]uint32, 0, n)
-	for _, ru := range b.rules {
-		w = append(w, ru.off, ru.line, uint32(ru.n)|uint32(ru.flags)<<16|uint32(ru.key)<<24)
+	text := make([]byte, 0, len(b.pats)+len(b.raws)+len(b.text)+len(b.tokens))
+	var raws []uint32
+	for i, ru := range b.rules {
+		w0 := uint32(len(text))
+		if ru.flags&ruleAllow != 0 {
+			w0 |= bit31
+		}
+		w1 := ru.line
+		if ru.flags&ruleStar != 0 {
+			w1 |= 1 << 29
+		}
+		if ru.flags&ruleRawApart != 0 {
+			w1 |= 1 << 30
+			raws = append(raws, uint32(i), ru.raw)
+		}
+		if ru.flags&ruleIndex != 0 {
+			w1 |= 1 << 31
+		}
+		w = append(w, w0, w1)
+		text = append(text, b.pats[ru.off:ru.off+uint32(ru.n)]...)
+		if ru.flags&ruleAnchored != 0 {
+			text = append(text, '$')
+		}
 	}
+	w = append(w, uint32(len(text)))
+	for i := 1; i < len(raws); i += rawWords {
+		raws[i] += uint32(len(text))
+	}
+	text = append(text, b.raws...)
+	base := uint32(len(text))
+	text = append(text, b.text...)
+
 	r.groupsAt = uint32(len(w))
 	for _, g := range b.groups {
-		w = append(w, g.start, g.wild, g.live, g.others)
+		w = append(w, g.start, g.wild, g.others)
 	}
 	r.agentsAt = uint32(len(w))
 	for _, a := range agents {
-		w = append(w, a.token, a.groups)
+		w = append(w, uint32(len(text)), a.groups)
+		text = append(text, b.tokens[a.token:a.token+a.n]...)
 	}
-	w = append(w, uint32(len(b.text)), 0)
+	w = append(w, uint32(len(text)), 0)
 	r.listsAt = uint32(len(w))
 	w = append(w, lists...)
+	r.rawsAt = uint32(len(w))
+	w = append(w, raws...)
 	r.othersAt = uint32(len(w))
 	for _, o := range b.others {
-		w = append(w, o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16)
+		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16)
 	}
 	r.w = w
+	r.text = string(text)
 }

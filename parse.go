@@ -77,7 +77,9 @@ func hasPrefixFold(b []byte, prefix string) bool {
 
 // builder collects what Parse keeps while the lines go by.
 type builder struct {
-	text     []byte
+	pats     []byte // patterns, in file order
+	raws     []byte // values as written, where they differ: 2 bytes of length, then the bytes
+	text     []byte // other keys and values, sitemaps
 	rules    []rule
 	groups   []group
 	others   []other
@@ -101,14 +103,15 @@ type agentName struct {
 // agentEntry is one distinct token of the file and its groups word (see
 // layout.go).
 type agentEntry struct {
-	token  uint32 // offset in text
-	groups uint32
+	token, n uint32 // in builder.tokens
+	groups   uint32
 }
 
 // maxFileLen bounds what Parse reads, so that every offset into the text of
-// a Robots fits in 32 bits even when every byte is %-escaped. Crawlers read at
+// a Robots fits in 31 bits even when every byte is %-escaped, and every line
+// number in 29 (see layout.go). Crawlers read at
 // most 500 KiB of a robots.txt; a file a thousand times larger is not one.
-const maxFileLen = 512 << 20
+const maxFileLen = 256 << 20
 
 func parse(data []byte) *Robots {
 	if len(data) > maxFileLen {
@@ -176,6 +179,12 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 
 // addRule compiles an Allow or Disallow value (SPEC §3, §5).
 func (b *builder) addRule(num uint32, allow bool, value []byte) {
+	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
+		// Paths always start with '/', so the pattern can never match
+		// (escaping leaves a first '/' or '*' alone). It is not kept: the
+		// diagnostics report it.
+		return
+	}
 	var flags ruleFlags
 	if allow {
 		flags |= ruleAllow
@@ -187,28 +196,34 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		slash = indexFallback(value)
 	}
 	escape := needsEscape(value)
+	var raw uint32
 	if slash >= 0 || escape {
-		b.text = append(b.text, value...)
-		b.text = append(b.text, byte(len(value)), byte(len(value)>>8))
+		raw = uint32(len(b.raws))
+		b.raws = append(b.raws, byte(len(value)), byte(len(value)>>8))
+		b.raws = append(b.raws, value...)
 		flags |= ruleRawApart
 	}
-	off := len(b.text)
+	off := len(b.pats)
 	if escape {
-		b.text = appendEscaped(b.text, value)
+		b.pats = appendEscaped(b.pats, value)
 	} else {
-		b.text = append(b.text, value...)
+		b.pats = append(b.pats, value...)
 	}
-	pat := b.text[off:]
+	pat := b.pats[off:]
 	n := len(pat)
 	if n > 0 && pat[n-1] == '$' {
 		n--
 		flags |= ruleAnchored
 	}
-	b.rules = append(b.rules, newRule(uint32(off), num, pat[:n], flags))
+	ru := newRule(uint32(off), num, pat[:n], flags)
+	ru.raw = raw
+	b.rules = append(b.rules, ru)
 	if slash >= 0 {
 		// Escaping moves no '/', so the fallback is a prefix of the pattern.
 		slash = bytes.LastIndexByte(pat, '/')
-		b.rules = append(b.rules, newRule(uint32(off), num, pat[:slash+1], flags|ruleAnchored|ruleIndex))
+		ru := newRule(uint32(off), num, pat[:slash+1], flags|ruleAnchored|ruleIndex)
+		ru.raw = raw
+		b.rules = append(b.rules, ru)
 	}
 }
 
@@ -216,9 +231,6 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
 	if bytes.IndexByte(lit, '*') >= 0 {
 		flags |= ruleStar
-	}
-	if len(lit) == 0 && flags&ruleAnchored != 0 || len(lit) > 0 && lit[0] != '/' && lit[0] != '*' {
-		flags |= ruleDead // paths are never empty and always start with '/'
 	}
 	return rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
 }
@@ -371,11 +383,10 @@ func (b *builder) finish() *Robots {
 		}
 		rules := b.rules[g.start:end]
 		sortLayout(rules)
-		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 && ru.flags&ruleDead == 0 }))
-		g.live = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.flags&ruleDead == 0 }))
+		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
 	}
 	n := uint32(len(b.rules))
-	b.groups = append(b.groups, group{start: n, wild: n, live: n, others: uint32(len(b.others))})
+	b.groups = append(b.groups, group{start: n, wild: n, others: uint32(len(b.others))})
 	b.others = append(b.others, b.sitemaps...)
 
 	// Each distinct token gets its groups: the index of its only group, as
@@ -393,8 +404,7 @@ func (b *builder) finish() *Robots {
 		for j < len(b.names) && bytes.Equal(tok(b.names[j]), t) {
 			j++
 		}
-		a := agentEntry{token: uint32(len(b.text))}
-		b.text = append(b.text, t...)
+		a := agentEntry{token: b.names[i].off, n: b.names[i].n}
 		if g := b.names[i].group; b.names[j-1].group == g {
 			a.groups = g // the same group throughout, since names are in file order
 		} else {
@@ -413,7 +423,6 @@ func (b *builder) finish() *Robots {
 	}
 	r := &Robots{kind: Parsed}
 	b.encode(r, agents, lists)
-	r.text = string(b.text)
 	return r
 }
 

@@ -67,7 +67,7 @@ type Robots struct {
 	// The zero value, as used for AllowAll and DisallowAll, has no groups.
 	text                                  string
 	w                                     []uint32
-	groupsAt, agentsAt, listsAt, othersAt uint32
+	groupsAt, agentsAt, listsAt, rawsAt, othersAt uint32
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -124,7 +124,7 @@ type Decision struct {
 
 // Parse parses a robots.txt body. It never fails and never panics: lines that
 // are not rules are skipped (ask [Diagnose] why). The result does not refer
-// to data, which the caller may reuse. Parse reads at most the first 512 MiB
+// to data, which the caller may reuse. Parse reads at most the first 256 MiB
 // of data.
 func Parse(data []byte) *Robots {
 	return parse(data)

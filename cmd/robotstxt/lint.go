@@ -158,9 +158,13 @@ func severitySummary(rep *robotstxt.Report) string {
 }
 
 func countsSummary(n robotstxt.Counts) string {
-	return fmt.Sprintf("%s, %s, %s (%d allow, %d disallow), %s",
-		plural(n.Lines, "line"), plural(n.Groups, "group"), plural(n.Allow+n.Disallow, "rule"),
-		n.Allow, n.Disallow, plural(n.Sitemaps, "sitemap"))
+	never := ""
+	if n.NeverMatch > 0 {
+		never = fmt.Sprintf(", %d never matching", n.NeverMatch)
+	}
+	return fmt.Sprintf("%s, %s, %s (%d allow, %d disallow%s), %s",
+		plural(n.Lines, "line"), plural(n.Groups, "group"), plural(n.Allow+n.Disallow+n.NeverMatch, "rule"),
+		n.Allow, n.Disallow, never, plural(n.Sitemaps, "sitemap"))
 }
 
 // lintJSON is what lint -json prints.
@@ -183,6 +187,7 @@ type countsJSON struct {
 	Groups     int `json:"groups"`
 	Allow      int `json:"allow"`
 	Disallow   int `json:"disallow"`
+	NeverMatch int `json:"never_match"`
 	Others     int `json:"others"`
 	Outside    int `json:"outside"`
 	Sitemaps   int `json:"sitemaps"`
@@ -209,7 +214,7 @@ func writeLintJSON(w io.Writer, name string, rep *robotstxt.Report, lines bool) 
 	j := lintJSON{
 		File: name,
 		Counts: countsJSON{n.Lines, n.Blank, n.Comments, n.Invalid, n.UserAgents, n.Groups,
-			n.Allow, n.Disallow, n.Others, n.Outside, n.Sitemaps},
+			n.Allow, n.Disallow, n.NeverMatch, n.Others, n.Outside, n.Sitemaps},
 		Findings: []findingJSON{},
 	}
 	j.Errors, j.Warnings, j.Infos = severityCounts(rep)

@@ -310,8 +310,7 @@ func run(w io.Writer, shared string, rounds int, batch time.Duration, every, hea
 			sumNS[li] += ns
 		}
 	}
-	med := func(v []float64) float64 { return median(v) }
-	pT, pG, pO := med(mbps[iTemoto]), med(mbps[iGrobot]), med(mbps[iOurs])
+	pT, pG, pO := median(mbps[iTemoto]), median(mbps[iGrobot]), median(mbps[iOurs])
 	t.row("Parse throughput, median per file (MB/s)",
 		f3(pT), fmt.Sprintf("n/a (parse + 1 query: %s)", f3(pG)), f3(pO),
 		higherBetter(pO, pT, "faster"), "faster than temoto", pO > pT)
@@ -336,10 +335,10 @@ func run(w io.Writer, shared string, rounds int, batch time.Duration, every, hea
 			qns[li] = append(qns[li], fr.query[li].median())
 		}
 	}
-	qT, qG, qO := med(qns[iTemoto]), med(qns[iGrobot]), med(qns[iOurs])
+	qT, qG, qO := median(qns[iTemoto]), median(qns[iGrobot]), median(qns[iOurs])
 	t.row(fmt.Sprintf("Allowed, median per file (ns/query; %d files)", qFiles),
 		fns(qT), fns(qG), fns(qO), lowerBetter(qO, qT, "faster"), "faster than temoto", qO < qT)
-	alT, alG, alO := med(tallies[iTemoto].allocs), med(tallies[iGrobot].allocs), med(tallies[iOurs].allocs)
+	alT, alG, alO := median(tallies[iTemoto].allocs), median(tallies[iGrobot].allocs), median(tallies[iOurs].allocs)
 	meanAllocs := func(li int) float64 {
 		n := 0
 		for _, fr := range runs {
@@ -369,7 +368,7 @@ func run(w io.Writer, shared string, rounds int, batch time.Duration, every, hea
 		agree(iTemoto), agree(iGrobot), agree(iOurs), "–", "100%",
 		tallies[iOurs].asked > 0 && tallies[iOurs].agreed == tallies[iOurs].asked)
 
-	hT, hO := med(heap[iTemoto]), med(heap[iOurs])
+	hT, hO := median(heap[iTemoto]), median(heap[iOurs])
 	t.row("Heap retained / source bytes, median per file",
 		f3(hT)+"×", "n/a (keeps no parsed object)", f3(hO)+"×", lowerBetter(hO, hT, "smaller"), "smaller than temoto", hO < hT)
 	hwT, hwO := heapBytes[iTemoto]/heapSrc[iTemoto], heapBytes[iOurs]/heapSrc[iOurs]

@@ -99,6 +99,7 @@ func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n
 
 func run(w io.Writer, shared string, rounds int, batch time.Duration, every, heapTarget int) error {
 	start := time.Now()
+	loadBefore := loadAvg()
 	corpus := filepath.Join(shared, "corpus")
 	all, err := readDir(corpus, "real")
 	if err != nil {
@@ -293,6 +294,7 @@ func run(w io.Writer, shared string, rounds int, batch time.Duration, every, hea
 	// The report.
 	t := &table{}
 	printHeader(w, len(real), len(all), len(synth), rounds, batch, every)
+	fmt.Fprintf(w, "Load average (1 min) before the run: %s, after: %s.\n\n", loadBefore, loadAvg())
 
 	// Parse throughput: median per file of bytes/ns, and the whole corpus.
 	var mbps [nLibs][]float64
@@ -503,8 +505,21 @@ func printHeader(w io.Writer, nReal, nAll, nSynth, rounds int, batch time.Durati
 	fmt.Fprintf(w, "Machine: %d CPUs (GOMAXPROCS %d), %s, %s %s/%s.\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), cpuModel(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "Libraries: %s.\n", versions())
-	fmt.Fprintf(w, "Corpus: %d of %d real files (every %d), %d synthetic; %d timed rounds, batches ≥ %v.\n\n",
+	fmt.Fprintf(w, "Corpus: %d of %d real files (every %d), %d synthetic; %d timed rounds, batches ≥ %v.\n",
 		nReal, nAll, every, nSynth, rounds, batch)
+}
+
+// loadAvg returns the 1-minute load average, which tells how much the
+// machine was shared during the run.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	if f := strings.Fields(string(data)); len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
 }
 
 func cpuModel() string {

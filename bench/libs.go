@@ -1,0 +1,91 @@
+package main
+
+import (
+	"net/url"
+
+	"github.com/jimsmart/grobotstxt"
+	"github.com/robotstxt-go/robotstxt"
+	temoto "github.com/temoto/robotstxt"
+)
+
+// question is one Allowed question: an agent and an absolute URL, and the
+// URL's path and query for the libraries that take a path instead.
+type question struct {
+	agent, url string
+	path       string
+	want       bool // the reference parser's answer, when known
+	known      bool
+}
+
+// newQuestion builds a question, extracting the path (with its query) the
+// way a caller of a path-based API would: with net/url, before any timing.
+func newQuestion(agent, rawURL string, want bool) question {
+	path := "/"
+	if u, err := url.Parse(rawURL); err == nil {
+		path = u.RequestURI()
+	}
+	return question{agent: agent, url: rawURL, path: path, want: want, known: true}
+}
+
+// library adapts one robots.txt library to the measurements: each is called
+// through its natural API for "parse a file" and "may this agent fetch this
+// URL".
+type library struct {
+	name string
+
+	// parse parses a file into the object the library keeps. It is nil for
+	// a library without a separate parse step.
+	parse func(data []byte) (any, error)
+
+	// open prepares a file for questions (untimed) and returns the function
+	// that answers one question (timed).
+	open func(data []byte) (func(q *question) bool, error)
+}
+
+// Results of timed calls go to package-level sinks so that they are kept.
+var (
+	sinkBool bool
+	sinkAny  any
+)
+
+var ours = library{
+	name: "ours",
+	parse: func(data []byte) (any, error) {
+		return robotstxt.Parse(data), nil
+	},
+	open: func(data []byte) (func(q *question) bool, error) {
+		r := robotstxt.Parse(data)
+		return func(q *question) bool { return r.Allowed(q.agent, q.url) }, nil
+	},
+}
+
+// temotoLib is github.com/temoto/robotstxt: FromBytes, then TestAgent, which
+// takes a path (not a URL) and the agent. FromBytes returns an error (and no
+// rules) for some files; those files are left out of its query and heap
+// measurements.
+var temotoLib = library{
+	name: "temoto",
+	parse: func(data []byte) (any, error) {
+		return temoto.FromBytes(data)
+	},
+	open: func(data []byte) (func(q *question) bool, error) {
+		r, err := temoto.FromBytes(data)
+		if err != nil {
+			return nil, err
+		}
+		return func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
+	},
+}
+
+// grobotstxtLib is github.com/jimsmart/grobotstxt, a port of Google's
+// parser: AgentAllowed parses the whole body on every call, so it has no
+// parsed object and no separate parse cost.
+var grobotstxtLib = library{
+	name: "grobotstxt",
+	open: func(data []byte) (func(q *question) bool, error) {
+		body := string(data)
+		return func(q *question) bool { return grobotstxt.AgentAllowed(body, q.agent, q.url) }, nil
+	},
+}
+
+var libraries = []*library{&temotoLib, &grobotstxtLib, &ours}

@@ -1,0 +1,353 @@
+package robotstxt
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The benchmarks run on three files of testdata/:
+//
+//   - small.txt, a typical shop's file of about 1 KB, written by hand;
+//   - agents.txt, a blog's file that blocks forty AI crawlers one group each;
+//   - large.txt, 190 KB shaped like the files of big news and retail sites
+//     (50 named crawlers, a "*" group of 6,000 rules, wildcards, '$',
+//     %-escapes, non-ASCII paths, comments, sitemaps), written by
+//     "go run testdata/gen_large.go > testdata/large.txt".
+//
+// BenchmarkCorpus runs on ../shared/corpus and skips when it is absent. The
+// comparison with other Go libraries is a separate module in bench/.
+
+// Results go to package-level sinks so that the compiler keeps the calls.
+var (
+	boolSink     bool
+	decisionSink Decision
+	robotsSink   *Robots
+)
+
+func readTestdata(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func BenchmarkParse(b *testing.B) {
+	for _, name := range []string{"small.txt", "agents.txt", "large.txt"} {
+		data := readTestdata(b, name)
+		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				robotsSink = Parse(data)
+			}
+		})
+	}
+}
+
+// allowedBenchCases are the questions of BenchmarkAllowed. Each row's answer
+// is checked before it is timed, so a row cannot silently stop measuring
+// what its name says.
+var allowedBenchCases = []struct {
+	name, file string
+	agent, url string
+	want       bool
+	reason     string
+}{
+	{"small/named-disallow", "small.txt", "Googlebot", "https://shop.example.com/checkout/step-2",
+		false, "the common hit: a prefix rule of a named group"},
+	{"small/named-allow-wins", "small.txt", "Googlebot", "https://shop.example.com/account/login?next=%2F",
+		true, "a longer Allow beats a Disallow, so the scan goes past the first match"},
+	{"small/named-miss", "small.txt", "Googlebot", "https://shop.example.com/products/blue-shoes-42",
+		true, "no rule matches: every rule of the group is tried"},
+	{"small/global-wildcard", "small.txt", "UnknownBot", "https://shop.example.com/p/x?color=red&sessionid=42",
+		false, "an unknown agent falls back to '*', decided by a mid-pattern wildcard"},
+	{"small/global-anchor-miss", "small.txt", "UnknownBot", "https://shop.example.com/data/feed.json?v=2",
+		true, "a '$' rule that nearly matches"},
+	{"small/agent-with-version", "small.txt", "Googlebot/2.1 (+http://www.google.com/bot.html)", "https://shop.example.com/cart",
+		false, "a full User-Agent string names no group and is answered by '*'"},
+	{"small/no-path", "small.txt", "UnknownBot", "https://shop.example.com?sessionid=1",
+		false, "a query with no path gets a virtual '/'"},
+	{"agents/blocked-ai", "agents.txt", "GPTBot", "https://blog.example.com/2024/05/a-post/",
+		false, "the agent lookup among forty tokens, then Disallow: /"},
+	{"agents/unlisted", "agents.txt", "SomeBot", "https://blog.example.com/2024/05/a-post/",
+		true, "an agent that is not listed, answered by '*'"},
+	{"large/named-hit", "large.txt", "Googlebot", "https://www.example.com/de/item/12345",
+		false, "a prefix rule of a named group in a large file"},
+	{"large/global-miss", "large.txt", "UnknownBot", "https://www.example.com/nothing/matches/here.html",
+		true, "no rule of the 6,000-rule '*' group matches: the worst realistic scan"},
+	{"large/global-hit", "large.txt", "UnknownBot", "https://www.example.com/live/delta/today",
+		false, "a hit in the 6,000-rule '*' group"},
+	{"large/global-query", "large.txt", "UnknownBot", "https://www.example.com/shop/list?page=2&color=red&size=9&utm_source=feed",
+		false, "a long query against the '*?param=' rules"},
+}
+
+func BenchmarkAllowed(b *testing.B) {
+	parsed := map[string]*Robots{}
+	robots := func(name string) *Robots {
+		if r, ok := parsed[name]; ok {
+			return r
+		}
+		r := Parse(readTestdata(b, name))
+		parsed[name] = r
+		return r
+	}
+	for _, tc := range allowedBenchCases {
+		r := robots(tc.file)
+		if got := r.Allowed(tc.agent, tc.url); got != tc.want {
+			b.Fatalf("%s: Allowed(%q, %q) = %v, want %v (%s)", tc.name, tc.agent, tc.url, got, tc.want, tc.reason)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				boolSink = r.Allowed(tc.agent, tc.url)
+			}
+		})
+	}
+
+	// A crawler asking many URLs of one site selects the agent's group once.
+	urls := []string{
+		"https://www.example.com/de/item/12345",
+		"https://www.example.com/nothing/matches/here.html",
+		"https://www.example.com/live/delta/today",
+		"https://www.example.com/shop/list?page=2&color=red",
+	}
+	for _, agent := range []string{"Googlebot", "UnknownBot"} {
+		g := robots("large.txt").Group(agent)
+		b.Run("large/group-reuse/"+agent, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, u := range urls {
+					boolSink = g.Allowed(u)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(urls)), "ns/query")
+		})
+	}
+
+	r := robots("large.txt")
+	b.Run("large/decide", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			decisionSink = r.Decide("UnknownBot", "https://www.example.com/live/delta/today")
+		}
+	})
+}
+
+// pathologicalCases are hostile patterns and paths (SPEC §5: no
+// backtracking, at most O(len(path) × len(pattern)) per rule).
+var pathologicalCases = []struct {
+	name   string
+	robots string
+	url    string
+	want   bool
+	reason string
+}{
+	{"30-stars-anchored-miss",
+		"User-agent: *\nDisallow: /" + strings.Repeat("*a", 30) + "$\n",
+		"/" + strings.Repeat("a", 2000) + "b", true,
+		"a backtracking matcher tries every way to place 30 stars in 2,000 bytes"},
+	{"30-stars-anchored-hit",
+		"User-agent: *\nDisallow: /" + strings.Repeat("*a", 30) + "$\n",
+		"/" + strings.Repeat("a", 2001), false,
+		"the same pattern where the anchor matches"},
+	{"a*a*a*a*b-100k",
+		"User-agent: *\nDisallow: /*a*a*a*a*b\n",
+		"/" + strings.Repeat("a", 100_000), true,
+		"path/match_test.go's a*b*c*d*e*/f shape on a 100 KB path with no 'b'"},
+	{"500-stars-then-x",
+		"User-agent: *\nDisallow: /" + strings.Repeat("*", 500) + "x$\n",
+		"/" + strings.Repeat("a", 10_000), true,
+		"a run of 500 stars before one literal"},
+	{"500-star-a-pieces",
+		"User-agent: *\nDisallow: /" + strings.Repeat("*a", 500) + "b\n",
+		"/" + strings.Repeat("a", 10_000), true,
+		"500 pieces, each found at once, then a last piece that is missing"},
+	{"1000-wildcard-rules",
+		"User-agent: *\n" + strings.Repeat("Disallow: /*a*a*a*b\n", 1000),
+		"/" + strings.Repeat("a", 2000), true,
+		"a group of 1,000 hostile rules, none of which matches"},
+}
+
+func BenchmarkPathological(b *testing.B) {
+	for _, tc := range pathologicalCases {
+		r := Parse([]byte(tc.robots))
+		if got := r.Allowed("Googlebot", tc.url); got != tc.want {
+			b.Fatalf("%s: Allowed = %v, want %v (%s)", tc.name, got, tc.want, tc.reason)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				boolSink = r.Allowed("Googlebot", tc.url)
+			}
+		})
+	}
+}
+
+// corpusFile is one robots.txt of ../shared/corpus, named relative to it.
+type corpusFile struct {
+	name string
+	data []byte
+}
+
+// readCorpus reads every file of ../shared/corpus/<dir>, sorted by name,
+// leaving out the URL lists beside the synthetic files.
+func readCorpus(tb testing.TB, dir string) []corpusFile {
+	tb.Helper()
+	root := needShared(tb, filepath.Join("corpus", dir))
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var files []corpusFile
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".txt") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		files = append(files, corpusFile{dir + "/" + e.Name(), data})
+	}
+	return files
+}
+
+// BenchmarkCorpus parses the real files of the corpus, asks the conformance
+// questions, and measures the heap a parsed file keeps.
+func BenchmarkCorpus(b *testing.B) {
+	files := readCorpus(b, "real")
+	var total int64
+	for _, f := range files {
+		total += int64(len(f.data))
+	}
+
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(total)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, f := range files {
+				robotsSink = Parse(f.data)
+			}
+		}
+	})
+
+	cases := readConformance(b, needShared(b, "conformance/corpus.tsv"))
+	for _, dir := range []string{"real", "synthetic"} {
+		b.Run("queries-"+dir, func(b *testing.B) {
+			benchQueries(b, cases, dir+"/")
+		})
+	}
+
+	b.Run("retained-heap", func(b *testing.B) {
+		benchRetainedHeap(b, files)
+	})
+}
+
+// benchQueries asks the conformance questions about the files under prefix,
+// each file parsed once beforehand. One op is the whole set of questions;
+// ns/query and allocs/query are per question.
+func benchQueries(b *testing.B, cases []conformanceCase, prefix string) {
+	type query struct {
+		r          *Robots
+		agent, url string
+	}
+	parsed := map[string]*Robots{}
+	var queries []query
+	for _, c := range cases {
+		if !strings.HasPrefix(c.file, prefix) {
+			continue
+		}
+		r, ok := parsed[c.file]
+		if !ok {
+			r = Parse(c.robots)
+			parsed[c.file] = r
+		}
+		queries = append(queries, query{r, c.agent, c.url})
+	}
+	if len(queries) == 0 {
+		b.Skipf("no questions about %s files", prefix)
+	}
+	allocs := testing.AllocsPerRun(1, func() {
+		for _, q := range queries {
+			boolSink = q.r.Allowed(q.agent, q.url)
+		}
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, q := range queries {
+			boolSink = q.r.Allowed(q.agent, q.url)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(queries)), "ns/query")
+	b.ReportMetric(allocs/float64(len(queries)), "allocs/query")
+	b.ReportMetric(float64(len(queries)), "queries")
+}
+
+// benchRetainedHeap measures the heap that parsed files keep alive, as a
+// multiple of their source size, in two ways:
+//
+//   - heap-B/src-B: all files parsed and held at once, live heap after a GC
+//     minus live heap before, over the total source bytes;
+//   - median-heap-B/src-B: per file, K copies parsed and held (K chosen so
+//     that the copies add up to about 256 KiB of source, so that small files
+//     rise above the noise of a heap measurement), the same difference
+//     divided by K and by the file size; the median over the non-empty files.
+//
+// HeapAlloc after runtime.GC counts only live objects; the slices that hold
+// the results are allocated before the first reading, so only what Parse
+// returned is counted. The source bytes are not counted: Parse does not
+// refer to them. ns/op is left out as it measures the GCs.
+func benchRetainedHeap(b *testing.B, files []corpusFile) {
+	var total int64
+	for _, f := range files {
+		total += int64(len(f.data))
+	}
+	held := make([]*Robots, len(files))
+	var ratio float64
+	for b.Loop() {
+		clear(held)
+		before := liveHeap()
+		for i, f := range files {
+			held[i] = Parse(f.data)
+		}
+		ratio = float64(liveHeap()-before) / float64(total)
+		runtime.KeepAlive(held)
+	}
+
+	const perFile = 256 << 10
+	var ratios []float64
+	copies := make([]*Robots, perFile)
+	for _, f := range files {
+		if len(f.data) == 0 {
+			continue
+		}
+		k := max(1, perFile/len(f.data))
+		clear(copies)
+		before := liveHeap()
+		for i := range k {
+			copies[i] = Parse(f.data)
+		}
+		after := liveHeap()
+		runtime.KeepAlive(copies)
+		ratios = append(ratios, float64(after-before)/float64(k)/float64(len(f.data)))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(ratio, "heap-B/src-B")
+	b.ReportMetric(ratios[len(ratios)/2], "median-heap-B/src-B")
+	b.ReportMetric(ratios[len(ratios)*9/10], "p90-heap-B/src-B")
+}
+
+// liveHeap returns the bytes of live heap objects after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}

@@ -192,28 +192,3 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
-
-type corpusFile struct {
-	name string
-	data []byte
-}
-
-// readCorpusDir reads every regular file of dir, sorted by name.
-func readCorpusDir(dir string) ([]corpusFile, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []corpusFile
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, corpusFile{e.Name(), data})
-	}
-	return files, nil
-}

@@ -65,8 +65,8 @@ type Robots struct {
 	// A parsed file is one string and one []uint32 of records referring
 	// into it, in sections that start at the offsets below (see layout.go).
 	// The zero value, as used for AllowAll and DisallowAll, has no groups.
-	text                                  string
-	w                                     []uint32
+	text                                          string
+	w                                             []uint32
 	groupsAt, agentsAt, listsAt, rawsAt, othersAt uint32
 }
 

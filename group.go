@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"cmp"
 	"slices"
 	"time"
 )
@@ -56,28 +55,32 @@ func before(a, b rule) bool {
 	return ra > rb || ra == rb && a.line < b.line
 }
 
+// sortScratch holds the buffers sortLayout reuses between groups.
+type sortScratch struct {
+	keys  []uint64
+	rules []rule
+}
+
 // sortLayout orders the rules of a group: rules that can match any path
 // (key 0) first, then the others by key; within each part, in precedence
-// order (see before).
-func sortLayout(rules []rule) {
+// order (see before). The rules come in file order.
+func sortLayout(rules []rule, s *sortScratch) {
 	if len(rules) < 2 {
 		return
 	}
-	// Comparing one integer per rule is much faster than comparing rules.
-	// From the top bit down: key (8 bits), inverted rank (18, see rank), line
-	// (32), which orders as before does within a part.
-	type keyed struct {
-		k  uint64
-		ru rule
-	}
-	ks := make([]keyed, len(rules))
+	// Sorting one integer per rule is much faster than comparing rules.
+	// From the top bit down: key (8 bits), inverted rank (18, see rank),
+	// index (38), which orders as before does: the rules are in file order,
+	// so the index stands for the line.
+	const index = 1<<38 - 1
+	s.keys = s.keys[:0]
 	for i, ru := range rules {
-		k := uint64(ru.key)<<50 | uint64(1<<18-1-ru.rank())<<32
-		ks[i] = keyed{k | uint64(ru.line), ru}
+		s.keys = append(s.keys, uint64(ru.key)<<56|uint64(1<<18-1-ru.rank())<<38|uint64(i))
 	}
-	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.k, b.k) })
-	for i := range ks {
-		rules[i] = ks[i].ru
+	slices.Sort(s.keys)
+	s.rules = append(s.rules[:0], rules...)
+	for i, k := range s.keys {
+		rules[i] = s.rules[k&index]
 	}
 }
 

@@ -38,7 +38,7 @@ func pathOf(rawURL string) urlPath {
 	begin := indexPathStart(s)
 	// "://" ends a scheme only when it comes before the first '/', '?' or
 	// ';', that is when that first one is the '/' of "://".
-	if begin > 0 && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
+	if begin > 0 && s[begin] == '/' && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
 		begin += 2
 		if i := indexPathStart(s[begin:]); i >= 0 {
 			begin += i

@@ -65,6 +65,8 @@ func TestURLPath(t *testing.T) {
 		{"§5 bare path", "/x?y", "/x?y"},
 		{"§5 nothing decoded or folded", "http://H/%aa/./A", "/%aa/./A"},
 		{"§5 '?' before '://'", "h?x://y/z", "/?x://y/z"},
+		{"§5 ':?/' is no scheme end", "h:?/x", "/?/x"},
+		{"§5 ':;/' is no scheme end", "h:;/x", "/;/x"},
 	}
 	for _, tt := range tests {
 		if got := pathOf(tt.url).String(); got != tt.want {

@@ -93,6 +93,7 @@ type builder struct {
 	global []uint32 // groups that name "*"
 
 	hasRules bool // whether the current group has seen an Allow or Disallow line
+	sort     sortScratch
 }
 
 type agentName struct {
@@ -382,7 +383,7 @@ func (b *builder) finish() *Robots {
 			end = b.groups[i+1].start
 		}
 		rules := b.rules[g.start:end]
-		sortLayout(rules)
+		sortLayout(rules, &b.sort)
 		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
 	}
 	n := uint32(len(b.rules))

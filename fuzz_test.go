@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -190,10 +191,10 @@ func checkFile(t *testing.T, body []byte, r *Robots, slow *slowFile) {
 		t.Fatalf("Parse(%q) = nil", body)
 	}
 	if k := r.Kind(); k != Parsed {
-		t.Fatalf("Parse(%q).Kind() = %v, want %v", body, k, Parsed)
+		t.Fatalf("Parse(%q).Kind() = %v, want %v", clip(body), k, Parsed)
 	}
 	if got := r.Sitemaps(); !slices.Equal(got, slow.sitemaps) {
-		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", body, got, slow.sitemaps)
+		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", clip(body), got, slow.sitemaps)
 	}
 }
 
@@ -204,13 +205,13 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 	g := r.Group(agent)
 	d := r.Decide(agent, url)
 	if got := r.Allowed(agent, url); got != d.Allowed {
-		t.Fatalf("%q: Allowed(%q, %q) = %v, Decide says %+v", body, agent, url, got, d)
+		t.Fatalf("%q: Allowed(%q, %q) = %v, Decide says %+v", clip(body), agent, url, got, d)
 	}
 	if got := g.Decide(url); got != d {
-		t.Fatalf("%q: Group(%q).Decide(%q) = %+v, Robots.Decide says %+v", body, agent, url, got, d)
+		t.Fatalf("%q: Group(%q).Decide(%q) = %+v, Robots.Decide says %+v", clip(body), agent, url, got, d)
 	}
 	if want := slow.decide(agent, url); d != want {
-		t.Fatalf("%q: Decide(%q, %q) = %+v, slow reference says %+v", body, agent, url, d, want)
+		t.Fatalf("%q: Decide(%q, %q) = %+v, slow reference says %+v", clip(body), agent, url, d, want)
 	}
 
 	rules := g.Rules()
@@ -219,7 +220,7 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 		want = append(want, Rule{Line: sr.line, Allow: sr.allow, Pattern: sr.pattern, Text: sr.text})
 	}
 	if !slices.Equal(rules, want) {
-		t.Fatalf("%q: Group(%q).Rules() = %+v, slow reference says %+v", body, agent, rules, want)
+		t.Fatalf("%q: Group(%q).Rules() = %+v, slow reference says %+v", clip(body), agent, rules, want)
 	}
 	checkDecision(t, body, slow.lines, rules, agent, url, d)
 
@@ -231,7 +232,7 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 	}
 	slices.SortFunc(others, func(a, b Other) int { return a.Line - b.Line })
 	if got := g.Others(); !slices.Equal(got, others) {
-		t.Fatalf("%q: Group(%q).Others() = %+v, slow reference says %+v", body, agent, got, others)
+		t.Fatalf("%q: Group(%q).Others() = %+v, slow reference says %+v", clip(body), agent, got, others)
 	}
 	checkCrawlDelay(t, body, agent, g, others)
 }
@@ -242,27 +243,27 @@ func checkDecision(t *testing.T, body []byte, lines int, rules []Rule, agent, ur
 	t.Helper()
 	for i, ru := range rules {
 		if ru.Line < 1 || ru.Line > lines {
-			t.Fatalf("%q: rule %+v of agent %q is not on one of the %d lines", body, ru, agent, lines)
+			t.Fatalf("%q: rule %+v of agent %q is not on one of the %d lines", clip(body), ru, agent, lines)
 		}
 		if i > 0 && ru.Line <= rules[i-1].Line {
-			t.Fatalf("%q: rules of agent %q not in file order: %+v", body, agent, rules)
+			t.Fatalf("%q: rules of agent %q not in file order: %+v", clip(body), agent, rules)
 		}
 	}
 	if d.Line == 0 {
 		if d != (Decision{Allowed: true}) {
-			t.Fatalf("%q: Decide(%q, %q) = %+v: no deciding line but not a plain allow", body, agent, url, d)
+			t.Fatalf("%q: Decide(%q, %q) = %+v: no deciding line but not a plain allow", clip(body), agent, url, d)
 		}
 		return
 	}
 	i := slices.IndexFunc(rules, func(ru Rule) bool { return ru.Line == d.Line })
 	if i < 0 {
-		t.Fatalf("%q: Decide(%q, %q) = %+v: line %d is no rule of the group %+v", body, agent, url, d, d.Line, rules)
+		t.Fatalf("%q: Decide(%q, %q) = %+v: line %d is no rule of the group %+v", clip(body), agent, url, d, d.Line, rules)
 	}
 	if ru := rules[i]; ru.Allow != d.Allow || ru.Text != d.Rule {
-		t.Fatalf("%q: Decide(%q, %q) = %+v, but line %d is %+v", body, agent, url, d, d.Line, ru)
+		t.Fatalf("%q: Decide(%q, %q) = %+v, but line %d is %+v", clip(body), agent, url, d, d.Line, ru)
 	}
 	if !d.Allowed && d.Allow {
-		t.Fatalf("%q: Decide(%q, %q) = %+v: an Allow rule disallowed", body, agent, url, d)
+		t.Fatalf("%q: Decide(%q, %q) = %+v: an Allow rule disallowed", clip(body), agent, url, d)
 	}
 }
 
@@ -280,7 +281,7 @@ func checkCrawlDelay(t *testing.T, body []byte, agent string, g Group, others []
 		if first && o.Value != "" && len(o.Value) <= 9 && strings.Trim(o.Value, "0123456789") == "" {
 			n, _ := strconv.Atoi(o.Value)
 			if want := time.Duration(n) * time.Second; !ok || d != want {
-				t.Fatalf("%q: Group(%q).CrawlDelay() = %v, %v; want %v from line %d", body, agent, d, ok, want, o.Line)
+				t.Fatalf("%q: Group(%q).CrawlDelay() = %v, %v; want %v from line %d", clip(body), agent, d, ok, want, o.Line)
 			}
 		}
 		first = false
@@ -290,7 +291,7 @@ func checkCrawlDelay(t *testing.T, body []byte, agent string, g Group, others []
 		}
 	}
 	if ok && !found {
-		t.Fatalf("%q: Group(%q).CrawlDelay() = %v, which no crawl-delay line of %+v says", body, agent, d, others)
+		t.Fatalf("%q: Group(%q).CrawlDelay() = %v, which no crawl-delay line of %+v says", clip(body), agent, d, others)
 	}
 }
 
@@ -363,7 +364,7 @@ func FuzzParse(f *testing.F) {
 		// The slow reference is quadratic in a line's length; keep it to
 		// inputs the fuzzer makes often and checks quickly.
 		if len(body) > 64<<10 || len(url) > 4096 {
-			checkInvariants(t, body, r, agent, url)
+			checkInvariants(t, body, r, []string{agent}, []string{url})
 			return
 		}
 		slow := slowParse(body)
@@ -384,25 +385,39 @@ func FuzzParse(f *testing.F) {
 }
 
 // checkInvariants checks, without the slow reference, what every parse
-// must keep.
-func checkInvariants(t *testing.T, body []byte, r *Robots, agent, url string) {
+// must keep, asking each URL for each agent.
+func checkInvariants(t *testing.T, body []byte, r *Robots, agents, urls []string) {
 	t.Helper()
 	if r == nil {
 		t.Fatalf("Parse returned nil")
 	}
 	lines := len(slowSplitLines(body))
-	g := r.Group(agent)
-	d := r.Decide(agent, url)
-	if got := r.Allowed(agent, url); got != d.Allowed {
-		t.Fatalf("Allowed(%q, %q) = %v, Decide says %+v", agent, url, got, d)
-	}
-	checkDecision(t, body, lines, g.Rules(), agent, url, d)
 	r.Sitemaps()
-	r.CrawlDelay(agent)
-	g.Others()
+	for _, agent := range agents {
+		g := r.Group(agent)
+		rules := g.Rules()
+		for _, url := range urls {
+			d := r.Decide(agent, url)
+			if got := r.Allowed(agent, url); got != d.Allowed {
+				t.Fatalf("Allowed(%q, %q) = %v, Decide says %+v", agent, url, got, d)
+			}
+			checkDecision(t, body, lines, rules, agent, url, d)
+		}
+		r.CrawlDelay(agent)
+		g.Others()
+	}
 }
 
 func fileExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
+}
+
+// clip shortens a body for a failure message.
+func clip(body []byte) string {
+	const max = 300
+	if len(body) <= max {
+		return string(body)
+	}
+	return fmt.Sprintf("%s...(%d bytes)", body[:max], len(body))
 }

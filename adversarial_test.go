@@ -223,16 +223,16 @@ func TestSyntheticCost(t *testing.T) {
 			t.Fatal(err)
 		}
 		urls := costURLs
-		if u := strings.TrimSuffix(name, ".txt") + ".urls"; fileExists(u) {
+		if u := strings.TrimSuffix(name, ".txt") + ".urls"; haveFile(u) {
 			urls = readURLs(t, u)
 		}
 		checkCost(t, filepath.Base(name), base, body, urls)
 	}
 }
 
-// letters returns a product token made of letters only, distinct for each
+// letterToken returns a product token made of letters only, distinct for each
 // i, as User-agent values like "bot12" all reduce to "bot".
-func letters(i int) string {
+func letterToken(i int) string {
 	b := []byte("x")
 	for ; i > 0; i /= 26 {
 		b = append(b, byte('a'+i%26))
@@ -261,7 +261,7 @@ func hostileCases() []struct {
 
 	var agents bytes.Buffer // 100k User-agent lines in one group
 	for i := range 100000 {
-		fmt.Fprintf(&agents, "User-agent: %s\n", letters(i))
+		fmt.Fprintf(&agents, "User-agent: %s\n", letterToken(i))
 	}
 	agents.WriteString("Disallow: /\nUser-agent: a\nAllow: /\n")
 
@@ -320,7 +320,7 @@ func TestQueryCostIgnoresOtherGroups(t *testing.T) {
 	const group = "User-agent: a\nDisallow: /x\nAllow: /x/y\n"
 	var big bytes.Buffer
 	for i := range 100000 {
-		fmt.Fprintf(&big, "User-agent: %s\nDisallow: /%d\n", letters(i+1), i)
+		fmt.Fprintf(&big, "User-agent: %s\nDisallow: /%d\n", letterToken(i+1), i)
 	}
 	big.WriteString("User-agent: *\nDisallow: /\n" + group)
 	queries := func(r *Robots) time.Duration {
@@ -341,10 +341,10 @@ func TestQueryCostIgnoresOtherGroups(t *testing.T) {
 	}
 }
 
-// TestCorpusParses parses every file of the shared corpus, real and
+// TestCorpusAgreesWithSlow parses every file of the shared corpus, real and
 // synthetic, and checks the invariants of FuzzParse and the agreement with
 // the slow reference on a few questions each.
-func TestCorpusParses(t *testing.T) {
+func TestCorpusAgreesWithSlow(t *testing.T) {
 	dir := needShared(t, "corpus")
 	var names []string
 	for _, sub := range []string{"real", "synthetic"} {

@@ -48,10 +48,10 @@ func TestConcurrentUse(t *testing.T) {
 		"https://example.com?q", ";p",
 	}
 
-	want := make([]answers, len(agents))
+	want := make([]concurrentAnswers, len(agents))
 	for i, a := range agents {
 		g := r.Group(a)
-		want[i] = answers{group: g, rules: g.Rules(), others: g.Others()}
+		want[i] = concurrentAnswers{group: g, rules: g.Rules(), others: g.Others()}
 		want[i].delay, want[i].delayOK = g.CrawlDelay()
 		for _, u := range urls {
 			want[i].decisions = append(want[i].decisions, r.Decide(a, u))
@@ -74,9 +74,9 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 }
 
-// answers are what one agent gets, computed serially, and the Group that
-// the goroutines share.
-type answers struct {
+// concurrentAnswers are what one agent gets, computed serially, and the
+// Group that the goroutines share.
+type concurrentAnswers struct {
 	group     Group
 	decisions []Decision // one per URL
 	rules     []Rule
@@ -89,7 +89,7 @@ type answers struct {
 // for each offset so that goroutines do not move in step, and compares the
 // answers with want. It scribbles over the slices it gets back, which must
 // not change what anyone else sees.
-func askAll(r *Robots, agents, urls []string, want []answers, sitemaps []string, offset int) error {
+func askAll(r *Robots, agents, urls []string, want []concurrentAnswers, sitemaps []string, offset int) error {
 	for k := range agents {
 		i := (k + offset) % len(agents)
 		a, w := agents[i], want[i]

@@ -27,7 +27,7 @@ func fastMatch(pattern, url string) bool {
 
 // checkMatch compares the real matcher with the slow one for one pattern and
 // URL, and pathOf with slowPathOf. It also matches the pattern against the
-// URL taken as a raw path, which needs not start with '/'.
+// URL taken as a raw path, which need not start with '/'.
 func checkMatch(t *testing.T, pattern, url string) {
 	t.Helper()
 	path := slowPathOf(url)
@@ -191,10 +191,10 @@ func checkFile(t *testing.T, body []byte, r *Robots, slow *slowFile) {
 		t.Fatalf("Parse(%q) = nil", body)
 	}
 	if k := r.Kind(); k != Parsed {
-		t.Fatalf("Parse(%q).Kind() = %v, want %v", clip(body), k, Parsed)
+		t.Fatalf("Parse(%q).Kind() = %v, want %v", clipBody(body), k, Parsed)
 	}
 	if got := r.Sitemaps(); !slices.Equal(got, slow.sitemaps) {
-		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", clip(body), got, slow.sitemaps)
+		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", clipBody(body), got, slow.sitemaps)
 	}
 }
 
@@ -205,13 +205,13 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 	g := r.Group(agent)
 	d := r.Decide(agent, url)
 	if got := r.Allowed(agent, url); got != d.Allowed {
-		t.Fatalf("%q: Allowed(%q, %q) = %v, Decide says %+v", clip(body), agent, url, got, d)
+		t.Fatalf("%q: Allowed(%q, %q) = %v, Decide says %+v", clipBody(body), agent, url, got, d)
 	}
 	if got := g.Decide(url); got != d {
-		t.Fatalf("%q: Group(%q).Decide(%q) = %+v, Robots.Decide says %+v", clip(body), agent, url, got, d)
+		t.Fatalf("%q: Group(%q).Decide(%q) = %+v, Robots.Decide says %+v", clipBody(body), agent, url, got, d)
 	}
 	if want := slow.decide(agent, url); d != want {
-		t.Fatalf("%q: Decide(%q, %q) = %+v, slow reference says %+v", clip(body), agent, url, d, want)
+		t.Fatalf("%q: Decide(%q, %q) = %+v, slow reference says %+v", clipBody(body), agent, url, d, want)
 	}
 
 	rules := g.Rules()
@@ -220,7 +220,7 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 		want = append(want, Rule{Line: sr.line, Allow: sr.allow, Pattern: sr.pattern, Text: sr.text})
 	}
 	if !slices.Equal(rules, want) {
-		t.Fatalf("%q: Group(%q).Rules() = %+v, slow reference says %+v", clip(body), agent, rules, want)
+		t.Fatalf("%q: Group(%q).Rules() = %+v, slow reference says %+v", clipBody(body), agent, rules, want)
 	}
 	checkDecision(t, body, slow.lines, rules, agent, url, d)
 
@@ -232,7 +232,7 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 	}
 	slices.SortFunc(others, func(a, b Other) int { return a.Line - b.Line })
 	if got := g.Others(); !slices.Equal(got, others) {
-		t.Fatalf("%q: Group(%q).Others() = %+v, slow reference says %+v", clip(body), agent, got, others)
+		t.Fatalf("%q: Group(%q).Others() = %+v, slow reference says %+v", clipBody(body), agent, got, others)
 	}
 	checkCrawlDelay(t, body, agent, g, others)
 }
@@ -243,27 +243,27 @@ func checkDecision(t *testing.T, body []byte, lines int, rules []Rule, agent, ur
 	t.Helper()
 	for i, ru := range rules {
 		if ru.Line < 1 || ru.Line > lines {
-			t.Fatalf("%q: rule %+v of agent %q is not on one of the %d lines", clip(body), ru, agent, lines)
+			t.Fatalf("%q: rule %+v of agent %q is not on one of the %d lines", clipBody(body), ru, agent, lines)
 		}
 		if i > 0 && ru.Line <= rules[i-1].Line {
-			t.Fatalf("%q: rules of agent %q not in file order: %+v", clip(body), agent, rules)
+			t.Fatalf("%q: rules of agent %q not in file order: %+v", clipBody(body), agent, rules)
 		}
 	}
 	if d.Line == 0 {
 		if d != (Decision{Allowed: true}) {
-			t.Fatalf("%q: Decide(%q, %q) = %+v: no deciding line but not a plain allow", clip(body), agent, url, d)
+			t.Fatalf("%q: Decide(%q, %q) = %+v: no deciding line but not a plain allow", clipBody(body), agent, url, d)
 		}
 		return
 	}
 	i := slices.IndexFunc(rules, func(ru Rule) bool { return ru.Line == d.Line })
 	if i < 0 {
-		t.Fatalf("%q: Decide(%q, %q) = %+v: line %d is no rule of the group %+v", clip(body), agent, url, d, d.Line, rules)
+		t.Fatalf("%q: Decide(%q, %q) = %+v: line %d is no rule of the group %+v", clipBody(body), agent, url, d, d.Line, rules)
 	}
 	if ru := rules[i]; ru.Allow != d.Allow || ru.Text != d.Rule {
-		t.Fatalf("%q: Decide(%q, %q) = %+v, but line %d is %+v", clip(body), agent, url, d, d.Line, ru)
+		t.Fatalf("%q: Decide(%q, %q) = %+v, but line %d is %+v", clipBody(body), agent, url, d, d.Line, ru)
 	}
 	if !d.Allowed && d.Allow {
-		t.Fatalf("%q: Decide(%q, %q) = %+v: an Allow rule disallowed", clip(body), agent, url, d)
+		t.Fatalf("%q: Decide(%q, %q) = %+v: an Allow rule disallowed", clipBody(body), agent, url, d)
 	}
 }
 
@@ -281,7 +281,7 @@ func checkCrawlDelay(t *testing.T, body []byte, agent string, g Group, others []
 		if first && o.Value != "" && len(o.Value) <= 9 && strings.Trim(o.Value, "0123456789") == "" {
 			n, _ := strconv.Atoi(o.Value)
 			if want := time.Duration(n) * time.Second; !ok || d != want {
-				t.Fatalf("%q: Group(%q).CrawlDelay() = %v, %v; want %v from line %d", clip(body), agent, d, ok, want, o.Line)
+				t.Fatalf("%q: Group(%q).CrawlDelay() = %v, %v; want %v from line %d", clipBody(body), agent, d, ok, want, o.Line)
 			}
 		}
 		first = false
@@ -291,7 +291,7 @@ func checkCrawlDelay(t *testing.T, body []byte, agent string, g Group, others []
 		}
 	}
 	if ok && !found {
-		t.Fatalf("%q: Group(%q).CrawlDelay() = %v, which no crawl-delay line of %+v says", clip(body), agent, d, others)
+		t.Fatalf("%q: Group(%q).CrawlDelay() = %v, which no crawl-delay line of %+v says", clipBody(body), agent, d, others)
 	}
 }
 
@@ -354,7 +354,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
-	if edge := filepath.Join(sharedDir, "conformance", "edge.tsv"); fileExists(edge) {
+	if edge := filepath.Join(sharedDir, "conformance", "edge.tsv"); haveFile(edge) {
 		for _, c := range readConformance(f, edge) {
 			f.Add(c.robots, c.agent, c.url)
 		}
@@ -428,13 +428,13 @@ func checkInvariants(t *testing.T, body []byte, r *Robots, agents, urls []string
 	}
 }
 
-func fileExists(name string) bool {
+func haveFile(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
 }
 
-// clip shortens a body for a failure message.
-func clip(body []byte) string {
+// clipBody shortens a body for a failure message.
+func clipBody(body []byte) string {
 	const max = 300
 	if len(body) <= max {
 		return string(body)

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -273,7 +274,7 @@ func slowParse(body []byte) *slowFile {
 				})
 			}
 		case "sitemap":
-			if value != "" && !contains(f.sitemaps, value) {
+			if value != "" && !slices.Contains(f.sitemaps, value) {
 				f.sitemaps = append(f.sitemaps, value)
 			}
 		default:
@@ -283,15 +284,6 @@ func slowParse(body []byte) *slowFile {
 		}
 	}
 	return f
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // selected returns the groups that decide for agent (SPEC §4): those with a
@@ -364,7 +356,7 @@ func slowPriority(r slowRule, path string) int {
 	return -1
 }
 
-// slowDecide answers Decide for agent and url from the slow parse: the
+// decide answers Decide for agent and url from the slow parse: the
 // matching rule with the highest priority wins, Allow on a tie, then the
 // first line; a priority-0 match never disallows (SPEC §5).
 func (f *slowFile) decide(agent, url string) Decision {

@@ -1,0 +1,490 @@
+package robotstxt
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// This file holds slow reference versions of the parser and the matcher,
+// written from SPEC.md for readability above speed, in the spirit of
+// parseIPSlow in net/netip. They share no code with lexer.go, parse.go,
+// agent.go, group.go or match.go, so that the property and fuzz tests can
+// hold the fast code against them.
+
+// slowMatch reports whether pattern matches a prefix of path (SPEC §5):
+// '*' matches any run of bytes, a '$' that is the last byte of the pattern
+// anchors the end of the path, and every other byte, '$' included, matches
+// itself. It is the textbook dynamic programme over (pattern position, path
+// position), keeping one row of the table at a time: row[j] says whether the
+// pattern so far can match path[:j] exactly.
+func slowMatch(pattern, path string) bool {
+	anchored := strings.HasSuffix(pattern, "$")
+	if anchored {
+		pattern = pattern[:len(pattern)-1]
+	}
+	row := make([]bool, len(path)+1)
+	next := make([]bool, len(path)+1)
+	row[0] = true // the empty pattern matches the empty path
+	for i := 0; i < len(pattern); i++ {
+		for j := 0; j <= len(path); j++ {
+			if pattern[i] == '*' {
+				// The star matches nothing, or path[j-1] and maybe more.
+				next[j] = row[j] || (j > 0 && next[j-1])
+			} else {
+				next[j] = j > 0 && row[j-1] && pattern[i] == path[j-1]
+			}
+		}
+		row, next = next, row
+	}
+	if anchored {
+		return row[len(path)]
+	}
+	for j := 0; j <= len(path); j++ {
+		if row[j] {
+			return true // pattern matches path[:j], a prefix
+		}
+	}
+	return false
+}
+
+// slowPathOf returns the path, params and query of a URL, step by step as
+// SPEC §5 words it.
+func slowPathOf(url string) string {
+	// Skip a leading "//".
+	s := strings.TrimPrefix(url, "//")
+	// "://" ends a scheme only if it comes before the first '/', '?' or ';'.
+	firstSep := len(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' || s[i] == '?' || s[i] == ';' {
+			firstSep = i
+			break
+		}
+	}
+	afterScheme := 0
+	if i := strings.Index(s, "://"); i >= 0 && i < firstSep {
+		afterScheme = i + 3
+	}
+	// The path starts at the next '/', '?' or ';' ...
+	start := -1
+	for i := afterScheme; i < len(s); i++ {
+		if s[i] == '/' || s[i] == '?' || s[i] == ';' {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return "/" // ... and is "/" when there is none ...
+	}
+	hash := strings.IndexByte(s, '#')
+	if hash >= 0 && hash < start {
+		return "/" // ... or when a '#' comes first.
+	}
+	// It ends at the first '#'.
+	end := len(s)
+	if hash >= 0 {
+		end = hash
+	}
+	path := s[start:end]
+	// A leading '?' or ';' gets '/' in front.
+	if path[0] != '/' {
+		path = "/" + path
+	}
+	return path
+}
+
+// slowRule is an Allow or Disallow line as the slow parser sees it.
+type slowRule struct {
+	line    int
+	allow   bool
+	pattern string // normalised (SPEC §3)
+	text    string // the value as written
+}
+
+// slowOther is a line of a group with any other key.
+type slowOther struct {
+	line       int
+	key, value string
+}
+
+// slowGroup is one group of the file: the agents its User-agent lines name
+// and what follows them.
+type slowGroup struct {
+	global bool     // some User-agent line is "*"
+	tokens []string // the other User-agent lines, reduced to their token
+	rules  []slowRule
+	others []slowOther
+}
+
+// slowFile is a robots.txt file as the slow parser sees it.
+type slowFile struct {
+	lines    int // number of lines
+	groups   []*slowGroup
+	sitemaps []string // every non-empty Sitemap value, in file order
+}
+
+// slowSplitLines splits a body into lines (SPEC §1): a prefix of the UTF-8
+// BOM is dropped, each CR, LF and CR LF ends a line, and what follows the
+// last break is a final line, so there is always at least one line.
+func slowSplitLines(body []byte) []string {
+	bom := "\xef\xbb\xbf"
+	for i := 0; i < len(bom) && len(body) > 0 && body[0] == bom[i]; i++ {
+		body = body[1:]
+	}
+	var lines []string
+	start := 0 // of the current line
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '\r':
+			lines = append(lines, string(body[start:i]))
+			if i+1 < len(body) && body[i+1] == '\n' {
+				i++ // CR LF is one break
+			}
+			start = i + 1
+		case '\n':
+			lines = append(lines, string(body[start:i]))
+			start = i + 1
+		}
+	}
+	return append(lines, string(body[start:]))
+}
+
+// slowIsSpace reports whether c is ASCII whitespace: space, tab, CR, LF, VT
+// or FF.
+func slowIsSpace(c byte) bool {
+	return strings.IndexByte(" \t\r\n\v\f", c) >= 0
+}
+
+func slowTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && slowIsSpace(byte(r)) })
+}
+
+// slowKeyValue finds a line's key and value (SPEC §1). ok is false when the
+// line has none.
+func slowKeyValue(line string) (key, value string, ok bool) {
+	// The line is cut at 16,663 bytes, at a NUL and at '#', whichever
+	// comes first.
+	cut := min(len(line), 16663)
+	if i := strings.IndexByte(line, 0); i >= 0 && i < cut {
+		cut = i
+	}
+	if i := strings.IndexByte(line, '#'); i >= 0 && i < cut {
+		cut = i
+	}
+	line = slowTrim(line[:cut])
+	if k, v, found := strings.Cut(line, ":"); found {
+		key, value = k, v
+	} else {
+		// Without a colon, the line must be exactly two tokens separated by
+		// spaces and tabs.
+		fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+		if len(fields) != 2 {
+			return "", "", false
+		}
+		i := strings.IndexAny(line, " \t")
+		key, value = line[:i], line[i:]
+	}
+	key, value = slowTrim(key), slowTrim(value)
+	return key, value, key != ""
+}
+
+// slowKeyKind recognises a key by case-insensitive prefix (SPEC §2). It
+// returns "user-agent", "allow", "disallow", "sitemap" or "".
+func slowKeyKind(key string) string {
+	spellings := []struct{ prefix, kind string }{
+		{"user-agent", "user-agent"}, {"useragent", "user-agent"}, {"user agent", "user-agent"},
+		{"allow", "allow"},
+		{"disallow", "disallow"}, {"dissallow", "disallow"}, {"dissalow", "disallow"},
+		{"disalow", "disallow"}, {"diasllow", "disallow"}, {"disallaw", "disallow"},
+		{"sitemap", "sitemap"}, {"site-map", "sitemap"},
+	}
+	for _, s := range spellings {
+		if len(key) >= len(s.prefix) && strings.EqualFold(key[:len(s.prefix)], s.prefix) {
+			return s.kind
+		}
+	}
+	return ""
+}
+
+// slowNormalise upper-cases the hex digits of %-escapes and %-encodes bytes
+// from 0x80 up (SPEC §3).
+func slowNormalise(value string) string {
+	isHex := func(c byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", c) >= 0 }
+	var b strings.Builder
+	for i := 0; i < len(value); i++ {
+		switch c := value[i]; {
+		case c == '%' && i+2 < len(value) && isHex(value[i+1]) && isHex(value[i+2]):
+			b.WriteString("%" + strings.ToUpper(value[i+1:i+3]))
+			i += 2
+		case c >= 0x80:
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// slowToken reduces a User-agent value to its longest prefix of
+// [A-Za-z_-] (SPEC §4).
+func slowToken(value string) string {
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return value[:i]
+		}
+	}
+	return value
+}
+
+// slowParse parses a body the slow way (SPEC §1–§4, §6).
+func slowParse(body []byte) *slowFile {
+	f := &slowFile{}
+	lines := slowSplitLines(body)
+	f.lines = len(lines)
+	var cur *slowGroup // nil before the first User-agent line
+	for i, raw := range lines {
+		num := i + 1
+		key, value, ok := slowKeyValue(raw)
+		if !ok {
+			continue
+		}
+		switch slowKeyKind(key) {
+		case "user-agent":
+			// A User-agent line starts a new group only once the current
+			// one has rules.
+			if cur == nil || len(cur.rules) > 0 {
+				cur = &slowGroup{}
+				f.groups = append(f.groups, cur)
+			}
+			if value == "*" || len(value) > 1 && value[0] == '*' && slowIsSpace(value[1]) {
+				cur.global = true
+			} else {
+				cur.tokens = append(cur.tokens, slowToken(value))
+			}
+		case "allow", "disallow":
+			if cur != nil {
+				cur.rules = append(cur.rules, slowRule{
+					line:    num,
+					allow:   slowKeyKind(key) == "allow",
+					pattern: slowNormalise(value),
+					text:    value,
+				})
+			}
+		case "sitemap":
+			if value != "" && !slices.Contains(f.sitemaps, value) {
+				f.sitemaps = append(f.sitemaps, value)
+			}
+		default:
+			if cur != nil {
+				cur.others = append(cur.others, slowOther{num, key, value})
+			}
+		}
+	}
+	return f
+}
+
+// selected returns the groups that decide for agent (SPEC §4): those with a
+// token equal to agent, ignoring ASCII case, if there are any, else those
+// that name "*".
+func (f *slowFile) selected(agent string) []*slowGroup {
+	var named, global []*slowGroup
+	for _, g := range f.groups {
+		for _, tok := range g.tokens {
+			if asciiEqualFold(tok, agent) {
+				named = append(named, g)
+				break
+			}
+		}
+		if g.global {
+			global = append(global, g)
+		}
+	}
+	if named != nil {
+		return named
+	}
+	return global
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII letters only, so that no
+// Unicode folding (such as 'K' and the Kelvin sign) sneaks in.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// rules returns the rules that decide for agent, in file order.
+func (f *slowFile) rules(agent string) []slowRule {
+	var out []slowRule
+	for _, g := range f.selected(agent) {
+		out = append(out, g.rules...)
+	}
+	return out
+}
+
+// slowPriority returns the priority with which rule matches path, or -1
+// when it does not match (SPEC §5).
+func slowPriority(r slowRule, path string) int {
+	if slowMatch(r.pattern, path) {
+		return len(r.pattern)
+	}
+	// An Allow whose last segment starts with "/index.htm" is tried again
+	// as everything up to and including that '/', anchored.
+	if slash := strings.LastIndexByte(r.pattern, '/'); r.allow && slash >= 0 &&
+		strings.HasPrefix(r.pattern[slash:], "/index.htm") {
+		dir := r.pattern[:slash+1] + "$"
+		if slowMatch(dir, path) {
+			return len(dir)
+		}
+	}
+	return -1
+}
+
+// decide answers Decide for agent and url from the slow parse: the
+// matching rule with the highest priority wins, Allow on a tie, then the
+// first line; a priority-0 match never disallows (SPEC §5).
+func (f *slowFile) decide(agent, url string) Decision {
+	path := slowPathOf(url)
+	best, bestPrio := slowRule{}, -1
+	for _, r := range f.rules(agent) {
+		p := slowPriority(r, path)
+		switch {
+		case p < 0:
+		case p > bestPrio,
+			p == bestPrio && r.allow && !best.allow,
+			p == bestPrio && r.allow == best.allow && r.line < best.line:
+			best, bestPrio = r, p
+		}
+	}
+	if bestPrio < 0 {
+		return Decision{Allowed: true}
+	}
+	return Decision{
+		Allowed: best.allow || bestPrio == 0,
+		Line:    best.line,
+		Allow:   best.allow,
+		Rule:    best.text,
+	}
+}
+
+// TestSlowMatch checks the reference matcher itself on the cases SPEC §5
+// spells out, so that the fuzz tests hold the fast matcher against something
+// known to be right.
+func TestSlowMatch(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+		reason        string
+	}{
+		{"", "/", true, "the empty pattern matches every path"},
+		{"/", "/", true, "a pattern matches itself"},
+		{"/a", "/abc", true, "a pattern matches a prefix of the path"},
+		{"/abc", "/a", false, "the path must be at least as long as the pattern"},
+		{"/A", "/a", false, "matching is case-sensitive"},
+		{"/a$", "/a", true, "a final '$' matches the end of the path"},
+		{"/a$", "/ab", false, "a final '$' requires the path to end there"},
+		{"/a$b", "/a$b", true, "'$' before the end is a literal"},
+		{"/a$b", "/ab", false, "'$' before the end is not an anchor"},
+		{"/$$", "/$", true, "only the last '$' anchors; the one before it is a literal"},
+		{"$", "/", false, "a lone '$' matches only the empty path"},
+		{"$", "", true, "a lone '$' matches the empty path"},
+		{"*", "/x", true, "'*' matches any run"},
+		{"/*", "/", true, "'*' matches the empty run"},
+		{"/*.pdf$", "/a/b.pdf", true, "'*' spans slashes"},
+		{"/*.pdf$", "/a/b.pdf?x", false, "anchored pattern needs the end"},
+		{"/*a*b", "/xaxxb", true, "several stars"},
+		{"/*a*b", "/xbxxa", false, "pieces must come in order"},
+		{"/a*a*a$", "/aaa", true, "stars may match nothing between pieces"},
+		{"/a*a*a$", "/aa", false, "each piece needs its own bytes"},
+		{"/*ab$", "/aab", true, "the last piece must end the path even after a false start"},
+		{"a", "a", true, "the matcher itself does not require a leading '/'"},
+		{"/**$", "/x", true, "runs of stars act as one"},
+		{"/%AA", "/%aa", false, "no case folding of escapes in the path"},
+	}
+	for _, tt := range tests {
+		if got := slowMatch(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("slowMatch(%q, %q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestSlowPathOf checks the reference URL reduction on the examples of
+// SPEC §5.
+func TestSlowPathOf(t *testing.T) {
+	tests := []struct {
+		url, want string
+		reason    string
+	}{
+		{"", "/", "no path at all"},
+		{"http://u:p@h:8080/x", "/x", "userinfo and port belong to the authority"},
+		{"example.com?a", "/?a", "a leading '?' gets a '/' in front"},
+		{"example.com;a", "/;a", "so does a leading ';'"},
+		{"http:/host/x", "/host/x", "a single slash after the scheme is the path"},
+		{"a/b", "/b", "without a scheme the first part is a host"},
+		{"//h/x", "/x", "a leading \"//\" is skipped"},
+		{"/x://y/z", "/x://y/z", "\"://\" after the first '/' is not a scheme"},
+		{"http://h#f/x", "/", "a '#' before the path leaves no path"},
+		{"http://h/x#f", "/x", "the path ends at '#'"},
+		{"http://h/x?q#f?r", "/x?q", "the query ends at '#'"},
+		{"https://h", "/", "a host with no path"},
+		{"https://h?", "/?", "an empty query keeps its '?'"},
+		{"/a%aa/..//b", "/a%aa/..//b", "nothing is normalised"},
+	}
+	for _, tt := range tests {
+		if got := slowPathOf(tt.url); got != tt.want {
+			t.Errorf("slowPathOf(%q) = %q, want %q (%s)", tt.url, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestSlowConformance asks the slow parser and matcher the reference's
+// questions, to show that the slow code is a sound reference. The corpus
+// sweep uses only the smaller files, as the slow matcher is quadratic.
+func TestSlowConformance(t *testing.T) {
+	for _, name := range []string{"edge.tsv", "corpus.tsv"} {
+		t.Run(name, func(t *testing.T) {
+			path := needShared(t, filepath.Join("conformance", name))
+			if name == "corpus.tsv" && testing.Short() {
+				t.Skip("slow in -short mode")
+			}
+			parsed := map[string]*slowFile{}
+			var n int
+			for _, c := range readConformance(t, path) {
+				if len(c.robots) > 64<<10 || len(c.url) > 2048 {
+					continue // the slow matcher is quadratic
+				}
+				key := c.file
+				if key == "" {
+					key = string(c.robots)
+				}
+				f, ok := parsed[key]
+				if !ok {
+					f = slowParse(c.robots)
+					parsed[key] = f
+				}
+				n++
+				if d := f.decide(c.agent, c.url); d.Allowed != c.allowed || d.Line != c.line {
+					t.Errorf("%s:%d %s agent=%q url=%q: slow got allowed=%v line=%d, want allowed=%v line=%d %s",
+						name, c.lineNo, c.file, c.agent, c.url, d.Allowed, d.Line, c.allowed, c.line, c.note)
+				}
+			}
+			t.Logf("%s: %d questions", name, n)
+		})
+	}
+}

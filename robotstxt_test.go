@@ -308,24 +308,3 @@ func TestParseKeepsNoData(t *testing.T) {
 		t.Error("Parse result changed when the input was overwritten")
 	}
 }
-
-// TestCorpusParses parses every corpus file: none may panic, and each must
-// answer a few questions.
-func TestCorpusParses(t *testing.T) {
-	for _, dir := range []string{"real", "synthetic"} {
-		files := readCorpus(t, dir)
-		if len(files) == 0 {
-			t.Fatalf("no files in corpus/%s", dir)
-		}
-		for _, f := range files {
-			r := Parse(f.data)
-			for _, agent := range []string{"Googlebot", "*", "", "bingbot"} {
-				r.Decide(agent, "https://example.com/a/b?c")
-				r.CrawlDelay(agent)
-				r.Group(agent).Rules()
-			}
-			r.Sitemaps()
-		}
-		t.Logf("%s: %d files parsed", dir, len(files))
-	}
-}

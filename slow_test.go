@@ -329,11 +329,17 @@ func asciiEqualFold(a, b string) bool {
 	return true
 }
 
-// rules returns the rules that decide for agent, in file order.
+// rules returns the rules that decide for agent, in file order, without
+// those whose pattern starts with neither '/' nor '*': they can never match,
+// and Parse does not keep them.
 func (f *slowFile) rules(agent string) []slowRule {
 	var out []slowRule
 	for _, g := range f.selected(agent) {
-		out = append(out, g.rules...)
+		for _, r := range g.rules {
+			if r.pattern == "" || r.pattern[0] == '/' || r.pattern[0] == '*' {
+				out = append(out, r)
+			}
+		}
 	}
 	return out
 }

@@ -9,3 +9,8 @@ require (
 	github.com/robotstxt-go/robotstxt v0.0.0-00010101000000-000000000000
 	github.com/temoto/robotstxt v1.1.2
 )
+
+require (
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,26 +20,35 @@ const (
 	keySitemap
 )
 
-// keySpellings lists, in the order Google's parser tries them, the prefixes
-// that make a key one of the known directives. The second field marks the
-// typos it accepts.
-var keySpellings = [...]struct {
+// keySpellings lists, by first letter and in the order Google's parser
+// tries them, the prefixes that make a key one of the known directives.
+// Prefixes with different first letters never both match, so looking only
+// at the key's first letter keeps that order.
+var keySpellings = [...][]struct {
 	prefix string
-	typo   bool
+	typo   bool // a misspelling Google's parser accepts
 	kind   keyKind
 }{
-	{"user-agent", false, keyUserAgent},
-	{"useragent", true, keyUserAgent},
-	{"user agent", true, keyUserAgent},
-	{"allow", false, keyAllow},
-	{"disallow", false, keyDisallow},
-	{"dissallow", true, keyDisallow},
-	{"dissalow", true, keyDisallow},
-	{"disalow", true, keyDisallow},
-	{"diasllow", true, keyDisallow},
-	{"disallaw", true, keyDisallow},
-	{"sitemap", false, keySitemap},
-	{"site-map", false, keySitemap},
+	'u' - 'a': {
+		{"user-agent", false, keyUserAgent},
+		{"useragent", true, keyUserAgent},
+		{"user agent", true, keyUserAgent},
+	},
+	'a' - 'a': {
+		{"allow", false, keyAllow},
+	},
+	'd' - 'a': {
+		{"disallow", false, keyDisallow},
+		{"dissallow", true, keyDisallow},
+		{"dissalow", true, keyDisallow},
+		{"disalow", true, keyDisallow},
+		{"diasllow", true, keyDisallow},
+		{"disallaw", true, keyDisallow},
+	},
+	's' - 'a': {
+		{"sitemap", false, keySitemap},
+		{"site-map", false, keySitemap},
+	},
 }
 
 // classifyKey recognises a key by case-insensitive prefix. typo reports
@@ -47,13 +57,11 @@ func classifyKey(key []byte) (kind keyKind, typo bool) {
 	if len(key) == 0 {
 		return keyOther, false
 	}
-	// Every known spelling starts with 'u', 'a', 'd' or 's'.
-	switch lower(key[0]) {
-	case 'u', 'a', 'd', 's':
-	default:
+	c := lower(key[0]) - 'a'
+	if int(c) >= len(keySpellings) {
 		return keyOther, false
 	}
-	for _, s := range keySpellings {
+	for _, s := range keySpellings[c] {
 		if hasPrefixFold(key, s.prefix) {
 			return s.kind, s.typo
 		}
@@ -108,6 +116,21 @@ type agentEntry struct {
 	groups   uint32
 }
 
+// room is space for a typical file, so that parsing one allocates little
+// more than what it keeps. It lives on the stack of parse, and the builder's
+// slices start in it.
+type room struct {
+	pats   [1024]byte
+	text   [256]byte
+	tokens [256]byte
+	rules  [64]rule
+	groups [16]group
+	others [16]other
+	names  [32]agentName
+	keys   [64]uint64
+	sorted [64]rule
+}
+
 // maxFileLen bounds what Parse reads, so that every offset into the text of
 // a Robots fits in 31 bits even when every byte is %-escaped, and every line
 // number in 29 (see layout.go). Crawlers read at
@@ -118,10 +141,27 @@ func parse(data []byte) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	var b builder
-	// Patterns are at most as long as the file, unless escaped; a guess of a
-	// quarter of it saves most of the regrowing.
-	b.text = make([]byte, 0, len(data)/4)
+	// Sizing the scratch space from the number of lines saves most of the
+	// regrowing; none of it is kept.
+	// The builder's slices start in room on the stack, or in space sized
+	// for the file when that is larger.
+	var room room
+	b := builder{
+		pats:   room.pats[:0],
+		text:   room.text[:0],
+		tokens: room.tokens[:0],
+		rules:  room.rules[:0],
+		groups: room.groups[:0],
+		others: room.others[:0],
+		names:  room.names[:0],
+		sort:   sortScratch{keys: room.keys[:0], rules: room.sorted[:0]},
+	}
+	if n := len(data) / 2; n > len(room.pats) {
+		b.pats = make([]byte, 0, n)
+	}
+	if n := (bytes.Count(data, []byte{'\n'}) + 1) / 2; n > len(room.rules) {
+		b.rules = make([]rule, 0, n)
+	}
 	lx := newLexer(data)
 	for {
 		raw, ok := lx.next()
@@ -252,6 +292,21 @@ func indexFallback(value []byte) int {
 // needsEscape reports whether normalising value changes it: a byte ≥ 0x80,
 // or a %-escape with a lower-case hex digit.
 func needsEscape(value []byte) bool {
+	if bytes.IndexByte(value, '%') < 0 {
+		// Then only a high byte can need escaping: test eight at a time.
+		i := 0
+		for ; i+8 <= len(value); i += 8 {
+			if binary.LittleEndian.Uint64(value[i:])&0x8080808080808080 != 0 {
+				return true
+			}
+		}
+		for ; i < len(value); i++ {
+			if value[i] >= 0x80 {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < len(value); i++ {
 		c := value[i]
 		if c >= 0x80 {

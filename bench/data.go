@@ -149,7 +149,7 @@ func addURLLists(corpus string, files []*file) error {
 			return err
 		}
 		for _, p := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-			f.questions = append(f.questions, question{agent: "Googlebot", url: "https://example.com" + p, path: p})
+			f.questions = append(f.questions, question{agent: "Googlebot", url: "https://example.com" + p})
 		}
 	}
 	return nil

@@ -8,23 +8,25 @@ import (
 	temoto "github.com/temoto/robotstxt"
 )
 
-// question is one Allowed question: an agent and an absolute URL, and the
-// URL's path and query for the libraries that take a path instead.
+// question is one Allowed question: an agent and an absolute URL.
 type question struct {
 	agent, url string
-	path       string
 	want       bool // the reference parser's answer, when known
 	known      bool
 }
 
-// newQuestion builds a question, extracting the path (with its query) the
-// way a caller of a path-based API would: with net/url, before any timing.
+// newQuestion builds a question.
 func newQuestion(agent, rawURL string, want bool) question {
-	path := "/"
+	return question{agent: agent, url: rawURL, want: want, known: true}
+}
+
+// requestURI returns the path and query of rawURL the way a caller of a
+// path-based API takes them: with net/url.
+func requestURI(rawURL string) string {
 	if u, err := url.Parse(rawURL); err == nil {
-		path = u.RequestURI()
+		return u.RequestURI()
 	}
-	return question{agent: agent, url: rawURL, path: path, want: want, known: true}
+	return "/"
 }
 
 // library adapts one robots.txt library to the measurements: each is called
@@ -60,9 +62,11 @@ var ours = library{
 }
 
 // temotoLib is github.com/temoto/robotstxt: FromBytes, then TestAgent, which
-// takes a path (not a URL) and the agent. FromBytes returns an error (and no
-// rules) for some files; those files are left out of its query and heap
-// measurements.
+// takes a path (not a URL) and the agent. The questions are absolute URLs, as
+// a crawler has them, so the timed call takes the path from the URL with
+// net/url first, as a caller of TestAgent must. FromBytes returns an error
+// (and no rules) for some files; those files are left out of its query and
+// heap measurements.
 var temotoLib = library{
 	name: "temoto",
 	parse: func(data []byte) (any, error) {
@@ -73,7 +77,7 @@ var temotoLib = library{
 		if err != nil {
 			return nil, err
 		}
-		return func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
+		return func(q *question) bool { return r.TestAgent(requestURI(q.url), q.agent) }, nil
 	},
 }
 

@@ -1,5 +1,7 @@
 package robotstxt
 
+import "strings"
+
 // This file says how a parsed file is stored. A crawler keeps millions of
 // them, so a Robots is one string and one []uint32, whatever the file: the
 // string holds every byte the file keeps (patterns, agent tokens, other keys
@@ -175,10 +177,20 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	n := len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
 		len(lists) + len(b.others)*otherWords
 	w := make([]uint32, 0, n)
-	text := make([]byte, 0, len(b.pats)+len(b.raws)+len(b.text)+len(b.tokens))
+	// The text is written once into a strings.Builder of the exact size, so
+	// that it needs no copy to become a string.
+	size := len(b.raws) + len(b.text)
+	for _, ru := range b.rules {
+		size += ru.priority()
+	}
+	for _, a := range agents {
+		size += int(a.n)
+	}
+	var text strings.Builder
+	text.Grow(size)
 	var raws []uint32
 	for i, ru := range b.rules {
-		w0 := uint32(len(text))
+		w0 := uint32(text.Len())
 		if ru.flags&ruleAllow != 0 {
 			w0 |= bit31
 		}
@@ -194,18 +206,18 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 			w1 |= 1 << 31
 		}
 		w = append(w, w0, w1)
-		text = append(text, b.pats[ru.off:ru.off+uint32(ru.n)]...)
+		text.Write(b.pats[ru.off : ru.off+uint32(ru.n)])
 		if ru.flags&ruleAnchored != 0 {
-			text = append(text, '$')
+			text.WriteByte('$')
 		}
 	}
-	w = append(w, uint32(len(text)))
+	w = append(w, uint32(text.Len()))
 	for i := 1; i < len(raws); i += rawWords {
-		raws[i] += uint32(len(text))
+		raws[i] += uint32(text.Len())
 	}
-	text = append(text, b.raws...)
-	base := uint32(len(text))
-	text = append(text, b.text...)
+	text.Write(b.raws)
+	base := uint32(text.Len())
+	text.Write(b.text)
 
 	r.groupsAt = uint32(len(w))
 	for _, g := range b.groups {
@@ -213,10 +225,10 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	}
 	r.agentsAt = uint32(len(w))
 	for _, a := range agents {
-		w = append(w, uint32(len(text)), a.groups)
-		text = append(text, b.tokens[a.token:a.token+a.n]...)
+		w = append(w, uint32(text.Len()), a.groups)
+		text.Write(b.tokens[a.token : a.token+a.n])
 	}
-	w = append(w, uint32(len(text)), 0)
+	w = append(w, uint32(text.Len()), 0)
 	r.listsAt = uint32(len(w))
 	w = append(w, lists...)
 	r.rawsAt = uint32(len(w))
@@ -226,5 +238,5 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16)
 	}
 	r.w = w
-	r.text = string(text)
+	r.text = text.String()
 }

@@ -39,16 +39,21 @@ func newLexer(data []byte) lexer {
 }
 
 // find returns the index of the next c at or after l.pos, or len(l.data),
-// searching only when the last one found lies behind.
+// searching only when the last one found lies behind. It is small enough to
+// be inlined; the search itself is not.
 func (l *lexer) find(next *int, c byte) int {
 	if *next < l.pos {
-		if i := bytes.IndexByte(l.data[l.pos:], c); i >= 0 {
-			*next = l.pos + i
-		} else {
-			*next = len(l.data)
-		}
+		l.search(next, c)
 	}
 	return *next
+}
+
+func (l *lexer) search(next *int, c byte) {
+	if i := bytes.IndexByte(l.data[l.pos:], c); i >= 0 {
+		*next = l.pos + i
+	} else {
+		*next = len(l.data)
+	}
 }
 
 // next returns the next raw line without its line break. CR, LF and CR LF each
@@ -150,7 +155,7 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 // isSpace reports whether c is ASCII whitespace as C's isspace sees it:
 // space, tab, LF, VT, FF or CR.
 func isSpace(c byte) bool {
-	return c == ' ' || ('\t' <= c && c <= '\r')
+	return c <= ' ' && (c == ' ' || '\t' <= c && c <= '\r')
 }
 
 func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }

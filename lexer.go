@@ -160,21 +160,28 @@ func isSpace(c byte) bool {
 
 func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
 
+// indexSpaceTab returns the index of the first space or tab in b, or -1.
+// Lines without a colon are often long (HTML, prose), so both are searched
+// with the vectorised IndexByte.
 func indexSpaceTab(b []byte) int {
-	for i, c := range b {
-		if isSpaceTab(c) {
-			return i
-		}
+	i := bytes.IndexByte(b, ' ')
+	head := b
+	if i >= 0 {
+		head = b[:i]
 	}
-	return -1
+	if j := bytes.IndexByte(head, '\t'); j >= 0 {
+		return j
+	}
+	return i
 }
 
 func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
 	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
+	for j > i && isSpace(b[j-1]) {
+		j--
 	}
-	return b
+	return b[i:j]
 }

@@ -305,6 +305,9 @@ func TestDiagnoseInvariants(t *testing.T) {
 
 // corpusCounts is what Parse kept of a file, read from the parsed Robots.
 func corpusCounts(r *Robots) Counts {
+	if r.w == nil {
+		return Counts{} // nothing kept: no groups, no sitemaps
+	}
 	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}
 	c.Others = int(r.group(r.numGroups()).others)
 	for i := uint32(0); i < r.group(r.numGroups()).start; i++ {

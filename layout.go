@@ -9,6 +9,8 @@ import "strings"
 // into it by offset. The builder in parse.go works with the typed records
 // below and encodes them once, in finish.
 //
+// A file with no groups and no sitemaps keeps nothing: its w is nil.
+//
 // The words are in sections, each starting where the previous one ends:
 //
 //	rules    [0:groupsAt)         2 words a rule: off | allow<<31,
@@ -127,7 +129,12 @@ func (r *Robots) rawValue(i uint32) string {
 	return r.text[off+2 : off+2+n]
 }
 
-func (r *Robots) numGroups() uint32 { return (r.agentsAt-r.groupsAt)/groupWords - 1 }
+func (r *Robots) numGroups() uint32 {
+	if r.w == nil {
+		return 0
+	}
+	return (r.agentsAt-r.groupsAt)/groupWords - 1
+}
 
 // group returns group i; group numGroups() is the closing record, whose
 // start and others are the totals.
@@ -136,7 +143,12 @@ func (r *Robots) group(i uint32) group {
 	return group{start: w[0], wild: w[1], others: w[2]}
 }
 
-func (r *Robots) numAgents() uint32 { return (r.listsAt-r.agentsAt)/agentWords - 1 }
+func (r *Robots) numAgents() uint32 {
+	if r.w == nil {
+		return 0
+	}
+	return (r.listsAt-r.agentsAt)/agentWords - 1
+}
 
 // token returns the lower-case token of agent i.
 func (r *Robots) token(i uint32) string {

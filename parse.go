@@ -431,6 +431,11 @@ func allDigits(s string) bool {
 
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
+	if len(b.groups) == 0 && len(b.sitemaps) == 0 {
+		// Nothing to keep, as for an HTML page or an empty file: no records
+		// at all, like the Robots of FromStatus.
+		return &Robots{kind: Parsed}
+	}
 	for i := range b.groups {
 		g := &b.groups[i]
 		end := uint32(len(b.rules))

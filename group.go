@@ -106,7 +106,7 @@ func (r *Robots) Group(agent string) Group {
 	if r.w == nil {
 		return Group{r: r}
 	}
-	return Group{r: r, ids: r.list(r.listsAt)}
+	return Group{r: r, ids: r.list(r.w[hLists])}
 }
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
@@ -223,13 +223,6 @@ func (r *Robots) raw(ru rule) string {
 	return r.pattern(ru.i)
 }
 
-// others calls f for each other line of group id.
-func (r *Robots) groupOthers(id uint32, f func(other)) {
-	for i, end := r.group(id).others, r.group(id+1).others; i < end; i++ {
-		f(r.other(i))
-	}
-}
-
 // CrawlDelay returns the group's Crawl-delay: the first valid one in file
 // order among the merged groups.
 func (g Group) CrawlDelay() (time.Duration, bool) {
@@ -241,7 +234,7 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 		line  uint32
 	)
 	for _, id := range g.ids {
-		g.r.groupOthers(id, func(o other) {
+		g.r.others(id, func(o other) {
 			if line != 0 && o.line > line || !isCrawlDelay(g.r.otherKey(o)) {
 				return
 			}
@@ -303,7 +296,7 @@ func (g Group) Others() []Other {
 	}
 	var out []Other
 	for _, id := range g.ids {
-		g.r.groupOthers(id, func(o other) {
+		g.r.others(id, func(o other) {
 			out = append(out, Other{Line: int(o.line), Key: g.r.otherKey(o), Value: g.r.otherValue(o)})
 		})
 	}

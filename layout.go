@@ -11,21 +11,25 @@ import "strings"
 //
 // A file with no groups and no sitemaps keeps nothing: its w is nil.
 //
-// The words are in sections, each starting where the previous one ends:
+// The first words of w say where its sections start; each section ends
+// where the next starts:
 //
-//	rules    [0:groupsAt)         2 words a rule: off | allow<<31,
+//	header                        5 words: where groups, agents, lists, raws
+//	                              and others start
+//	rules                         2 words a rule: off | allow<<31,
 //	                              line | star<<29 | rawApart<<30 | index<<31;
 //	                              then one word: where the patterns end
-//	groups   [groupsAt:agentsAt)  3 words a group: start, wild, others;
+//	groups                        2 words a group: start, wild;
 //	                              a closing record holds the totals
-//	agents   [agentsAt:listsAt)   2 words an agent: token offset, groups;
+//	agents                        2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
-//	lists    [listsAt:rawsAt)     group lists: a count, then group indexes;
+//	lists                         group lists: a count, then group indexes;
 //	                              the global ("*") list comes first
-//	raws     [rawsAt:othersAt)    2 words a rule whose value as written is
+//	raws                          2 words a rule whose value as written is
 //	                              not its pattern: rule index, offset
-//	others   [othersAt:)          3 words a line: off, line, keyN | valN<<16;
-//	                              the groups' lines, then the sitemaps
+//	others                        4 words a line: off, line, keyN | valN<<16,
+//	                              group; the groups' lines in group order,
+//	                              then the sitemaps (group noGroup)
 //
 // The text starts with the rules' patterns, final '$' included, in rule
 // order, so a pattern ends where the next begins. A value as written is
@@ -41,12 +45,25 @@ import "strings"
 // listBit marks an agent's groups word as the offset of a list.
 const listBit = 1 << 31
 
+// Indexes of the header words.
+const (
+	hGroups = iota
+	hAgents
+	hLists
+	hRaws
+	hOthers
+	headerWords
+)
+
+// noGroup is the group of a sitemap among the others.
+const noGroup = 1<<32 - 1
+
 const (
 	ruleWords  = 2
-	groupWords = 3
+	groupWords = 2
 	agentWords = 2
 	rawWords   = 2
-	otherWords = 3
+	otherWords = 4
 
 	bit31    = 1 << 31
 	lineMask = 1<<29 - 1
@@ -54,38 +71,40 @@ const (
 
 // group is one group of the file: the rules and other lines between its
 // User-agent lines and the next group's. Its rules run from start to the next
-// group's start, and its other lines likewise from others.
+// group's start.
 //
 // The rules are in two parts (see sortLayout): [start:wild] have key 0 and
 // may match any path; the rest are sorted by key, so a path "/c..." needs to
 // look only at the rules with key c, found by binary search.
 type group struct {
 	start, wild uint32 // rule indexes
-	others      uint32 // index of the group's first other line
 }
 
 // other is a line of a group with a key other than user-agent, allow,
-// disallow and sitemap, or a sitemap (keyN 0). Its key is at
+// disallow and sitemap, or a sitemap (keyN 0, group noGroup). Its key is at
 // text[off:off+keyN], and its value follows.
 type other struct {
 	off        uint32
 	line       uint32
 	keyN, valN uint16
+	group      uint32
 }
 
 // numRules returns the number of rules, fallbacks included.
-func (r *Robots) numRules() uint32 { return r.groupsAt / ruleWords }
+func (r *Robots) numRules() uint32 { return (r.w[hGroups] - headerWords) / ruleWords }
 
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
-	return r.text[r.w[i*ruleWords]&^bit31 : r.w[i*ruleWords+ruleWords]&^bit31]
+	k := headerWords + i*ruleWords
+	return r.text[r.w[k]&^bit31 : r.w[k+ruleWords]&^bit31]
 }
 
 // rule decodes rule i, all but its key (see ruleKey).
 func (r *Robots) rule(i uint32) rule {
-	w0, w1 := r.w[i*ruleWords], r.w[i*ruleWords+1]
+	k := headerWords + i*ruleWords
+	w0, w1 := r.w[k], r.w[k+1]
 	off := w0 &^ bit31
-	lit := r.text[off : r.w[i*ruleWords+ruleWords]&^bit31]
+	lit := r.text[off : r.w[k+ruleWords]&^bit31]
 	flags := ruleFlags(w0>>31) * ruleAllow
 	if w1&(1<<29) != 0 {
 		flags |= ruleStar
@@ -115,7 +134,7 @@ func (r *Robots) ruleKey(i uint32) byte {
 // rawValue returns the value as written of rule i, which has one apart from
 // its pattern.
 func (r *Robots) rawValue(i uint32) string {
-	lo, hi := r.rawsAt, r.othersAt
+	lo, hi := r.w[hRaws], r.w[hOthers]
 	for lo < hi {
 		m := lo + (hi-lo)/rawWords/2*rawWords
 		if r.w[m] < i {
@@ -133,34 +152,34 @@ func (r *Robots) numGroups() uint32 {
 	if r.w == nil {
 		return 0
 	}
-	return (r.agentsAt-r.groupsAt)/groupWords - 1
+	return (r.w[hAgents]-r.w[hGroups])/groupWords - 1
 }
 
 // group returns group i; group numGroups() is the closing record, whose
-// start and others are the totals.
+// start is the number of rules.
 func (r *Robots) group(i uint32) group {
-	w := r.w[r.groupsAt+i*groupWords : r.groupsAt+i*groupWords+groupWords]
-	return group{start: w[0], wild: w[1], others: w[2]}
+	k := r.w[hGroups] + i*groupWords
+	return group{start: r.w[k], wild: r.w[k+1]}
 }
 
 func (r *Robots) numAgents() uint32 {
 	if r.w == nil {
 		return 0
 	}
-	return (r.listsAt-r.agentsAt)/agentWords - 1
+	return (r.w[hLists]-r.w[hAgents])/agentWords - 1
 }
 
 // token returns the lower-case token of agent i.
 func (r *Robots) token(i uint32) string {
-	a := r.agentsAt + i*agentWords
+	a := r.w[hAgents] + i*agentWords
 	return r.text[r.w[a]:r.w[a+agentWords]]
 }
 
 // agentGroups returns the indexes of the groups that name agent i.
 func (r *Robots) agentGroups(i uint32) []uint32 {
-	a := r.agentsAt + i*agentWords + 1
+	a := r.w[hAgents] + i*agentWords + 1
 	if g := r.w[a]; g&listBit != 0 {
-		return r.list(r.listsAt + g&^listBit)
+		return r.list(r.w[hLists] + g&^listBit)
 	}
 	return r.w[a : a+1]
 }
@@ -168,11 +187,37 @@ func (r *Robots) agentGroups(i uint32) []uint32 {
 // list returns the group list at word at.
 func (r *Robots) list(at uint32) []uint32 { return r.w[at+1 : at+1+r.w[at]] }
 
-func (r *Robots) numOthers() uint32 { return (uint32(len(r.w)) - r.othersAt) / otherWords }
+func (r *Robots) numOthers() uint32 {
+	if r.w == nil {
+		return 0
+	}
+	return (uint32(len(r.w)) - r.w[hOthers]) / otherWords
+}
 
 func (r *Robots) other(i uint32) other {
-	w := r.w[r.othersAt+i*otherWords : r.othersAt+i*otherWords+otherWords]
-	return other{off: w[0], line: w[1], keyN: uint16(w[2]), valN: uint16(w[2] >> 16)}
+	k := r.w[hOthers] + i*otherWords
+	return other{off: r.w[k], line: r.w[k+1], keyN: uint16(r.w[k+2]), valN: uint16(r.w[k+2] >> 16), group: r.w[k+3]}
+}
+
+// others calls f for each other line of group id, or for each sitemap when
+// id is noGroup. They are found by binary search: most groups have none.
+func (r *Robots) others(id uint32, f func(other)) {
+	lo, hi := uint32(0), r.numOthers()
+	for lo < hi {
+		m := uint32(uint(lo+hi) >> 1)
+		if r.other(m).group < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for i, n := lo, r.numOthers(); i < n; i++ {
+		o := r.other(i)
+		if o.group != id {
+			break
+		}
+		f(o)
+	}
 }
 
 func (r *Robots) otherKey(o other) string { return r.text[o.off : o.off+uint32(o.keyN)] }
@@ -186,9 +231,9 @@ func (r *Robots) otherValue(o other) string {
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	n := len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
+	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
 		len(lists) + len(b.others)*otherWords
-	w := make([]uint32, 0, n)
+	w := make([]uint32, headerWords, n)
 	// The text is written once into a strings.Builder of the exact size, so
 	// that it needs no copy to become a string.
 	size := len(b.raws) + len(b.text)
@@ -231,23 +276,23 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	base := uint32(text.Len())
 	text.Write(b.text)
 
-	r.groupsAt = uint32(len(w))
+	w[hGroups] = uint32(len(w))
 	for _, g := range b.groups {
-		w = append(w, g.start, g.wild, g.others)
+		w = append(w, g.start, g.wild)
 	}
-	r.agentsAt = uint32(len(w))
+	w[hAgents] = uint32(len(w))
 	for _, a := range agents {
 		w = append(w, uint32(text.Len()), a.groups)
 		text.Write(b.tokens[a.token : a.token+a.n])
 	}
 	w = append(w, uint32(text.Len()), 0)
-	r.listsAt = uint32(len(w))
+	w[hLists] = uint32(len(w))
 	w = append(w, lists...)
-	r.rawsAt = uint32(len(w))
+	w[hRaws] = uint32(len(w))
 	w = append(w, raws...)
-	r.othersAt = uint32(len(w))
+	w[hOthers] = uint32(len(w))
 	for _, o := range b.others {
-		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16)
+		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 	r.w = w
 	r.text = text.String()

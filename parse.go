@@ -183,7 +183,7 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	switch kind {
 	case keyUserAgent:
 		if len(b.groups) == 0 || b.hasRules {
-			b.groups = append(b.groups, group{start: uint32(len(b.rules)), others: uint32(len(b.others))})
+			b.groups = append(b.groups, group{start: uint32(len(b.rules))})
 			b.hasRules = false
 		}
 		g := uint32(len(b.groups) - 1)
@@ -214,7 +214,7 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 		off := len(b.text)
 		b.text = append(b.text, key...)
 		b.text = append(b.text, value...)
-		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value))})
+		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value)), group: uint32(b.current())})
 	}
 }
 
@@ -376,7 +376,7 @@ func (b *builder) addSitemap(line uint32, value []byte) {
 		}
 		b.seen[string(value)] = true
 	}
-	b.sitemaps = append(b.sitemaps, other{off: uint32(len(b.text)), line: line, valN: uint16(len(value))})
+	b.sitemaps = append(b.sitemaps, other{off: uint32(len(b.text)), line: line, valN: uint16(len(value)), group: noGroup})
 	b.text = append(b.text, value...)
 }
 
@@ -447,7 +447,7 @@ func (b *builder) finish() *Robots {
 		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
 	}
 	n := uint32(len(b.rules))
-	b.groups = append(b.groups, group{start: n, wild: n, others: uint32(len(b.others))})
+	b.groups = append(b.groups, group{start: n, wild: n})
 	b.others = append(b.others, b.sitemaps...)
 
 	// Each distinct token gets its groups: the index of its only group, as

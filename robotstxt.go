@@ -63,11 +63,10 @@ type Robots struct {
 	kind Kind
 
 	// A parsed file is one string and one []uint32 of records referring
-	// into it, in sections that start at the offsets below (see layout.go).
-	// The zero value, as used for AllowAll and DisallowAll, has no groups.
-	text                                          string
-	w                                             []uint32
-	groupsAt, agentsAt, listsAt, rawsAt, othersAt uint32
+	// into it (see layout.go). With w nil, as for AllowAll and DisallowAll,
+	// there are no groups.
+	text string
+	w    []uint32
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -169,9 +168,7 @@ func (r *Robots) Sitemaps() []string {
 		return nil
 	}
 	var out []string
-	for i, end := r.group(r.numGroups()).others, r.numOthers(); i < end; i++ {
-		out = append(out, r.otherValue(r.other(i)))
-	}
+	r.others(noGroup, func(o other) { out = append(out, r.otherValue(o)) })
 	return out
 }
 

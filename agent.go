@@ -73,7 +73,7 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 			return 0, false
 		}
 	}
-	if r.w == nil {
+	if !r.hasWords() {
 		return 0, false
 	}
 	lo, hi := uint32(0), r.numAgents()

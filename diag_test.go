@@ -305,7 +305,7 @@ func TestDiagnoseInvariants(t *testing.T) {
 
 // corpusCounts is what Parse kept of a file, read from the parsed Robots.
 func corpusCounts(r *Robots) Counts {
-	if r.w == nil {
+	if !r.hasWords() {
 		return Counts{} // nothing kept: no groups, no sitemaps
 	}
 	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}

@@ -90,8 +90,8 @@ func sortLayout(rules []rule, s *sortScratch) {
 // everything. A Group is a small value that refers into its Robots; it is
 // safe for concurrent use.
 type Group struct {
-	r   *Robots
-	ids []uint32 // group indexes
+	r     *Robots
+	at, n uint32 // the indexes of the groups are n words from word at
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
@@ -101,12 +101,14 @@ func (r *Robots) Group(agent string) Group {
 		return Group{}
 	}
 	if i, ok := r.findAgent(agent); ok {
-		return Group{r: r, ids: r.agentGroups(i)}
+		at, n := r.agentGroups(i)
+		return Group{r: r, at: at, n: n}
 	}
-	if r.w == nil {
+	if !r.hasWords() {
 		return Group{r: r}
 	}
-	return Group{r: r, ids: r.list(r.w[hLists])}
+	at, n := r.list(r.word(hLists))
+	return Group{r: r, at: at, n: n}
 }
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
@@ -127,8 +129,8 @@ func (g Group) Decide(url string) Decision {
 	p := pathOf(url)
 	var best rule
 	found := false
-	for _, id := range g.ids {
-		if ru, ok := g.r.first(id, p, best, found); ok {
+	for k := g.at; k < g.at+g.n; k++ {
+		if ru, ok := g.r.first(g.r.word(k), p, best, found); ok {
 			best, found = ru, true
 		}
 	}
@@ -233,7 +235,8 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 		delay time.Duration
 		line  uint32
 	)
-	for _, id := range g.ids {
+	for k := g.at; k < g.at+g.n; k++ {
+		id := g.r.word(k)
 		g.r.others(id, func(o other) {
 			if line != 0 && o.line > line || !isCrawlDelay(g.r.otherKey(o)) {
 				return
@@ -262,7 +265,8 @@ func (g Group) Rules() []Rule {
 		return nil
 	}
 	var out []Rule
-	for _, id := range g.ids {
+	for k := g.at; k < g.at+g.n; k++ {
+		id := g.r.word(k)
 		for i, end := g.r.group(id).start, g.r.group(id+1).start; i < end; i++ {
 			ru := g.r.rule(i)
 			if ru.flags&ruleIndex != 0 {
@@ -295,7 +299,8 @@ func (g Group) Others() []Other {
 		return nil
 	}
 	var out []Other
-	for _, id := range g.ids {
+	for k := g.at; k < g.at+g.n; k++ {
+		id := g.r.word(k)
 		g.r.others(id, func(o other) {
 			out = append(out, Other{Line: int(o.line), Key: g.r.otherKey(o), Value: g.r.otherValue(o)})
 		})

@@ -3,16 +3,16 @@ package robotstxt
 import "strings"
 
 // This file says how a parsed file is stored. A crawler keeps millions of
-// them, so a Robots is one string and one []uint32, whatever the file: the
-// string holds every byte the file keeps (patterns, agent tokens, other keys
-// and values, sitemaps), and the words hold fixed-size records that refer
-// into it by offset. The builder in parse.go works with the typed records
-// below and encodes them once, in finish.
+// them, so a Robots is one string, whatever the file: it holds every byte
+// the file keeps (patterns, agent tokens, other keys and values, sitemaps),
+// followed by fixed-size records that refer into it by offset, as 32-bit
+// little-endian words from wordsAt on. The builder in parse.go works with
+// the typed records below and encodes them once, in finish.
 //
-// A file with no groups and no sitemaps keeps nothing: its w is nil.
+// A file with no groups and no sitemaps keeps nothing: it has no words.
 //
-// The first words of w say where its sections start; each section ends
-// where the next starts:
+// The first words say where their sections start; each section ends where
+// the next starts:
 //
 //	header                        5 words: where groups, agents, lists, raws
 //	                              and others start
@@ -90,21 +90,41 @@ type other struct {
 	group      uint32
 }
 
+// word returns word k of the records.
+func (r *Robots) word(k uint32) uint32 {
+	s := r.text[r.wordsAt+4*k:]
+	_ = s[3] // one bounds check for the four loads, which become one
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// hasWords reports whether r keeps any records.
+func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
+
 // numRules returns the number of rules, fallbacks included.
-func (r *Robots) numRules() uint32 { return (r.w[hGroups] - headerWords) / ruleWords }
+func (r *Robots) numRules() uint32 { return (r.word(hGroups) - headerWords) / ruleWords }
+
+// ruleWords3 returns the two words of rule i and the first of the next,
+// which says where its pattern ends, with one bounds check.
+func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
+	s := r.text[r.wordsAt+4*(headerWords+i*ruleWords):]
+	_ = s[11]
+	w0 = uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	w1 = uint32(s[4]) | uint32(s[5])<<8 | uint32(s[6])<<16 | uint32(s[7])<<24
+	end = uint32(s[8]) | uint32(s[9])<<8 | uint32(s[10])<<16 | uint32(s[11])<<24
+	return w0, w1, end &^ bit31
+}
 
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
-	k := headerWords + i*ruleWords
-	return r.text[r.w[k]&^bit31 : r.w[k+ruleWords]&^bit31]
+	w0, _, end := r.ruleWords3(i)
+	return r.text[w0&^bit31 : end]
 }
 
 // rule decodes rule i, all but its key (see ruleKey).
 func (r *Robots) rule(i uint32) rule {
-	k := headerWords + i*ruleWords
-	w0, w1 := r.w[k], r.w[k+1]
+	w0, w1, end := r.ruleWords3(i)
 	off := w0 &^ bit31
-	lit := r.text[off : r.w[k+ruleWords]&^bit31]
+	lit := r.text[off:end]
 	flags := ruleFlags(w0>>31) * ruleAllow
 	if w1&(1<<29) != 0 {
 		flags |= ruleStar
@@ -134,69 +154,70 @@ func (r *Robots) ruleKey(i uint32) byte {
 // rawValue returns the value as written of rule i, which has one apart from
 // its pattern.
 func (r *Robots) rawValue(i uint32) string {
-	lo, hi := r.w[hRaws], r.w[hOthers]
+	lo, hi := r.word(hRaws), r.word(hOthers)
 	for lo < hi {
 		m := lo + (hi-lo)/rawWords/2*rawWords
-		if r.w[m] < i {
+		if r.word(m) < i {
 			lo = m + rawWords
 		} else {
 			hi = m
 		}
 	}
-	off := r.w[lo+1]
+	off := r.word(lo + 1)
 	n := uint32(r.text[off]) | uint32(r.text[off+1])<<8
 	return r.text[off+2 : off+2+n]
 }
 
 func (r *Robots) numGroups() uint32 {
-	if r.w == nil {
+	if !r.hasWords() {
 		return 0
 	}
-	return (r.w[hAgents]-r.w[hGroups])/groupWords - 1
+	return (r.word(hAgents)-r.word(hGroups))/groupWords - 1
 }
 
 // group returns group i; group numGroups() is the closing record, whose
 // start is the number of rules.
 func (r *Robots) group(i uint32) group {
-	k := r.w[hGroups] + i*groupWords
-	return group{start: r.w[k], wild: r.w[k+1]}
+	k := r.word(hGroups) + i*groupWords
+	return group{start: r.word(k), wild: r.word(k + 1)}
 }
 
 func (r *Robots) numAgents() uint32 {
-	if r.w == nil {
+	if !r.hasWords() {
 		return 0
 	}
-	return (r.w[hLists]-r.w[hAgents])/agentWords - 1
+	return (r.word(hLists)-r.word(hAgents))/agentWords - 1
 }
 
 // token returns the lower-case token of agent i.
 func (r *Robots) token(i uint32) string {
-	a := r.w[hAgents] + i*agentWords
-	return r.text[r.w[a]:r.w[a+agentWords]]
+	a := r.word(hAgents) + i*agentWords
+	return r.text[r.word(a):r.word(a+agentWords)]
 }
 
-// agentGroups returns the indexes of the groups that name agent i.
-func (r *Robots) agentGroups(i uint32) []uint32 {
-	a := r.w[hAgents] + i*agentWords + 1
-	if g := r.w[a]; g&listBit != 0 {
-		return r.list(r.w[hLists] + g&^listBit)
+// agentGroups returns where the indexes of the groups that name agent i
+// are: n words from word at.
+func (r *Robots) agentGroups(i uint32) (at, n uint32) {
+	a := r.word(hAgents) + i*agentWords + 1
+	if g := r.word(a); g&listBit != 0 {
+		return r.list(r.word(hLists) + g&^listBit)
 	}
-	return r.w[a : a+1]
+	return a, 1
 }
 
-// list returns the group list at word at.
-func (r *Robots) list(at uint32) []uint32 { return r.w[at+1 : at+1+r.w[at]] }
+// list returns where the group list at word k is: n words from word at.
+func (r *Robots) list(k uint32) (at, n uint32) { return k + 1, r.word(k) }
 
 func (r *Robots) numOthers() uint32 {
-	if r.w == nil {
+	if !r.hasWords() {
 		return 0
 	}
-	return (uint32(len(r.w)) - r.w[hOthers]) / otherWords
+	return ((uint32(len(r.text))-r.wordsAt)/4 - r.word(hOthers)) / otherWords
 }
 
 func (r *Robots) other(i uint32) other {
-	k := r.w[hOthers] + i*otherWords
-	return other{off: r.w[k], line: r.w[k+1], keyN: uint16(r.w[k+2]), valN: uint16(r.w[k+2] >> 16), group: r.w[k+3]}
+	k := r.word(hOthers) + i*otherWords
+	return other{off: r.word(k), line: r.word(k + 1), keyN: uint16(r.word(k + 2)), valN: uint16(r.word(k+2) >> 16), group: r.word(k + 3)}
 }
 
 // others calls f for each other line of group id, or for each sitemap when
@@ -244,7 +265,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		size += int(a.n)
 	}
 	var text strings.Builder
-	text.Grow(size)
+	text.Grow(size + 4*n)
 	var raws []uint32
 	for i, ru := range b.rules {
 		w0 := uint32(text.Len())
@@ -294,6 +315,9 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	for _, o := range b.others {
 		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
-	r.w = w
+	r.wordsAt = uint32(text.Len())
+	for _, v := range w {
+		text.Write([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
+	}
 	r.text = text.String()
 }

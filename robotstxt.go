@@ -62,11 +62,11 @@ import "time"
 type Robots struct {
 	kind Kind
 
-	// A parsed file is one string and one []uint32 of records referring
-	// into it (see layout.go). With w nil, as for AllowAll and DisallowAll,
-	// there are no groups.
-	text string
-	w    []uint32
+	// A parsed file is one string: the bytes it keeps, then records that
+	// refer into them from wordsAt on (see layout.go). Without records, as
+	// for AllowAll and DisallowAll, there are no groups.
+	wordsAt uint32
+	text    string
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -164,7 +164,7 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r == nil || r.w == nil {
+	if r == nil || !r.hasWords() {
 		return nil
 	}
 	var out []string

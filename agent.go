@@ -65,14 +65,9 @@ func compareFold[T string | []byte](agent, tok T) int {
 }
 
 // findAgent returns the agent of r that agent names, by ASCII
-// case-insensitive equality. Agents that are not made of token bytes can
-// equal no token, so they are rejected before the search.
+// case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
+// no token, and the search finds none for it.
 func (r *Robots) findAgent(agent string) (uint32, bool) {
-	for i := 0; i < len(agent); i++ {
-		if !isTokenByte(agent[i]) {
-			return 0, false
-		}
-	}
 	if !r.hasWords() {
 		return 0, false
 	}

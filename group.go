@@ -112,39 +112,44 @@ func (r *Robots) Group(agent string) Group {
 }
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
-func (g Group) Allowed(url string) bool { return g.Decide(url).Allowed }
+func (g Group) Allowed(url string) bool {
+	ru, found := g.decide(url)
+	if !found {
+		return g.r == nil || g.r.kind != DisallowAll
+	}
+	// An empty pattern matches with priority 0 and never disallows.
+	return ru.flags&ruleAllow != 0 || ru.priority() == 0
+}
 
 // Decide reports whether url may be fetched and which rule decided; see
 // [Robots.Decide].
 func (g Group) Decide(url string) Decision {
-	if g.r == nil {
-		return Decision{Allowed: true}
+	ru, found := g.decide(url)
+	if !found {
+		return Decision{Allowed: g.r == nil || g.r.kind != DisallowAll}
 	}
-	switch g.r.kind {
-	case AllowAll:
-		return Decision{Allowed: true}
-	case DisallowAll:
-		return Decision{Allowed: false}
+	allow := ru.flags&ruleAllow != 0
+	return Decision{
+		Allowed: allow || ru.priority() == 0,
+		Line:    int(ru.line),
+		Allow:   allow,
+		Rule:    g.r.raw(ru),
+	}
+}
+
+// decide returns the rule that decides for url, if any rule matches. A
+// DisallowAll Robots has no rules: Allowed and Decide tell it apart.
+func (g Group) decide(url string) (best rule, found bool) {
+	if g.r == nil || g.n == 0 {
+		return rule{}, false
 	}
 	p := pathOf(url)
-	var best rule
-	found := false
 	for k := g.at; k < g.at+g.n; k++ {
 		if ru, ok := g.r.first(g.r.word(k), p, best, found); ok {
 			best, found = ru, true
 		}
 	}
-	if !found {
-		return Decision{Allowed: true}
-	}
-	allow := best.flags&ruleAllow != 0
-	return Decision{
-		// An empty pattern matches with priority 0 and never disallows.
-		Allowed: allow || best.priority() == 0,
-		Line:    int(best.line),
-		Allow:   allow,
-		Rule:    g.r.raw(best),
-	}
+	return best, found
 }
 
 // first returns the rule of group id that decides for p, if it takes
@@ -160,14 +165,14 @@ func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool)
 		lo, hi := grp.wild, end
 		for lo < hi {
 			m := uint32(uint(lo+hi) >> 1)
-			if r.ruleKey(m) < c {
+			if r.keyedKey(m) < c {
 				lo = m + 1
 			} else {
 				hi = m
 			}
 		}
 		keyed, keyedEnd = lo, lo
-		for keyedEnd < end && r.ruleKey(keyedEnd) == c {
+		for keyedEnd < end && r.keyedKey(keyedEnd) == c {
 			keyedEnd++
 		}
 	}

@@ -142,13 +142,10 @@ func (r *Robots) rule(i uint32) rule {
 	return rule{off: off, line: w1 & lineMask, n: uint16(len(lit)), flags: flags, i: i}
 }
 
-// ruleKey returns the key of rule i (see ruleKey).
-func (r *Robots) ruleKey(i uint32) byte {
-	pat := r.pattern(i)
-	if len(pat) == 2 && pat[1] == '$' {
-		return 0 // "/$": the '$' anchors
-	}
-	return ruleKey(pat)
+// keyedKey returns the key of rule i, which is among the keyed rules of its
+// group: its pattern is '/', the key, and more.
+func (r *Robots) keyedKey(i uint32) byte {
+	return r.text[r.word(headerWords+i*ruleWords)&^bit31+1]
 }
 
 // rawValue returns the value as written of rule i, which has one apart from

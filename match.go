@@ -73,8 +73,9 @@ func indexPathStart(s string) int {
 	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		b := s[i : i+8]
+		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		// A byte of x is zero where v has the byte sought; (x-ones)&^x&highs
 		// sets the high bit of the lowest such byte (and maybe of later ones).
 		x, y, z := v^('/'*ones), v^('?'*ones), v^(';'*ones)

@@ -153,7 +153,7 @@ func FromStatus(code int, body []byte) *Robots {
 // as "Googlebot", compared case-insensitively with the file's tokens as
 // given: "Googlebot/2.1" names no group (see [ValidAgent]).
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.Group(agent).Decide(url).Allowed
+	return r.Group(agent).Allowed(url)
 }
 
 // Decide is [Robots.Allowed] with the reason: the deciding line and rule.

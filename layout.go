@@ -249,8 +249,14 @@ func (r *Robots) otherValue(o other) string {
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
+	nRaws := 0
+	for _, ru := range b.rules {
+		if ru.flags&ruleRawApart != 0 {
+			nRaws++
+		}
+	}
 	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + len(b.others)*otherWords
+		len(lists) + nRaws*rawWords + len(b.others)*otherWords
 	w := make([]uint32, headerWords, n)
 	// The text is written once into a strings.Builder of the exact size, so
 	// that it needs no copy to become a string.

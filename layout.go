@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // This file says how a parsed file is stored. A crawler keeps millions of
 // them, so a Robots is one string, whatever the file: it holds every byte
@@ -319,8 +322,11 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 	r.wordsAt = uint32(text.Len())
+	// Reuse the room the patterns took for the words' bytes.
+	wb := b.pats[:0]
 	for _, v := range w {
-		text.Write([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
+		wb = binary.LittleEndian.AppendUint32(wb, v)
 	}
+	text.Write(wb)
 	r.text = text.String()
 }

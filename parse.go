@@ -116,21 +116,6 @@ type agentEntry struct {
 	groups   uint32
 }
 
-// room is space for a typical file, so that parsing one allocates little
-// more than what it keeps. It lives on the stack of parse, and the builder's
-// slices start in it.
-type room struct {
-	pats   [1024]byte
-	text   [256]byte
-	tokens [256]byte
-	rules  [64]rule
-	groups [16]group
-	others [16]other
-	names  [32]agentName
-	keys   [64]uint64
-	sorted [64]rule
-}
-
 // maxFileLen bounds what Parse reads, so that every offset into the text of
 // a Robots fits in 31 bits even when every byte is %-escaped, and every line
 // number in 29 (see layout.go). Crawlers read at
@@ -143,24 +128,12 @@ func parse(data []byte) *Robots {
 	}
 	// Sizing the scratch space from the number of lines saves most of the
 	// regrowing; none of it is kept.
-	// The builder's slices start in room on the stack, or in space sized
-	// for the file when that is larger.
-	var room room
+	// Sizing the scratch space from the file saves most of the regrowing;
+	// none of it is kept.
+	lines := bytes.Count(data, []byte{'\n'}) + 1
 	b := builder{
-		pats:   room.pats[:0],
-		text:   room.text[:0],
-		tokens: room.tokens[:0],
-		rules:  room.rules[:0],
-		groups: room.groups[:0],
-		others: room.others[:0],
-		names:  room.names[:0],
-		sort:   sortScratch{keys: room.keys[:0], rules: room.sorted[:0]},
-	}
-	if n := len(data) / 2; n > len(room.pats) {
-		b.pats = make([]byte, 0, n)
-	}
-	if n := (bytes.Count(data, []byte{'\n'}) + 1) / 2; n > len(room.rules) {
-		b.rules = make([]rule, 0, n)
+		pats:  make([]byte, 0, len(data)/2),
+		rules: make([]rule, 0, lines/2+1),
 	}
 	lx := newLexer(data)
 	for {

@@ -38,7 +38,7 @@ func readTestdata(tb testing.TB, name string) []byte {
 }
 
 func BenchmarkParse(b *testing.B) {
-	for _, name := range []string{"small.txt", "agents.txt", "large.txt"} {
+	for _, name := range []string{"tiny.txt", "small.txt", "agents.txt", "large.txt"} {
 		data := readTestdata(b, name)
 		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

@@ -99,12 +99,8 @@ func splitLine(raw []byte) (key, value []byte, flags lineFlags, ok bool) {
 	return split(raw, true, true)
 }
 
-// split is splitLine for the line the lexer returned last, skipping the
-// searches for NUL and '#' that the lexer knows to be in vain.
-func (l *lexer) split(raw []byte) (key, value []byte, flags lineFlags, ok bool) {
-	return split(raw, l.mayNUL, l.mayHash)
-}
-
+// split is splitLine that skips the searches for NUL and '#' when the
+// lexer knows them to be in vain (see lexer.mayNUL).
 func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags, ok bool) {
 	line := raw
 	if len(line) > maxLineLen {
@@ -176,6 +172,9 @@ func indexSpaceTab(b []byte) int {
 }
 
 func trimSpace(b []byte) []byte {
+	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
+		return b // the common case: nothing to trim
+	}
 	i, j := 0, len(b)
 	for i < j && isSpace(b[i]) {
 		i++

@@ -141,7 +141,7 @@ func parse(data []byte) *Robots {
 		if !ok {
 			break
 		}
-		key, value, _, ok := lx.split(raw)
+		key, value, _, ok := split(raw, lx.mayNUL, lx.mayHash)
 		if !ok {
 			continue
 		}

@@ -130,10 +130,9 @@ func parse(data []byte) *Robots {
 	// regrowing; none of it is kept.
 	// Sizing the scratch space from the file saves most of the regrowing;
 	// none of it is kept.
-	lines := bytes.Count(data, []byte{'\n'}) + 1
 	b := builder{
-		pats:  make([]byte, 0, len(data)/2),
-		rules: make([]rule, 0, lines/2+1),
+		pats:  make([]byte, 0, len(data)/4),
+		rules: make([]rule, 0, len(data)/32),
 	}
 	lx := newLexer(data)
 	for {
@@ -427,7 +426,13 @@ func (b *builder) finish() *Robots {
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
 	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
-	slices.SortStableFunc(b.names, func(x, y agentName) int { return compareFold(tok(x), tok(y)) })
+	// Names of one token stay in file order: their offsets grow with it.
+	slices.SortFunc(b.names, func(x, y agentName) int {
+		if c := compareFold(tok(x), tok(y)); c != 0 {
+			return c
+		}
+		return int(x.off) - int(y.off)
+	})
 	lists := make([]uint32, 0, 1+len(b.global))
 	lists = append(lists, uint32(len(b.global)))
 	lists = append(lists, b.global...)

@@ -126,13 +126,26 @@ func parse(data []byte) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	// Sizing the scratch space from the number of lines saves most of the
-	// regrowing; none of it is kept.
 	// Sizing the scratch space from the file saves most of the regrowing;
 	// none of it is kept.
 	b := builder{
 		pats:  make([]byte, 0, len(data)/4),
 		rules: make([]rule, 0, len(data)/32),
+	}
+	if 256 < len(data) && len(data) <= 4<<10 {
+		// One block for the small slices of a typical file, instead of
+		// growing each from nothing.
+		room := new(struct {
+			text, tokens [128]byte
+			groups       [8]group
+			names        [16]agentName
+			others       [4]other
+			keys         [32]uint64
+			sorted       [32]rule
+		})
+		b.text, b.tokens = room.text[:0], room.tokens[:0]
+		b.groups, b.names, b.others = room.groups[:0], room.names[:0], room.others[:0]
+		b.sort = sortScratch{keys: room.keys[:0], rules: room.sorted[:0]}
 	}
 	lx := newLexer(data)
 	for {

@@ -9,7 +9,7 @@ import (
 // Robots.text. The rules of a group are laid out for lookup, see group and
 // layout.go.
 type rule struct {
-	off   uint32 // normalised pattern, without a final '$', at text[off:off+n]
+	off   uint32 // normalised pattern, without a final '$', at text[off:off+n] (see builder.src)
 	line  uint32
 	n     uint16 // a line keeps at most maxLineLen bytes, 3× that once escaped
 	flags ruleFlags
@@ -26,6 +26,7 @@ const (
 	ruleIndex                          // the "/index.htm" fallback of an Allow rule: "<dir>/$"
 	ruleRawApart                       // the value as written differs from the pattern, see Robots.raw
 	ruleStar                           // the pattern has a '*'
+	ruleEscaped                        // builder only: the pattern is in builder.pats, not in the file
 )
 
 // ruleKey returns the byte a path must have after its leading '/' for lit to

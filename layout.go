@@ -290,7 +290,11 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 			w1 |= 1 << 31
 		}
 		w = append(w, w0, w1)
-		text.Write(b.pats[ru.off : ru.off+uint32(ru.n)])
+		from := b.src
+		if ru.flags&ruleEscaped != 0 {
+			from = b.pats
+		}
+		text.Write(from[ru.off : ru.off+uint32(ru.n)])
 		if ru.flags&ruleAnchored != 0 {
 			text.WriteByte('$')
 		}
@@ -322,8 +326,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 	r.wordsAt = uint32(text.Len())
-	// Reuse the room the patterns took for the words' bytes.
-	wb := b.pats[:0]
+	wb := make([]byte, 0, 4*len(w))
 	for _, v := range w {
 		wb = binary.LittleEndian.AppendUint32(wb, v)
 	}

@@ -85,7 +85,8 @@ func hasPrefixFold(b []byte, prefix string) bool {
 
 // builder collects what Parse keeps while the lines go by.
 type builder struct {
-	pats     []byte // patterns, in file order
+	src      []byte // the file; patterns that need no escaping are read from it
+	pats     []byte // escaped patterns
 	raws     []byte // values as written, where they differ: 2 bytes of length, then the bytes
 	text     []byte // other keys and values, sitemaps
 	rules    []rule
@@ -129,7 +130,7 @@ func parse(data []byte) *Robots {
 	// Sizing the scratch space from the file saves most of the regrowing;
 	// none of it is kept.
 	b := builder{
-		pats:  make([]byte, 0, len(data)/4),
+		src:   data,
 		rules: make([]rule, 0, len(data)/32),
 	}
 	if 256 < len(data) && len(data) <= 4<<10 {
@@ -229,13 +230,18 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		b.raws = append(b.raws, value...)
 		flags |= ruleRawApart
 	}
-	off := len(b.pats)
-	if escape {
-		b.pats = appendEscaped(b.pats, value)
+	// A pattern that needs no escaping is the value itself, read from the
+	// file when the text is written; others are escaped into pats.
+	var off int
+	var pat []byte
+	if at := cap(b.src) - cap(value); !escape && b.src != nil && 0 <= at && at <= len(b.src) {
+		off, pat = at, value
 	} else {
-		b.pats = append(b.pats, value...)
+		off = len(b.pats)
+		b.pats = appendEscaped(b.pats, value)
+		pat = b.pats[off:]
+		flags |= ruleEscaped
 	}
-	pat := b.pats[off:]
 	n := len(pat)
 	if n > 0 && pat[n-1] == '$' {
 		n--

@@ -34,12 +34,13 @@ import (
 //	                              group; the groups' lines in group order,
 //	                              then the sitemaps (group noGroup)
 //
-// The text starts with the rules' patterns, final '$' included, in rule
-// order, so a pattern ends where the next begins. A value as written is
-// stored as two bytes of length and the bytes. Agent tokens come last, in
-// the order of the agents, so a token too ends where the next begins. An
-// agent's groups word is the index of its only group, or listBit | the
-// offset of its list.
+// The text before the words starts with the rules' patterns, final '$'
+// included, in rule order, so a pattern ends where the next begins. Then
+// come the values as written that differ from their patterns (two bytes of
+// length, then the bytes), the other lines' keys and values and the
+// sitemaps, and last the agent tokens in the order of the agents, so a token
+// too ends where the next begins. An agent's groups word is the index of its
+// only group, or listBit | the offset of its list.
 //
 // Rule records are 8 bytes because most robots.txt lines are short: with a
 // 2-byte length, a key byte and flags of their own they would outweigh the
@@ -102,9 +103,6 @@ func (r *Robots) word(k uint32) uint32 {
 
 // hasWords reports whether r keeps any records.
 func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
-
-// numRules returns the number of rules, fallbacks included.
-func (r *Robots) numRules() uint32 { return (r.word(hGroups) - headerWords) / ruleWords }
 
 // ruleWords3 returns the two words of rule i and the first of the next,
 // which says where its pattern ends, with one bounds check.

@@ -22,10 +22,12 @@
 // "/f.pdf?x" is not. When no rule matches, the URL is allowed.
 //
 // Parse never fails: every byte sequence is a robots.txt, and lines that make
-// no sense are skipped. A parsed [*Robots] is immutable and safe for
-// concurrent use by multiple goroutines; Allowed and Decide allocate nothing.
-// A crawler asking many URLs for one agent selects the agent's [Group] once
-// with [Robots.Group] and asks it.
+// no sense are skipped; [Diagnose] reports what was skipped and why, line by
+// line, for tools that explain files to people. A parsed [*Robots] is
+// immutable, safe for concurrent use by multiple goroutines and compact (a
+// small struct and one string, about the size of the file); Allowed and
+// Decide allocate nothing. A crawler asking many URLs for one agent selects
+// the agent's [Group] once with [Robots.Group] and asks it.
 //
 // # Differences from RFC 9309
 //
@@ -49,8 +51,13 @@
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
 //     included; the URL is matched as given, without decoding.
 //
+// Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
+// per group and chosen like the rules ([Robots.CrawlDelay]).
+//
 // The package does no I/O. [FromStatus] maps an HTTP status to the rules
-// RFC 9309 prescribes, and [RobotsURL] finds where a URL's robots.txt lives.
+// RFC 9309 prescribes, and [RobotsURL] finds where a URL's robots.txt lives;
+// package github.com/robotstxt-go/robotstxt/fetch fetches and caches
+// robots.txt files over HTTP.
 package robotstxt
 
 import "time"

@@ -281,6 +281,15 @@ func idnaHost(name string) (string, bool, error) {
 	if !validASCIIHost(ascii) {
 		return "", false, ErrInvalidHost
 	}
+	if ascii != name {
+		// The name must be its own canonical form once converted: the
+		// lookup profile lets some names through that it rejects in their
+		// Punycode form (a label mixing directions, found by fuzzing), and
+		// a robots.txt URL must name the same origin when asked again.
+		if again, err := idna.Lookup.ToASCII(ascii); err != nil || again != ascii {
+			return "", false, ErrInvalidHost
+		}
+	}
 	return ascii, ascii == name, nil
 }
 

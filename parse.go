@@ -119,8 +119,8 @@ type agentEntry struct {
 
 // maxFileLen bounds what Parse reads, so that every offset into the text of
 // a Robots fits in 31 bits even when every byte is %-escaped, and every line
-// number in 29 (see layout.go). Crawlers read at
-// most 500 KiB of a robots.txt; a file a thousand times larger is not one.
+// number in 29 (see layout.go). Crawlers read at most 500 KiB of a
+// robots.txt; a file five hundred times larger is not one.
 const maxFileLen = 256 << 20
 
 func parse(data []byte) *Robots {
@@ -216,8 +216,9 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if allow {
 		flags |= ruleAllow
 	}
-	// The value as written is kept before the pattern when it differs, or
-	// when an index fallback (below) needs it, which is shorter.
+	// The value as written is kept apart, in raws, when it differs from the
+	// pattern, and when an index fallback (below) needs it: the fallback's
+	// pattern is shorter than the value.
 	slash := -1
 	if allow {
 		slash = indexFallback(value)
@@ -470,7 +471,8 @@ func (b *builder) finish() *Robots {
 			at := len(lists)
 			lists = append(lists, 0)
 			for _, nm := range b.names[i:j] {
-				if lists[len(lists)-1] != nm.group || len(lists) == at+1 {
+				// A group naming the token twice is listed once.
+				if last := len(lists) - 1; last == at || lists[last] != nm.group {
 					lists = append(lists, nm.group)
 				}
 			}

@@ -116,10 +116,9 @@ func (r *Robots) Group(agent string) Group {
 func (g Group) Allowed(url string) bool {
 	ru, found := g.decide(url)
 	if !found {
-		return g.r == nil || g.r.kind != DisallowAll
+		return g.allowsUnmatched()
 	}
-	// An empty pattern matches with priority 0 and never disallows.
-	return ru.flags&ruleAllow != 0 || ru.priority() == 0
+	return ru.allows()
 }
 
 // Decide reports whether url may be fetched and which rule decided; see
@@ -127,16 +126,23 @@ func (g Group) Allowed(url string) bool {
 func (g Group) Decide(url string) Decision {
 	ru, found := g.decide(url)
 	if !found {
-		return Decision{Allowed: g.r == nil || g.r.kind != DisallowAll}
+		return Decision{Allowed: g.allowsUnmatched()}
 	}
-	allow := ru.flags&ruleAllow != 0
 	return Decision{
-		Allowed: allow || ru.priority() == 0,
+		Allowed: ru.allows(),
 		Line:    int(ru.line),
-		Allow:   allow,
+		Allow:   ru.flags&ruleAllow != 0,
 		Rule:    g.r.raw(ru),
 	}
 }
+
+// allowsUnmatched reports whether a URL that no rule matches is allowed:
+// always, but for the Robots of an unreachable robots.txt.
+func (g Group) allowsUnmatched() bool { return g.r == nil || g.r.kind != DisallowAll }
+
+// allows reports whether the deciding rule ru allows the URL. An empty
+// pattern matches with priority 0 and never disallows.
+func (ru rule) allows() bool { return ru.flags&ruleAllow != 0 || ru.priority() == 0 }
 
 // decide returns the rule that decides for url, if any rule matches. A
 // DisallowAll Robots has no rules: Allowed and Decide tell it apart.

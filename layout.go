@@ -250,27 +250,33 @@ func (r *Robots) otherValue(o other) string {
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	nRaws := 0
+	// The text and the words are written once into a strings.Builder of the
+	// exact size, so that it needs no copy to become a string.
+	nRaws, size := 0, len(b.raws)+len(b.text)
 	for _, ru := range b.rules {
+		size += ru.priority()
 		if ru.flags&ruleRawApart != 0 {
 			nRaws++
 		}
 	}
-	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + nRaws*rawWords + len(b.others)*otherWords
-	w := make([]uint32, headerWords, n)
-	// The text is written once into a strings.Builder of the exact size, so
-	// that it needs no copy to become a string.
-	size := len(b.raws) + len(b.text)
-	for _, ru := range b.rules {
-		size += ru.priority()
-	}
 	for _, a := range agents {
 		size += int(a.n)
 	}
+	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
+		len(lists) + nRaws*rawWords + len(b.others)*otherWords
 	var text strings.Builder
 	text.Grow(size + 4*n)
-	var raws []uint32
+
+	// The words go to w as bytes, to follow the text at the end.
+	w := make([]byte, 4*headerWords, 4*n)
+	put := func(v ...uint32) {
+		for _, x := range v {
+			w = binary.LittleEndian.AppendUint32(w, x)
+		}
+	}
+	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
+
+	raws := make([]uint32, 0, nRaws*rawWords)
 	for i, ru := range b.rules {
 		w0 := uint32(text.Len())
 		if ru.flags&ruleAllow != 0 {
@@ -287,7 +293,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		if ru.flags&ruleIndex != 0 {
 			w1 |= 1 << 31
 		}
-		w = append(w, w0, w1)
+		put(w0, w1)
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
@@ -297,7 +303,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 			text.WriteByte('$')
 		}
 	}
-	w = append(w, uint32(text.Len()))
+	put(uint32(text.Len()))
 	for i := 1; i < len(raws); i += rawWords {
 		raws[i] += uint32(text.Len())
 	}
@@ -305,29 +311,25 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	base := uint32(text.Len())
 	text.Write(b.text)
 
-	w[hGroups] = uint32(len(w))
+	section(hGroups)
 	for _, g := range b.groups {
-		w = append(w, g.start, g.wild)
+		put(g.start, g.wild)
 	}
-	w[hAgents] = uint32(len(w))
+	section(hAgents)
 	for _, a := range agents {
-		w = append(w, uint32(text.Len()), a.groups)
+		put(uint32(text.Len()), a.groups)
 		text.Write(b.tokens[a.token : a.token+a.n])
 	}
-	w = append(w, uint32(text.Len()), 0)
-	w[hLists] = uint32(len(w))
-	w = append(w, lists...)
-	w[hRaws] = uint32(len(w))
-	w = append(w, raws...)
-	w[hOthers] = uint32(len(w))
+	put(uint32(text.Len()), 0)
+	section(hLists)
+	put(lists...)
+	section(hRaws)
+	put(raws...)
+	section(hOthers)
 	for _, o := range b.others {
-		w = append(w, base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
+		put(base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 	r.wordsAt = uint32(text.Len())
-	wb := make([]byte, 0, 4*len(w))
-	for _, v := range w {
-		wb = binary.LittleEndian.AppendUint32(wb, v)
-	}
-	text.Write(wb)
+	text.Write(w)
 	r.text = text.String()
 }

@@ -456,7 +456,7 @@ func (b *builder) finish() *Robots {
 	lists := make([]uint32, 0, 1+len(b.global))
 	lists = append(lists, uint32(len(b.global)))
 	lists = append(lists, b.global...)
-	var agents []agentEntry
+	agents := make([]agentEntry, 0, len(b.names))
 	for i := 0; i < len(b.names); {
 		t := tok(b.names[i])
 		j := i + 1

@@ -77,6 +77,14 @@ type conformanceCase struct {
 	note    string
 }
 
+// parseKey names the robots.txt of c, to parse each body once.
+func (c conformanceCase) parseKey() string {
+	if c.file != "" {
+		return c.file
+	}
+	return string(c.robots)
+}
+
 // readConformance reads a conformance .tsv file. For corpus.tsv the robots
 // body is read from the corpus folder.
 func readConformance(t testing.TB, path string) []conformanceCase {
@@ -161,14 +169,10 @@ func TestConformance(t *testing.T) {
 			parsed := map[string]*Robots{}
 			var okAllowed, okLine int
 			for _, c := range cases {
-				key := c.file
-				if key == "" {
-					key = string(c.robots)
-				}
-				r, found := parsed[key]
+				r, found := parsed[c.parseKey()]
 				if !found {
 					r = Parse(c.robots)
-					parsed[key] = r
+					parsed[c.parseKey()] = r
 				}
 				d := r.Decide(c.agent, c.url)
 				if d.Allowed == c.allowed {

@@ -475,14 +475,10 @@ func TestSlowConformance(t *testing.T) {
 				if len(c.robots) > 64<<10 || len(c.url) > 2048 {
 					continue // the slow matcher is quadratic
 				}
-				key := c.file
-				if key == "" {
-					key = string(c.robots)
-				}
-				f, ok := parsed[key]
+				f, ok := parsed[c.parseKey()]
 				if !ok {
 					f = slowParse(c.robots)
-					parsed[key] = f
+					parsed[c.parseKey()] = f
 				}
 				n++
 				if d := f.decide(c.agent, c.url); d.Allowed != c.allowed || d.Line != c.line {

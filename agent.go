@@ -68,13 +68,11 @@ func compareFold[T string | []byte](agent, tok T) int {
 // case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
 // no token, and the search finds none for it.
 func (r *Robots) findAgent(agent string) (uint32, bool) {
-	if !r.hasWords() {
-		return 0, false
-	}
-	lo, hi := uint32(0), r.numAgents()
+	base, hi := r.agents()
+	lo := uint32(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		switch c := compareFold(agent, r.token(m)); {
+		switch c := compareFold(agent, r.tokenAt(base, m)); {
 		case c == 0:
 			return m, true
 		case c > 0:

@@ -98,8 +98,10 @@ type other struct {
 
 // word returns word k of the records.
 func (r *Robots) word(k uint32) uint32 {
-	s := r.text[r.wordsAt+4*k:]
-	_ = s[3] // one bounds check for the four loads, which become one
+	// A slice of constant length needs no further bounds checks, and the
+	// four loads become one.
+	i := int(r.wordsAt) + 4*int(k)
+	s := r.text[i : i+4]
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
@@ -178,15 +180,28 @@ func (r *Robots) group(i uint32) group {
 }
 
 func (r *Robots) numAgents() uint32 {
+	_, n := r.agents()
+	return n
+}
+
+// agents returns the word where the agent records start, and their number.
+func (r *Robots) agents() (base, n uint32) {
 	if !r.hasWords() {
-		return 0
+		return 0, 0
 	}
-	return (r.word(hLists)-r.word(hAgents))/agentWords - 1
+	base = r.word(hAgents)
+	return base, (r.word(hLists)-base)/agentWords - 1
 }
 
 // token returns the lower-case token of agent i.
 func (r *Robots) token(i uint32) string {
-	a := r.word(hAgents) + i*agentWords
+	base, _ := r.agents()
+	return r.tokenAt(base, i)
+}
+
+// tokenAt is token for agent records that start at word base.
+func (r *Robots) tokenAt(base, i uint32) string {
+	a := base + i*agentWords
 	return r.text[r.word(a):r.word(a+agentWords)]
 }
 

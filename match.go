@@ -32,18 +32,29 @@ type urlPath struct {
 // ends at '#'; it is "/" when there is none, or when '#' comes first.
 func pathOf(rawURL string) urlPath {
 	s := rawURL
-	if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
-		s = s[2:]
-	}
-	begin := indexPathStart(s)
-	// "://" ends a scheme only when it comes before the first '/', '?' or
-	// ';', that is when that first one is the '/' of "://".
-	if begin > 0 && s[begin] == '/' && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
-		begin += 2
+	var begin int
+	if n := schemeLen(s); n > 0 {
+		// The usual URL: its scheme is known without a search.
+		begin = n
 		if i := indexPathStart(s[begin:]); i >= 0 {
 			begin += i
 		} else {
 			begin = -1
+		}
+	} else {
+		if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
+			s = s[2:]
+		}
+		begin = indexPathStart(s)
+		// "://" ends a scheme only when it comes before the first '/', '?' or
+		// ';', that is when that first one is the '/' of "://".
+		if begin > 0 && s[begin] == '/' && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
+			begin += 2
+			if i := indexPathStart(s[begin:]); i >= 0 {
+				begin += i
+			} else {
+				begin = -1
+			}
 		}
 	}
 	if begin < 0 {
@@ -61,6 +72,18 @@ func pathOf(rawURL string) urlPath {
 		return urlPath{rest: s[begin:end], slash: true}
 	}
 	return urlPath{rest: s[begin:end]}
+}
+
+// schemeLen returns the length of a leading "https://" or "http://", or 0.
+// Their "://" ends the scheme, as it comes before any other '/', '?' or ';'.
+func schemeLen(s string) int {
+	switch {
+	case len(s) >= 8 && s[:8] == "https://":
+		return 8
+	case len(s) >= 7 && s[:7] == "http://":
+		return 7
+	}
+	return 0
 }
 
 // indexPathStart returns the index of the first '/', '?' or ';' in s, or -1.

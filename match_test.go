@@ -67,6 +67,13 @@ func TestURLPath(t *testing.T) {
 		{"§5 '?' before '://'", "h?x://y/z", "/?x://y/z"},
 		{"§5 ':?/' is no scheme end", "h:?/x", "/?/x"},
 		{"§5 ':;/' is no scheme end", "h:;/x", "/;/x"},
+		{"§5 https:// with a path", "https://h.example/a/b?c", "/a/b?c"},
+		{"§5 https:// with no path", "https://h.example", "/"},
+		{"§5 http:// with a query and no path", "http://h?q", "/?q"},
+		{"§5 https:// and a fragment in the host", "https://h#x/y", "/"},
+		{"§5 upper-case scheme", "HTTPS://h/x", "/x"},
+		{"§5 https:// alone", "https://", "/"},
+		{"§5 http:/// has an empty host", "http:///x", "/x"},
 	}
 	for _, tt := range tests {
 		if got := pathOf(tt.url).String(); got != tt.want {

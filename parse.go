@@ -69,6 +69,49 @@ func classifyKey(key []byte) (kind keyKind, typo bool) {
 	return keyOther, false
 }
 
+// Known keys spelled out in full, as little-endian words of their first
+// eight bytes, for quickDirective.
+var (
+	wordDisallow  = binary.LittleEndian.Uint64([]byte("disallow"))
+	wordAllow     = binary.LittleEndian.Uint64([]byte("allow:\x00\x00"))
+	wordUserAgent = binary.LittleEndian.Uint64([]byte("user-age"))
+	wordSitemap   = binary.LittleEndian.Uint64([]byte("sitemap:"))
+)
+
+// quickDirective recognises the usual shape of a line, a directive's key
+// spelled out in full, in any case, right before the colon at the start of
+// the line: "Disallow: /x". It returns what split and classifyKey would; ok
+// is false for any other line, which takes the general path. The line must
+// hold no NUL and no '#' (see lexer.mayNUL).
+//
+// Setting bit 0x20 of a byte folds it to lower case: only the upper-case
+// letter and the letter itself become a given lower-case letter, and only
+// CR, which a line never holds, becomes '-' with it.
+func quickDirective(raw []byte) (kind keyKind, key, value []byte, ok bool) {
+	if len(raw) < 8 || len(raw) > maxLineLen {
+		return keyOther, nil, nil, false
+	}
+	const fold = 0x2020202020202020
+	v := binary.LittleEndian.Uint64(raw)
+	var n int
+	switch {
+	case v|fold == wordDisallow:
+		kind, n = keyDisallow, 8
+	case v&(1<<48-1)|fold>>24 == wordAllow:
+		kind, n = keyAllow, 5
+	case v|fold == wordUserAgent && len(raw) > 10 && raw[8]|0x20 == 'n' && raw[9]|0x20 == 't':
+		kind, n = keyUserAgent, 10
+	case v|fold>>8 == wordSitemap:
+		kind, n = keySitemap, 7
+	default:
+		return keyOther, nil, nil, false
+	}
+	if len(raw) <= n || raw[n] != ':' {
+		return keyOther, nil, nil, false
+	}
+	return kind, raw[:n], trimSpace(raw[n+1:]), true
+}
+
 // hasPrefixFold reports whether b starts with the lower-case ASCII prefix,
 // ignoring ASCII case.
 func hasPrefixFold(b []byte, prefix string) bool {
@@ -154,6 +197,12 @@ func parse(data []byte) *Robots {
 		if !ok {
 			break
 		}
+		if !lx.mayNUL && !lx.mayHash {
+			if kind, key, value, ok := quickDirective(raw); ok {
+				b.line(uint32(lx.num), kind, key, value)
+				continue
+			}
+		}
 		key, value, _, ok := split(raw, lx.mayNUL, lx.mayHash)
 		if !ok {
 			continue
@@ -223,7 +272,10 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if allow {
 		slash = indexFallback(value)
 	}
-	escape := needsEscape(value)
+	escape, star := scanValue(value)
+	if star {
+		flags |= ruleStar
+	}
 	var raw uint32
 	if slash >= 0 || escape {
 		raw = uint32(len(b.raws))
@@ -254,17 +306,20 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if slash >= 0 {
 		// Escaping moves no '/', so the fallback is a prefix of the pattern.
 		slash = bytes.LastIndexByte(pat, '/')
-		ru := newRule(uint32(off), num, pat[:slash+1], flags|ruleAnchored|ruleIndex)
+		lit := pat[:slash+1]
+		fallback := flags&^ruleStar | ruleAnchored | ruleIndex
+		if star && bytes.IndexByte(lit, '*') >= 0 {
+			fallback |= ruleStar
+		}
+		ru := newRule(uint32(off), num, lit, fallback)
 		ru.raw = raw
 		b.rules = append(b.rules, ru)
 	}
 }
 
-// newRule makes a rule for the pattern lit, at text[off:].
+// newRule makes a rule for the pattern lit, at text[off:]. flags has
+// ruleStar when lit has a '*'.
 func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
-	if bytes.IndexByte(lit, '*') >= 0 {
-		flags |= ruleStar
-	}
 	return rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
 }
 
@@ -279,6 +334,45 @@ func indexFallback(value []byte) int {
 		return slash
 	}
 	return -1
+}
+
+// scanValue reports, in one pass over an Allow or Disallow value, whether
+// normalising changes it (see needsEscape) and whether it has a '*'. It
+// tests eight bytes at a time: most values are plain paths.
+func scanValue(value []byte) (escape, star bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	// A byte of x is zero where v has the byte sought; (x-ones)&^x sets the
+	// high bit of some byte exactly when x has a zero byte.
+	var high, pct, stars uint64
+	i := 0
+	for ; i+8 <= len(value); i += 8 {
+		v := binary.LittleEndian.Uint64(value[i:])
+		x, y := v^('%'*ones), v^('*'*ones)
+		high |= v
+		pct |= (x - ones) &^ x
+		stars |= (y - ones) &^ y
+	}
+	for ; i < len(value); i++ {
+		switch c := value[i]; c {
+		case '%':
+			pct |= highs
+		case '*':
+			stars |= highs
+		default:
+			high |= uint64(c)
+		}
+	}
+	star = stars&highs != 0
+	switch {
+	case high&highs != 0:
+		return true, star
+	case pct&highs != 0:
+		return needsEscape(value), star
+	}
+	return false, star
 }
 
 // needsEscape reports whether normalising value changes it: a byte ≥ 0x80,

@@ -109,7 +109,15 @@ func quickDirective(raw []byte) (kind keyKind, key, value []byte, ok bool) {
 	if len(raw) <= n || raw[n] != ':' {
 		return keyOther, nil, nil, false
 	}
-	return kind, raw[:n], trimSpace(raw[n+1:]), true
+	// The value usually starts with one space and ends with no space.
+	value = raw[n+1:]
+	for len(value) > 0 && isSpace(value[0]) {
+		value = value[1:]
+	}
+	for len(value) > 0 && isSpace(value[len(value)-1]) {
+		value = value[:len(value)-1]
+	}
+	return kind, raw[:n], value, true
 }
 
 // hasPrefixFold reports whether b starts with the lower-case ASCII prefix,
@@ -174,21 +182,23 @@ func parse(data []byte) *Robots {
 	// none of it is kept.
 	b := builder{
 		src:   data,
-		rules: make([]rule, 0, len(data)/32),
+		rules: make([]rule, 0, len(data)/32+8),
 	}
 	if 256 < len(data) && len(data) <= 4<<10 {
 		// One block for the small slices of a typical file, instead of
 		// growing each from nothing.
 		room := new(struct {
-			text, tokens [128]byte
-			groups       [8]group
-			names        [16]agentName
-			others       [4]other
-			keys         [32]uint64
-			sorted       [32]rule
+			text, tokens, raws [128]byte
+			groups             [8]group
+			global             [4]uint32
+			names              [16]agentName
+			others, sitemaps   [4]other
+			keys               [32]uint64
+			sorted             [32]rule
 		})
-		b.text, b.tokens = room.text[:0], room.tokens[:0]
-		b.groups, b.names, b.others = room.groups[:0], room.names[:0], room.others[:0]
+		b.text, b.tokens, b.raws = room.text[:0], room.tokens[:0], room.raws[:0]
+		b.groups, b.global, b.names = room.groups[:0], room.global[:0], room.names[:0]
+		b.others, b.sitemaps = room.others[:0], room.sitemaps[:0]
 		b.sort = sortScratch{keys: room.keys[:0], rules: room.sorted[:0]}
 	}
 	lx := newLexer(data)
@@ -230,8 +240,9 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 		}
 		tok := agentToken(value)
 		off := len(b.tokens)
-		for _, c := range tok {
-			b.tokens = append(b.tokens, lower(c))
+		b.tokens = append(b.tokens, tok...)
+		for i := off; i < len(b.tokens); i++ {
+			b.tokens[i] = lower(b.tokens[i])
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
 	case keyAllow, keyDisallow:
@@ -355,15 +366,16 @@ func scanValue(value []byte) (escape, star bool) {
 		pct |= (x - ones) &^ x
 		stars |= (y - ones) &^ y
 	}
-	for ; i < len(value); i++ {
-		switch c := value[i]; c {
-		case '%':
-			pct |= highs
-		case '*':
-			stars |= highs
-		default:
-			high |= uint64(c)
-		}
+	if i < len(value) {
+		// The last bytes, as a word padded with bytes that are none of
+		// those sought.
+		pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+		copy(pad[:], value[i:])
+		v := binary.LittleEndian.Uint64(pad[:])
+		x, y := v^('%'*ones), v^('*'*ones)
+		high |= v
+		pct |= (x - ones) &^ x
+		stars |= (y - ones) &^ y
 	}
 	star = stars&highs != 0
 	switch {

@@ -163,13 +163,11 @@ func (g Group) decide(url string) (best rule, found bool) {
 // precedence over best (when found), or else false. Be careful when changing
 // it: it is the inner loop of Allowed.
 func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
-	grp := r.group(id)
-	wild, wildEnd := grp.start, grp.wild
-	end := r.group(id + 1).start
+	wild, wildEnd, end := r.groupRules(id)
 	keyed, keyedEnd := end, end
 	if c, ok := p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.
-		lo, hi := grp.wild, end
+		lo, hi := wildEnd, end
 		for lo < hi {
 			m := uint32(uint(lo+hi) >> 1)
 			if r.keyedKey(m) < c {

@@ -179,6 +179,13 @@ func (r *Robots) group(i uint32) group {
 	return group{start: r.word(k), wild: r.word(k + 1)}
 }
 
+// groupRules returns where the rules of group i start, where its keyed
+// rules start, and where they end.
+func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
+	k := r.word(hGroups) + i*groupWords
+	return r.word(k), r.word(k + 1), r.word(k + groupWords)
+}
+
 func (r *Robots) numAgents() uint32 {
 	_, n := r.agents()
 	return n
@@ -201,8 +208,13 @@ func (r *Robots) token(i uint32) string {
 
 // tokenAt is token for agent records that start at word base.
 func (r *Robots) tokenAt(base, i uint32) string {
-	a := base + i*agentWords
-	return r.text[r.word(a):r.word(a+agentWords)]
+	// The token ends where the next agent's begins: read both offsets with
+	// one bounds check.
+	k := int(r.wordsAt) + 4*int(base+i*agentWords)
+	s := r.text[k : k+4*agentWords+4]
+	from := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	to := uint32(s[8]) | uint32(s[9])<<8 | uint32(s[10])<<16 | uint32(s[11])<<24
+	return r.text[from:to]
 }
 
 // agentGroups returns where the indexes of the groups that name agent i

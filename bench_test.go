@@ -26,6 +26,7 @@ var (
 	boolSink     bool
 	decisionSink Decision
 	robotsSink   *Robots
+	pathSink     urlPath
 )
 
 func readTestdata(tb testing.TB, name string) []byte {
@@ -135,6 +136,36 @@ func BenchmarkAllowed(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			decisionSink = r.Decide("UnknownBot", "https://www.example.com/live/delta/today")
+		}
+	})
+}
+
+// BenchmarkAllowedSteps times the steps every query takes, whatever the
+// file: taking the path from the URL, finding the agent, and a whole query
+// on a file of one rule.
+func BenchmarkAllowedSteps(b *testing.B) {
+	const url = "https://blog.example.com/2024/05/a-post/"
+	b.Run("path", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			pathSink = pathOf(url)
+		}
+	})
+	agents := Parse(readTestdata(b, "agents.txt"))
+	if _, ok := agents.findAgent("GPTBot"); !ok {
+		b.Fatal("agents.txt names no GPTBot")
+	}
+	b.Run("agent-among-40", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, boolSink = agents.findAgent("GPTBot")
+		}
+	})
+	one := Parse([]byte("User-agent: *\nDisallow: /private/\n"))
+	b.Run("one-rule-file", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			boolSink = one.Allowed("GPTBot", url)
 		}
 	})
 }

@@ -75,7 +75,7 @@ var allowedBenchCases = []struct {
 	{"small/no-path", "small.txt", "UnknownBot", "https://shop.example.com?sessionid=1",
 		false, "a query with no path gets a virtual '/'"},
 	{"agents/blocked-ai", "agents.txt", "GPTBot", "https://blog.example.com/2024/05/a-post/",
-		false, "the agent lookup among forty tokens, then Disallow: /"},
+		false, "the agent lookup among 42 tokens, then Disallow: /"},
 	{"agents/unlisted", "agents.txt", "SomeBot", "https://blog.example.com/2024/05/a-post/",
 		true, "an agent that is not listed, answered by '*'"},
 	{"large/named-hit", "large.txt", "Googlebot", "https://www.example.com/de/item/12345",
@@ -155,7 +155,7 @@ func BenchmarkAllowedSteps(b *testing.B) {
 	if _, ok := agents.findAgent("GPTBot"); !ok {
 		b.Fatal("agents.txt names no GPTBot")
 	}
-	b.Run("agent-among-40", func(b *testing.B) {
+	b.Run("agent-among-42", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, boolSink = agents.findAgent("GPTBot")

@@ -353,8 +353,9 @@ func TestDiagnoseAgreesWithParse(t *testing.T) {
 		rules := map[int]bool{} // line → allow
 		others := map[int]bool{}
 		agents := []string{"*"}
-		for i := uint32(0); i < r.numAgents(); i++ {
-			agents = append(agents, r.token(i))
+		base, n := r.agents()
+		for i := range n {
+			agents = append(agents, r.tokenAt(base, i))
 		}
 		for _, a := range agents {
 			g := r.Group(a)

@@ -277,7 +277,8 @@ func (g Group) Rules() []Rule {
 	var out []Rule
 	for k := g.at; k < g.at+g.n; k++ {
 		id := g.r.word(k)
-		for i, end := g.r.group(id).start, g.r.group(id+1).start; i < end; i++ {
+		start, _, end := g.r.groupRules(id)
+		for i := start; i < end; i++ {
 			ru := g.r.rule(i)
 			if ru.flags&ruleIndex != 0 {
 				continue

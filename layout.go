@@ -96,14 +96,22 @@ type other struct {
 	group      uint32
 }
 
-// word returns word k of the records.
-func (r *Robots) word(k uint32) uint32 {
-	// A slice of constant length needs no further bounds checks, and the
-	// four loads become one.
+// words returns n words of the records from word k, as bytes. Slicing at an
+// int offset to a constant length costs one bounds check, and none for the
+// reads that follow (see le32).
+func (r *Robots) words(k, n uint32) string {
 	i := int(r.wordsAt) + 4*int(k)
-	s := r.text[i : i+4]
+	return r.text[i : i+4*int(n)]
+}
+
+// le32 decodes the little-endian word that s starts with; the four loads
+// become one.
+func le32(s string) uint32 {
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
+
+// word returns word k of the records.
+func (r *Robots) word(k uint32) uint32 { return le32(r.words(k, 1)) }
 
 // hasWords reports whether r keeps any records.
 func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
@@ -111,12 +119,8 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 // ruleWords3 returns the two words of rule i and the first of the next,
 // which says where its pattern ends, with one bounds check.
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
-	s := r.text[r.wordsAt+4*(headerWords+i*ruleWords):]
-	_ = s[11]
-	w0 = uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-	w1 = uint32(s[4]) | uint32(s[5])<<8 | uint32(s[6])<<16 | uint32(s[7])<<24
-	end = uint32(s[8]) | uint32(s[9])<<8 | uint32(s[10])<<16 | uint32(s[11])<<24
-	return w0, w1, end &^ bit31
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	return le32(s[0:4]), le32(s[4:8]), le32(s[8:12]) &^ bit31
 }
 
 // pattern returns the normalised pattern of rule i, final '$' included.
@@ -186,11 +190,6 @@ func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
 	return r.word(k), r.word(k + 1), r.word(k + groupWords)
 }
 
-func (r *Robots) numAgents() uint32 {
-	_, n := r.agents()
-	return n
-}
-
 // agents returns the word where the agent records start, and their number.
 func (r *Robots) agents() (base, n uint32) {
 	if !r.hasWords() {
@@ -200,21 +199,11 @@ func (r *Robots) agents() (base, n uint32) {
 	return base, (r.word(hLists)-base)/agentWords - 1
 }
 
-// token returns the lower-case token of agent i.
-func (r *Robots) token(i uint32) string {
-	base, _ := r.agents()
-	return r.tokenAt(base, i)
-}
-
-// tokenAt is token for agent records that start at word base.
+// tokenAt returns the lower-case token of agent i, whose records start at
+// word base (see agents). It ends where the next agent's token begins.
 func (r *Robots) tokenAt(base, i uint32) string {
-	// The token ends where the next agent's begins: read both offsets with
-	// one bounds check.
-	k := int(r.wordsAt) + 4*int(base+i*agentWords)
-	s := r.text[k : k+4*agentWords+4]
-	from := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-	to := uint32(s[8]) | uint32(s[9])<<8 | uint32(s[10])<<16 | uint32(s[11])<<24
-	return r.text[from:to]
+	s := r.words(base+i*agentWords, agentWords+1)
+	return r.text[le32(s[0:4]):le32(s[4*agentWords:])]
 }
 
 // agentGroups returns where the indexes of the groups that name agent i

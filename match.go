@@ -32,16 +32,10 @@ type urlPath struct {
 // ends at '#'; it is "/" when there is none, or when '#' comes first.
 func pathOf(rawURL string) urlPath {
 	s := rawURL
-	var begin int
-	if n := schemeLen(s); n > 0 {
-		// The usual URL: its scheme is known without a search.
-		begin = n
-		if i := indexPathStart(s[begin:]); i >= 0 {
-			begin += i
-		} else {
-			begin = -1
-		}
-	} else {
+	// host is where the host starts once a scheme is found, or 0; begin is
+	// where the path starts, or -1.
+	host, begin := schemeLen(s), -1
+	if host == 0 {
 		if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
 			s = s[2:]
 		}
@@ -49,12 +43,13 @@ func pathOf(rawURL string) urlPath {
 		// "://" ends a scheme only when it comes before the first '/', '?' or
 		// ';', that is when that first one is the '/' of "://".
 		if begin > 0 && s[begin] == '/' && s[begin-1] == ':' && begin+1 < len(s) && s[begin+1] == '/' {
-			begin += 2
-			if i := indexPathStart(s[begin:]); i >= 0 {
-				begin += i
-			} else {
-				begin = -1
-			}
+			host = begin + 2
+		}
+	}
+	if host > 0 {
+		begin = -1
+		if i := indexPathStart(s[host:]); i >= 0 {
+			begin = host + i
 		}
 	}
 	if begin < 0 {
@@ -74,8 +69,9 @@ func pathOf(rawURL string) urlPath {
 	return urlPath{rest: s[begin:end]}
 }
 
-// schemeLen returns the length of a leading "https://" or "http://", or 0.
-// Their "://" ends the scheme, as it comes before any other '/', '?' or ';'.
+// schemeLen returns the length of a leading "https://" or "http://", or 0:
+// the usual URL's host is found without a search. Their "://" ends the
+// scheme, as it comes before any other '/', '?' or ';'.
 func schemeLen(s string) int {
 	switch {
 	case len(s) >= 8 && s[:8] == "https://":

@@ -358,20 +358,17 @@ func scanValue(value []byte) (escape, star bool) {
 	// A byte of x is zero where v has the byte sought; (x-ones)&^x sets the
 	// high bit of some byte exactly when x has a zero byte.
 	var high, pct, stars uint64
-	i := 0
-	for ; i+8 <= len(value); i += 8 {
-		v := binary.LittleEndian.Uint64(value[i:])
-		x, y := v^('%'*ones), v^('*'*ones)
-		high |= v
-		pct |= (x - ones) &^ x
-		stars |= (y - ones) &^ y
-	}
-	if i < len(value) {
-		// The last bytes, as a word padded with bytes that are none of
-		// those sought.
-		pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-		copy(pad[:], value[i:])
-		v := binary.LittleEndian.Uint64(pad[:])
+	for i := 0; i < len(value); i += 8 {
+		var v uint64
+		if i+8 <= len(value) {
+			v = binary.LittleEndian.Uint64(value[i:])
+		} else {
+			// The last bytes, padded with bytes that are none of those
+			// sought.
+			pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+			copy(pad[:], value[i:])
+			v = binary.LittleEndian.Uint64(pad[:])
+		}
 		x, y := v^('%'*ones), v^('*'*ones)
 		high |= v
 		pct |= (x - ones) &^ x

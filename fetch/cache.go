@@ -50,6 +50,39 @@ type Options struct {
 
 	// Now returns the current time (default time.Now). Tests set it.
 	Now func() time.Time
+
+	// The fields below share the cache through a Store and report what it
+	// does; see [Store] and [FetchEvent].
+
+	// Store, when not nil, holds the origins' fetch histories behind the
+	// in-process tier, shared with the other caches that use it (in this
+	// process or others), so that each robots.txt is fetched once for all
+	// of them. Nil keeps everything in process.
+	Store Store
+
+	// StoreTimeout bounds each call to the Store (default
+	// DefaultStoreTimeout). A call that takes longer counts as a failure.
+	StoreTimeout time.Duration
+
+	// LeaseTTL is how long the lease that a cache takes in the Store before
+	// fetching lasts (default Timeout plus twice StoreTimeout). It must
+	// outlast a fetch and the save after it; a lease whose holder died
+	// ends when it runs out, and another cache fetches.
+	LeaseTTL time.Duration
+
+	// StoreKeep is how long the Store keeps an origin's history after its
+	// latest result expires (default GiveUpAfter), so that the last good
+	// copy and the start of a run of failures outlive the result itself.
+	StoreKeep time.Duration
+
+	// StoreRetry is how long the cache does without the Store after a call
+	// to it fails, before trying it again (default DefaultStoreRetry).
+	StoreRetry time.Duration
+
+	// OnFetch, when not nil, is called after each refresh of an origin's
+	// rules: every fetch the cache makes, and every result it takes from
+	// the Store instead. See [FetchEvent].
+	OnFetch func(FetchEvent)
 }
 
 // Source tells where the rules in effect for an origin came from.
@@ -120,6 +153,10 @@ type Cache struct {
 	entries map[string]*list.Element // origin → element of lru holding an *entry
 	lru     list.List                // most recently asked first
 	flights map[string]*flight       // origin → fetch under way
+	counts  counts                   // guarded by mu
+
+	shared  // the Store and its settings; zero when there is none
+	onFetch func(FetchEvent)
 }
 
 // entry is what the cache holds for one origin.
@@ -161,6 +198,7 @@ func NewCache(o *Options) *Cache {
 		allowAll:    robotstxt.FromStatus(http.StatusNotFound, nil),
 		entries:     make(map[string]*list.Element),
 		flights:     make(map[string]*flight),
+		onFetch:     o.OnFetch,
 	}
 	if c.f.client == nil {
 		c.f.client = &http.Client{}
@@ -171,6 +209,7 @@ func NewCache(o *Options) *Cache {
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}
+	c.shared.init(o, c.timeout, c.giveUpAfter)
 	return c
 }
 
@@ -217,11 +256,13 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 		e := el.Value.(*entry)
 		if now.Before(e.latest.Expires) {
 			c.lru.MoveToFront(el)
+			c.counts.hits++
 			st := e.state
 			c.mu.Unlock()
 			return c.rules(st, now), nil
 		}
 	}
+	c.counts.misses++
 	f, ok := c.flights[origin]
 	if !ok {
 		// The origin may be a slice of a long URL: keep only the origin.
@@ -239,12 +280,32 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	}
 }
 
-// refresh fetches origin's robots.txt, records the result and ends f.
+// refresh fetches origin's robots.txt, records the result and ends f. With a
+// Store, it asks the Store first (see refreshShared).
 func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	res := c.f.fetch(ctx, origin+"/robots.txt")
-	cancel()
+	if c.store != nil {
+		c.refreshShared(ctx, origin, f)
+		return
+	}
+	res := c.fetchOrigin(ctx, origin)
+	st := c.update(origin, f, func(s *state) { s.record(res) })
+	c.notify(FetchEvent{Origin: origin, Result: res, Fetched: true}, st)
+}
 
+// fetchOrigin fetches origin's robots.txt, bounded by Options.Timeout.
+func (c *Cache) fetchOrigin(ctx context.Context, origin string) *Result {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res := c.f.fetch(ctx, origin+"/robots.txt")
+	c.mu.Lock()
+	c.counts.fetches++
+	c.mu.Unlock()
+	return res
+}
+
+// update changes origin's history with change, creating its entry if
+// needed, and ends f, when not nil, with the new history, which it returns.
+func (c *Cache) update(origin string, f *flight, change func(*state)) state {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var e *entry
@@ -257,12 +318,16 @@ func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 		for c.lru.Len() > c.maxEntries {
 			old := c.lru.Remove(c.lru.Back()).(*entry)
 			delete(c.entries, old.origin)
+			c.counts.evictions++
 		}
 	}
-	e.record(res)
-	f.state = e.state
-	delete(c.flights, origin)
-	close(f.done)
+	change(&e.state)
+	if f != nil {
+		f.state = e.state
+		delete(c.flights, origin)
+		close(f.done)
+	}
+	return e.state
 }
 
 // record adds a fetch result to the history.

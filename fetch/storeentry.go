@@ -1,0 +1,282 @@
+package fetch
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// The value a cache saves in a Store is an origin's history (type state):
+//
+//	magic    "rtxh" and the format version, 1
+//	shape    1 byte: 0 the latest result is good (and is the good copy);
+//	         1 it is unreachable and a good copy follows it; 2 it is
+//	         unreachable and there is no good copy
+//	since    time: when the current run of unreachable results began
+//	latest   result
+//	good     result, when shape is 1
+//	crc      CRC-32C of everything before, 4 bytes little-endian
+//
+// A time is a varint of Unix seconds and a uvarint of nanoseconds; a
+// duration a varint of nanoseconds; a string or byte run a uvarint length
+// then the bytes. A result is:
+//
+//	RobotsURL, FinalURL            strings
+//	StatusCode, Redirects, Bytes   uvarints
+//	flags                          1 byte: bit 0 is Truncated
+//	err                            1 byte: 0 nil, 1 ErrTooManyRedirects,
+//	                               2 ErrRedirectLoop, 3 another error,
+//	                               whose message follows as a string
+//	Fetched, Duration, TTL, Expires
+//	Robots                         byte run: its MarshalBinary form
+//
+// Decoding checks everything: the checksum, every length against what is
+// left, every number against its range, that the value is used up, and
+// that the shape agrees with the kinds of the rules. A value that fails
+// any check is not used.
+const (
+	entryMagic   = "rtxh"
+	entryVersion = 1
+)
+
+// Bounds on what a value may hold, beyond which it is taken as damaged.
+const (
+	maxEntryURL  = 64 << 10 // bytes of RobotsURL or FinalURL
+	maxEntryErr  = 1 << 10  // bytes of an error message (longer ones are cut)
+	maxEntryCode = 999      // HTTP status codes have three digits
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// Errors of decodeState, wrapped with detail.
+var (
+	errEntryFormat  = errors.New("not a robots.txt history of this format version")
+	errEntryCorrupt = errors.New("damaged robots.txt history")
+)
+
+// Error kinds of a result.
+const (
+	errNone byte = iota
+	errTooManyRedirects
+	errRedirectLoop
+	errOther
+)
+
+// encodeState returns the Store value of the history s, whose latest result
+// is not nil.
+func encodeState(s state) ([]byte, error) {
+	shape := byte(0)
+	if s.latest.Unreachable() {
+		shape = 2
+		if s.good != nil {
+			shape = 1
+		}
+	}
+	b := append(make([]byte, 0, 512), entryMagic...)
+	b = append(b, entryVersion, shape)
+	b = appendTime(b, s.failingSince)
+	b, err := appendResult(b, s.latest)
+	if err == nil && shape == 1 {
+		b, err = appendResult(b, s.good)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable)), nil
+}
+
+func appendResult(b []byte, r *Result) ([]byte, error) {
+	robots, err := r.Robots.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	b = appendString(b, r.RobotsURL)
+	b = appendString(b, r.FinalURL)
+	b = binary.AppendUvarint(b, uint64(max(r.StatusCode, 0)))
+	b = binary.AppendUvarint(b, uint64(max(r.Redirects, 0)))
+	b = binary.AppendUvarint(b, uint64(max(r.Bytes, 0)))
+	flags := byte(0)
+	if r.Truncated {
+		flags = 1
+	}
+	b = append(b, flags)
+	switch {
+	case r.Err == nil:
+		b = append(b, errNone)
+	case errors.Is(r.Err, ErrTooManyRedirects):
+		b = append(b, errTooManyRedirects)
+	case errors.Is(r.Err, ErrRedirectLoop):
+		b = append(b, errRedirectLoop)
+	default:
+		msg := r.Err.Error()
+		if len(msg) > maxEntryErr {
+			msg = msg[:maxEntryErr]
+		}
+		b = appendString(append(b, errOther), msg)
+	}
+	b = appendTime(b, r.Fetched)
+	b = binary.AppendVarint(b, int64(r.Duration))
+	b = binary.AppendVarint(b, int64(r.TTL))
+	b = appendTime(b, r.Expires)
+	return append(binary.AppendUvarint(b, uint64(len(robots))), robots...), nil
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	return binary.AppendUvarint(binary.AppendVarint(b, t.Unix()), uint64(t.Nanosecond()))
+}
+
+// decodeState reads a Store value written by encodeState. It returns an
+// error wrapping errEntryFormat or errEntryCorrupt for anything else.
+func decodeState(v []byte) (state, error) {
+	if len(v) < len(entryMagic)+1 || string(v[:len(entryMagic)]) != entryMagic || v[len(entryMagic)] != entryVersion {
+		return state{}, errEntryFormat
+	}
+	if len(v) < len(entryMagic)+2+4 {
+		return state{}, fmt.Errorf("%w: %d bytes", errEntryCorrupt, len(v))
+	}
+	body, sum := v[:len(v)-4], binary.LittleEndian.Uint32(v[len(v)-4:])
+	if crc32.Checksum(body, crcTable) != sum {
+		return state{}, fmt.Errorf("%w: checksum mismatch", errEntryCorrupt)
+	}
+	d := decoder{b: body[len(entryMagic)+1:]}
+	shape := d.byte()
+	var s state
+	s.failingSince = d.time()
+	s.latest = d.result()
+	if shape == 1 {
+		s.good = d.result()
+	}
+	switch {
+	case d.err != nil:
+		return state{}, fmt.Errorf("%w: %v", errEntryCorrupt, d.err)
+	case len(d.b) != 0:
+		return state{}, fmt.Errorf("%w: %d bytes left over", errEntryCorrupt, len(d.b))
+	case shape > 2:
+		return state{}, fmt.Errorf("%w: shape %d", errEntryCorrupt, shape)
+	case (shape == 0) == s.latest.Unreachable():
+		return state{}, fmt.Errorf("%w: shape %d does not match the latest rules (%v)", errEntryCorrupt, shape, s.latest.Robots.Kind())
+	case shape == 1 && s.good.Unreachable():
+		return state{}, fmt.Errorf("%w: the good copy is unreachable", errEntryCorrupt)
+	}
+	if shape == 0 {
+		s.good = s.latest
+	}
+	return s, nil
+}
+
+// decoder reads a value; its first error stops it.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = errors.New(what)
+	}
+	d.b = nil
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.fail("cut short")
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) uvarint(limit uint64, what string) uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.fail("bad number for " + what)
+		return 0
+	}
+	d.b = d.b[k:]
+	if n > limit {
+		d.fail(what + " out of range")
+		return 0
+	}
+	return n
+}
+
+func (d *decoder) varint(what string) int64 {
+	n, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.fail("bad number for " + what)
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *decoder) bytes(limit uint64, what string) []byte {
+	n := d.uvarint(min(limit, uint64(len(d.b))), what+" length")
+	if d.err != nil {
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) time() time.Time {
+	sec := d.varint("seconds")
+	nsec := d.uvarint(999_999_999, "nanoseconds")
+	if d.err != nil {
+		return time.Time{}
+	}
+	return time.Unix(sec, int64(nsec)).UTC()
+}
+
+func (d *decoder) result() *Result {
+	r := &Result{
+		RobotsURL: string(d.bytes(maxEntryURL, "RobotsURL")),
+		FinalURL:  string(d.bytes(maxEntryURL, "FinalURL")),
+	}
+	r.StatusCode = int(d.uvarint(maxEntryCode, "status code"))
+	r.Redirects = int(d.uvarint(MaxRedirects+1, "redirects"))
+	r.Bytes = int(d.uvarint(MaxBodySize, "bytes read"))
+	switch flags := d.byte(); flags {
+	case 0, 1:
+		r.Truncated = flags == 1
+	default:
+		d.fail("unknown flags")
+	}
+	switch kind := d.byte(); kind {
+	case errNone:
+	case errTooManyRedirects:
+		r.Err = ErrTooManyRedirects
+	case errRedirectLoop:
+		r.Err = ErrRedirectLoop
+	case errOther:
+		r.Err = errors.New(string(d.bytes(maxEntryErr, "error message")))
+	default:
+		d.fail("unknown error kind")
+	}
+	r.Fetched = d.time()
+	r.Duration = time.Duration(d.varint("duration"))
+	r.TTL = time.Duration(d.varint("TTL"))
+	r.Expires = d.time()
+	data := d.bytes(math.MaxUint64, "rules")
+	if d.err != nil {
+		return nil
+	}
+	robots := new(robotstxt.Robots)
+	if err := robots.UnmarshalBinary(data); err != nil {
+		d.fail("rules: " + err.Error())
+		return nil
+	}
+	r.Robots = robots
+	return r
+}

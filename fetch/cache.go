@@ -154,6 +154,9 @@ type Cache struct {
 	lru     list.List                // most recently asked first
 	flights map[string]*flight       // origin → fetch under way
 	counts  counts                   // guarded by mu
+	// refreshing counts refresh goroutines, which outlive their flight
+	// while they save to the Store and call OnFetch; guarded by mu.
+	refreshing int
 
 	shared  // the Store and its settings; zero when there is none
 	onFetch func(FetchEvent)
@@ -269,6 +272,7 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 		origin = strings.Clone(origin)
 		f = &flight{done: make(chan struct{})}
 		c.flights[origin] = f
+		c.refreshing++
 		go c.refresh(context.WithoutCancel(ctx), origin, f)
 	}
 	c.mu.Unlock()
@@ -283,6 +287,11 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 // refresh fetches origin's robots.txt, records the result and ends f. With a
 // Store, it asks the Store first (see refreshShared).
 func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
+	defer func() {
+		c.mu.Lock()
+		c.refreshing--
+		c.mu.Unlock()
+	}()
 	if c.store != nil {
 		c.refreshShared(ctx, origin, f)
 		return

@@ -78,6 +78,8 @@ func newSite(t *testing.T, body string) (*site, *httptest.Server) {
 
 const disallowX = "User-agent: *\nDisallow: /x\n"
 
+const day = 24 * time.Hour
+
 // step is one question to a cache after moving the clock.
 type step struct {
 	advance time.Duration
@@ -115,67 +117,67 @@ func answer(status int, body, cc string) func(*site) {
 	return func(s *site) { s.set(status, body, cc) }
 }
 
-func TestCacheExpiry(t *testing.T) {
-	runSteps(t, &Options{}, []step{
-		{0, nil, "/x", false, Fresh, 1, "first question fetches"},
-		{0, nil, "/y", true, Fresh, 1, "same origin, another path: no fetch"},
-		{23 * time.Hour, nil, "/x", false, Fresh, 1, "SPEC §8: still within 24 hours"},
-		{time.Hour, answer(200, "", ""), "/x", true, Fresh, 2, "SPEC §8: at 24 hours the file is fetched again, and the new file used"},
-		{time.Hour, nil, "/x", true, Fresh, 2, "and kept for another 24 hours"},
-	})
+var expirySteps = []step{
+	{0, nil, "/x", false, Fresh, 1, "first question fetches"},
+	{0, nil, "/y", true, Fresh, 1, "same origin, another path: no fetch"},
+	{23 * time.Hour, nil, "/x", false, Fresh, 1, "SPEC §8: still within 24 hours"},
+	{time.Hour, answer(200, "", ""), "/x", true, Fresh, 2, "SPEC §8: at 24 hours the file is fetched again, and the new file used"},
+	{time.Hour, nil, "/x", true, Fresh, 2, "and kept for another 24 hours"},
 }
 
-func TestCacheMaxAge(t *testing.T) {
-	runSteps(t, &Options{MaxTTL: 48 * time.Hour}, []step{
-		{0, answer(200, disallowX, "max-age=3600"), "/x", false, Fresh, 1, "first fetch"},
-		{59 * time.Minute, nil, "/x", false, Fresh, 1, "SPEC §8: max-age=3600 keeps it for an hour"},
-		{time.Minute, answer(200, disallowX, "max-age=0"), "/x", false, Fresh, 2, "after an hour it is fetched again"},
-		{59 * time.Second, nil, "/x", false, Fresh, 2, "max-age=0 still keeps it for MinTTL"},
-		{time.Second, answer(200, disallowX, "no-store"), "/x", false, Fresh, 3, "MinTTL later it is fetched again"},
-		{time.Minute, answer(200, disallowX, "max-age=31536000"), "/x", false, Fresh, 4, "no-store also means MinTTL"},
-		{47 * time.Hour, nil, "/x", false, Fresh, 4, "a year's max-age is bounded by MaxTTL=48h"},
-		{time.Hour, nil, "/x", false, Fresh, 5, "after MaxTTL it is fetched again"},
-	})
+func TestCacheExpiry(t *testing.T) { runSteps(t, &Options{}, expirySteps) }
+
+var maxAgeSteps = []step{
+	{0, answer(200, disallowX, "max-age=3600"), "/x", false, Fresh, 1, "first fetch"},
+	{59 * time.Minute, nil, "/x", false, Fresh, 1, "SPEC §8: max-age=3600 keeps it for an hour"},
+	{time.Minute, answer(200, disallowX, "max-age=0"), "/x", false, Fresh, 2, "after an hour it is fetched again"},
+	{59 * time.Second, nil, "/x", false, Fresh, 2, "max-age=0 still keeps it for MinTTL"},
+	{time.Second, answer(200, disallowX, "no-store"), "/x", false, Fresh, 3, "MinTTL later it is fetched again"},
+	{time.Minute, answer(200, disallowX, "max-age=31536000"), "/x", false, Fresh, 4, "no-store also means MinTTL"},
+	{47 * time.Hour, nil, "/x", false, Fresh, 4, "a year's max-age is bounded by MaxTTL=48h"},
+	{time.Hour, nil, "/x", false, Fresh, 5, "after MaxTTL it is fetched again"},
+}
+
+func TestCacheMaxAge(t *testing.T) { runSteps(t, &Options{MaxTTL: 48 * time.Hour}, maxAgeSteps) }
+
+var staleSteps = []step{
+	{0, nil, "/x", false, Fresh, 1, "a good copy"},
+	{24 * time.Hour, answer(503, "", ""), "/x", false, Stale, 2, "SPEC §8: refresh fails, the stale copy still disallows /x"},
+	{0, nil, "/y", true, Stale, 2, "and still allows /y: not a full disallow"},
+	{9 * time.Minute, nil, "/x", false, Stale, 2, "the failure is kept for RetryTTL"},
+	{time.Minute, answer(429, "", ""), "/y", true, Stale, 3, "then retried; 429 fails too"},
+	{40 * 24 * time.Hour, answer(500, "", ""), "/y", true, Stale, 4, "RFC 9309 §2.3.1.4: the last good copy is used even past 30 days"},
+	{time.Hour, answer(200, "User-agent: *\nDisallow: /y\n", ""), "/y", false, Fresh, 5, "the origin recovers: its new file is used"},
 }
 
 func TestCacheStaleOnError(t *testing.T) {
-	runSteps(t, &Options{RetryTTL: 10 * time.Minute}, []step{
-		{0, nil, "/x", false, Fresh, 1, "a good copy"},
-		{24 * time.Hour, answer(503, "", ""), "/x", false, Stale, 2, "SPEC §8: refresh fails, the stale copy still disallows /x"},
-		{0, nil, "/y", true, Stale, 2, "and still allows /y: not a full disallow"},
-		{9 * time.Minute, nil, "/x", false, Stale, 2, "the failure is kept for RetryTTL"},
-		{time.Minute, answer(429, "", ""), "/y", true, Stale, 3, "then retried; 429 fails too"},
-		{40 * 24 * time.Hour, answer(500, "", ""), "/y", true, Stale, 4, "RFC 9309 §2.3.1.4: the last good copy is used even past 30 days"},
-		{time.Hour, answer(200, "User-agent: *\nDisallow: /y\n", ""), "/y", false, Fresh, 5, "the origin recovers: its new file is used"},
-	})
+	runSteps(t, &Options{RetryTTL: 10 * time.Minute}, staleSteps)
 }
 
-func TestCacheThirtyDays(t *testing.T) {
-	const day = 24 * time.Hour
-	runSteps(t, &Options{}, []step{
-		{0, answer(503, "", ""), "/y", false, Unreachable, 1, "RFC 9309 §2.3.1.4: unreachable with no copy is full disallow"},
-		{4 * time.Minute, nil, "/y", false, Unreachable, 1, "kept for the 5-minute retry interval"},
-		{time.Minute, nil, "/y", false, Unreachable, 2, "then retried"},
-		{15 * day, answer(500, "", ""), "/y", false, Unreachable, 3, "15 days later still disallowed"},
-		{15*day - 5*time.Minute, nil, "/y", false, Unreachable, 4, "exactly 30 days of failure is not more than 30 days"},
-		{5 * time.Minute, nil, "/y", true, GaveUp, 5, "SPEC §8: more than 30 days unreachable with no copy: allow everything"},
-		{time.Minute, nil, "/x", true, GaveUp, 5, "every path, and still retried every 5 minutes"},
-		{time.Hour, answer(404, "", ""), "/x", true, Fresh, 6, "a 404 is an answer: the failure run ends"},
-		{25 * time.Hour, answer(503, "", ""), "/x", true, Stale, 7, "the 404 is now the good copy kept through failures"},
-	})
+var thirtyDaySteps = []step{
+	{0, answer(503, "", ""), "/y", false, Unreachable, 1, "RFC 9309 §2.3.1.4: unreachable with no copy is full disallow"},
+	{4 * time.Minute, nil, "/y", false, Unreachable, 1, "kept for the 5-minute retry interval"},
+	{time.Minute, nil, "/y", false, Unreachable, 2, "then retried"},
+	{15 * day, answer(500, "", ""), "/y", false, Unreachable, 3, "15 days later still disallowed"},
+	{15*day - 5*time.Minute, nil, "/y", false, Unreachable, 4, "exactly 30 days of failure is not more than 30 days"},
+	{5 * time.Minute, nil, "/y", true, GaveUp, 5, "SPEC §8: more than 30 days unreachable with no copy: allow everything"},
+	{time.Minute, nil, "/x", true, GaveUp, 5, "every path, and still retried every 5 minutes"},
+	{time.Hour, answer(404, "", ""), "/x", true, Fresh, 6, "a 404 is an answer: the failure run ends"},
+	{25 * time.Hour, answer(503, "", ""), "/x", true, Stale, 7, "the 404 is now the good copy kept through failures"},
+}
+
+func TestCacheThirtyDays(t *testing.T) { runSteps(t, &Options{}, thirtyDaySteps) }
+
+var restartSteps = []step{
+	{0, answer(503, "", ""), "/x", false, Unreachable, 1, "failure run starts"},
+	{20 * day, nil, "/x", false, Unreachable, 2, "20 days in"},
+	{20 * day, answer(200, disallowX, ""), "/x", false, Fresh, 3, "recovered after 40 days, before anyone asked on day 30+"},
+	{day, answer(503, "", ""), "/y", true, Stale, 4, "new failure, with a good copy now"},
 }
 
 // TestCacheUnreachableRestart checks that a good answer ends a run of
 // failures, so a later failure starts counting 30 days again.
-func TestCacheUnreachableRestart(t *testing.T) {
-	const day = 24 * time.Hour
-	runSteps(t, &Options{}, []step{
-		{0, answer(503, "", ""), "/x", false, Unreachable, 1, "failure run starts"},
-		{20 * day, nil, "/x", false, Unreachable, 2, "20 days in"},
-		{20 * day, answer(200, disallowX, ""), "/x", false, Fresh, 3, "recovered after 40 days, before anyone asked on day 30+"},
-		{day, answer(503, "", ""), "/y", true, Stale, 4, "new failure, with a good copy now"},
-	})
-}
+func TestCacheUnreachableRestart(t *testing.T) { runSteps(t, &Options{}, restartSteps) }
 
 // TestCacheSingleflight checks that 100 goroutines asking about one origin
 // at once cause exactly one fetch (SPEC §8).

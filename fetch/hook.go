@@ -35,9 +35,9 @@ type FetchEvent struct {
 	// Store's lease on the origin, or 0.
 	Waited time.Duration
 
-	// StoreErr is the first problem with the Store met by the refresh, a
-	// *StoreError, or nil. When the Store failed (every Op but "decode"),
-	// the cache did without it: it fetched itself, and did not save.
+	// StoreErr is nil, or a *StoreError: the Store's failure met by the
+	// refresh, else a value in the Store that did not load (Op "decode").
+	// When the Store failed, the cache did without it from then on.
 	StoreErr error
 }
 
@@ -52,8 +52,9 @@ type Stats struct {
 	Fetches uint64
 	// Evictions counts origins dropped to stay within Options.MaxEntries.
 	Evictions uint64
-	// InFlight is the number of refreshes under way, and Entries the
-	// number of origins held.
+	// InFlight is the number of refreshes under way, from the first
+	// question that misses until the result is saved and OnFetch has
+	// returned, and Entries the number of origins held.
 	InFlight, Entries int
 
 	// StoreHits counts refreshes that took a fresh result from the Store,
@@ -65,9 +66,9 @@ type Stats struct {
 	// StoreErrors counts refreshes (and calls to Forget) that met a failing
 	// Store, or did without it because it had failed within StoreRetry.
 	StoreErrors uint64
-	// StoreCorrupt counts values read from the Store that did not load:
-	// another program's, another version's or damaged. They are replaced by
-	// the next save.
+	// StoreCorrupt counts refreshes that found a value in the Store that
+	// did not load: another program's, another version's, or damaged. The
+	// refresh fetched, and its save replaced the value.
 	StoreCorrupt uint64
 }
 
@@ -87,7 +88,7 @@ func (c *Cache) Stats() Stats {
 		Misses:       n.misses,
 		Fetches:      n.fetches,
 		Evictions:    n.evictions,
-		InFlight:     len(c.flights),
+		InFlight:     c.refreshing,
 		Entries:      c.lru.Len(),
 		StoreHits:    n.storeHits,
 		StoreWaits:   n.storeWaits,

@@ -151,7 +151,12 @@ func storeCall[T any](c *Cache, ctx context.Context, op string, call func(contex
 	select {
 	case out = <-done:
 	case <-ctx.Done():
-		out.err = ctx.Err()
+		// The call cancels ctx once it has sent its outcome: look again.
+		select {
+		case out = <-done:
+		default:
+			out.err = ctx.Err()
+		}
 	}
 	if out.err != nil {
 		err := &StoreError{Op: op, Err: out.err}
@@ -273,11 +278,11 @@ func (c *Cache) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 	}
 	st, err := decodeState(v)
 	if err != nil {
-		c.mu.Lock()
-		c.counts.corrupts++
-		c.mu.Unlock()
-		if ev.StoreErr == nil {
+		if ev.StoreErr == nil { // count each refresh once
 			ev.StoreErr = &StoreError{Op: "decode", Err: err}
+			c.mu.Lock()
+			c.counts.corrupts++
+			c.mu.Unlock()
 		}
 		return false
 	}

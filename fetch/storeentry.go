@@ -221,7 +221,10 @@ func (d *decoder) varint(what string) int64 {
 }
 
 func (d *decoder) bytes(limit uint64, what string) []byte {
-	n := d.uvarint(min(limit, uint64(len(d.b))), what+" length")
+	n := d.uvarint(limit, what+" length")
+	if d.err == nil && n > uint64(len(d.b)) {
+		d.fail(what + " cut short")
+	}
 	if d.err != nil {
 		return nil
 	}

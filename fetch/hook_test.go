@@ -1,0 +1,204 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// TestOnFetch checks that the hook sees every refresh, and only those.
+func TestOnFetch(t *testing.T) {
+	s, srv := newSite(t, disallowX)
+	clk := newClock()
+	var evs events
+	c := NewCache(&Options{Client: srv.Client(), Now: clk.Now, OnFetch: evs.add})
+	tests := []struct {
+		advance time.Duration
+		set     func(*site)
+		events  int
+		source  Source
+		status  int
+		reason  string
+	}{
+		{0, nil, 1, Fresh, 200, "the first question fetches: one event"},
+		{time.Hour, nil, 1, Fresh, 200, "a hit: no event"},
+		{DefaultTTL, answer(503, "", ""), 2, Stale, 503, "an expired entry is refreshed: the event tells the fetch and the rules now in effect"},
+		{DefaultRetryTTL, answer(404, "", ""), 3, Fresh, 404, "and again after the retry interval"},
+	}
+	for i, tt := range tests {
+		clk.Advance(tt.advance)
+		if tt.set != nil {
+			tt.set(s)
+		}
+		if _, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); err != nil {
+			t.Fatal(err)
+		}
+		idle(t, c)
+		evs.mu.Lock()
+		n := len(evs.list)
+		evs.mu.Unlock()
+		if n != tt.events {
+			t.Errorf("row %d: %d events, want %d (%s)", i, n, tt.events, tt.reason)
+			continue
+		}
+		ev := evs.last(t, c)
+		if ev.Origin != srv.URL || !ev.Fetched || ev.Source != tt.source || ev.Result.StatusCode != tt.status || ev.StoreErr != nil || ev.Waited != 0 {
+			t.Errorf("row %d: event %+v; want a fetch of %s giving %d, %v (%s)", i, ev, srv.URL, tt.status, tt.source, tt.reason)
+		}
+	}
+}
+
+// TestStats checks each counter.
+func TestStats(t *testing.T) {
+	release := make(chan struct{})
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == "slow.test" {
+			<-release
+		}
+		io.WriteString(w, disallowX)
+	})
+	client := hostRouter(srv)
+	defer client.CloseIdleConnections()
+	c := NewCache(&Options{Client: client, MaxEntries: 2, Now: newClock().Now})
+	ask := func(host string) {
+		t.Helper()
+		if _, err := c.Allowed(context.Background(), "Foobot", "http://"+host+"/x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask("a.test")
+	ask("a.test")
+	ask("a.test")
+	ask("b.test")
+	ask("c.test") // evicts a.test
+	want := Stats{Hits: 2, Misses: 3, Fetches: 3, Evictions: 1, Entries: 2}
+	if got := c.Stats(); got != want {
+		t.Errorf("Stats = %+v, want %+v", got, want)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { ask("slow.test") })
+	for c.Stats().Misses != 4 {
+		time.Sleep(time.Millisecond)
+	}
+	if got := c.Stats(); got.InFlight != 1 {
+		t.Errorf("during a fetch: InFlight = %d, want 1", got.InFlight)
+	}
+	close(release)
+	wg.Wait()
+	idle(t, c)
+	if got := c.Stats(); got.InFlight != 0 || got.Fetches != 4 || got.Evictions != 2 {
+		t.Errorf("after it: %+v; want nothing in flight, 4 fetches, 2 evictions", got)
+	}
+}
+
+func TestForget(t *testing.T) {
+	s, srv := newSite(t, disallowX)
+	store := newMemStore()
+	c := NewCache(&Options{Client: srv.Client(), Store: store, StoreRetry: time.Nanosecond})
+	other := NewCache(&Options{Client: srv.Client(), Store: store})
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	idle(t, c)
+	if err := c.Forget(ctx, srv.URL+"/any/path"); err != nil {
+		t.Fatalf("Forget: %v", err)
+	}
+	if c.Len() != 0 || store.value(srv.URL) != nil {
+		t.Errorf("after Forget: %d entries, stored value %v; want both gone", c.Len(), store.value(srv.URL) != nil)
+	}
+	if _, err := other.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil || s.fetches.Load() != 2 {
+		t.Errorf("another cache after Forget: %v, %d fetches; want a new fetch", err, s.fetches.Load())
+	}
+	if err := c.Forget(ctx, "/relative"); !errors.Is(err, robotstxt.ErrRelativeURL) {
+		t.Errorf("Forget of a relative URL: %v, want ErrRelativeURL", err)
+	}
+	if _, err := c.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	idle(t, c)
+	store.set(errors.New("down"), 0)
+	if err := c.Forget(ctx, srv.URL); storeOp(err) != "delete" || c.Len() != 0 {
+		t.Errorf("Forget with the store down: %v, %d entries; want a delete error, the entry dropped", err, c.Len())
+	}
+	if n := c.Stats().StoreErrors; n != 1 {
+		t.Errorf("StoreErrors = %d, want 1", n)
+	}
+}
+
+func TestPut(t *testing.T) {
+	s, srv := newSite(t, "User-agent: *\nDisallow: /y\n")
+	clk := newClock()
+	c := NewCache(&Options{Client: srv.Client(), Now: clk.Now})
+	ctx := context.Background()
+	known := &Result{RobotsURL: srv.URL + "/robots.txt", StatusCode: 200, Robots: robotsOf(200, disallowX)}
+	if err := c.Put(known); err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Decide(ctx, "Foobot", srv.URL+"/x")
+	if err != nil || d.Allowed || d.Source != Fresh || s.fetches.Load() != 0 {
+		t.Fatalf("after Put: %+v, %v, %d fetches; want the put rules, no fetch", d.Decision, err, s.fetches.Load())
+	}
+	if want := clk.Now().Add(DefaultTTL); !d.Result.Expires.Equal(want) || d.Result == known {
+		t.Errorf("Put kept %+v; want a copy expiring at now+DefaultTTL (%v)", d.Result, want)
+	}
+	older := *known
+	older.Fetched, older.Robots = clk.Now().Add(-time.Hour), robotsOf(404, "")
+	if err := c.Put(&older); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := c.Allowed(ctx, "Foobot", srv.URL+"/x"); ok {
+		t.Errorf("an older result replaced a newer one")
+	}
+	down := &Result{RobotsURL: srv.URL + "/robots.txt", StatusCode: 503, Robots: robotsOf(503, "")}
+	if err := c.Put(down); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := c.Decide(ctx, "Foobot", srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(DefaultRetryTTL)) {
+		t.Errorf("after putting an unreachable result: %v, %v, expires %v; want the good copy, Stale, for the retry interval", d.Allowed, d.Source, d.Latest.Expires)
+	}
+	for _, tt := range []struct {
+		res  *Result
+		want error
+	}{
+		{nil, ErrNoResult},
+		{&Result{RobotsURL: srv.URL + "/robots.txt"}, ErrNoResult},
+		{&Result{RobotsURL: "ftp://example.com/robots.txt", Robots: robotsOf(404, "")}, ErrUnsupportedScheme},
+	} {
+		if err := c.Put(tt.res); !errors.Is(err, tt.want) {
+			t.Errorf("Put(%+v) = %v, want %v", tt.res, err, tt.want)
+		}
+	}
+}
+
+// TestPutThenStore checks that a result put into a cache with a Store is
+// the history its next fetch builds on, and that Put leaves the Store alone.
+func TestPutThenStore(t *testing.T) {
+	s, srv := newSite(t, disallowX)
+	clk := newClock()
+	store := newMemStore()
+	c := NewCache(&Options{Client: srv.Client(), Now: clk.Now, Store: store})
+	if err := c.Put(&Result{RobotsURL: srv.URL + "/robots.txt", Robots: robotsOf(200, "User-agent: *\nDisallow: /y\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if store.calls.Load() != 0 {
+		t.Errorf("Put called the store %d times", store.calls.Load())
+	}
+	clk.Advance(DefaultTTL)
+	s.set(503, "", "")
+	d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
+	if err != nil || d.Allowed || d.Source != Stale {
+		t.Errorf("refresh failing after Put: %v, %v, %v; want the put copy, Stale", d.Allowed, d.Source, err)
+	}
+	idle(t, c)
+	st, err := decodeState(store.value(srv.URL))
+	if err != nil || st.good == nil || st.good.Robots.Allowed("Foobot", "/y") {
+		t.Errorf("stored history %v, %v; want the put result as its good copy", st, err)
+	}
+}

@@ -2,8 +2,9 @@ package fetch
 
 import (
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/hex"
+	"math/rand/v2"
 	"sync"
 	"time"
 )
@@ -87,11 +88,13 @@ const (
 )
 
 // Bounds of the pause between two looks at the Store while another cache
-// holds the lease: short first, since a robots.txt fetch often takes a few
-// milliseconds, then longer, so that waiters do not load the Store.
+// holds the lease: short first, since a robots.txt fetch may take a few
+// milliseconds, then doubling, so that many waiters (a fleet starting
+// together waits on every origin at once) do not flood the Store. Each
+// pause is drawn within ±25% of its value, so that waiters spread out.
 const (
-	firstPause = 2 * time.Millisecond
-	maxPause   = 100 * time.Millisecond
+	firstPause = 10 * time.Millisecond
+	maxPause   = 250 * time.Millisecond
 )
 
 // shared is a cache's Store and its settings. Times here are real times,
@@ -264,7 +267,7 @@ func (c *Cache) consult(ctx context.Context, origin string, held state, ev *Fetc
 		if time.Now().After(deadline) {
 			return p
 		}
-		time.Sleep(pause)
+		time.Sleep(pause*3/4 + rand.N(pause/2))
 		ev.Waited = time.Since(start)
 		pause = min(2*pause, maxPause)
 	}
@@ -337,6 +340,6 @@ func (s state) newer(t state) bool {
 // newToken returns a random lease name, unique across a fleet.
 func newToken() string {
 	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand)
+	crand.Read(b[:]) // never fails
 	return hex.EncodeToString(b[:])
 }

@@ -63,6 +63,11 @@ func pathOf(rawURL string) urlPath {
 		}
 		end = hash
 	}
+	// Google's parser hands the path to its matcher as a C string: nothing
+	// from the first NUL byte on takes part.
+	if nul := strings.IndexByte(s[begin:end], 0); nul >= 0 {
+		end = begin + nul
+	}
 	if s[begin] != '/' {
 		return urlPath{rest: s[begin:end], slash: true}
 	}

@@ -549,12 +549,15 @@ func (b *builder) finish() *Robots {
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
 	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
-	// Names of one token stay in file order: their offsets grow with it.
+	// Names of one token are ordered by group, which is file order. (Not by
+	// offset: empty tokens all have the offset at which they were named,
+	// and many names with equal keys came out of the unstable sort in any
+	// order, so that the lists below lost or repeated groups.)
 	slices.SortFunc(b.names, func(x, y agentName) int {
 		if c := compareFold(tok(x), tok(y)); c != 0 {
 			return c
 		}
-		return int(x.off) - int(y.off)
+		return int(x.group) - int(y.group)
 	})
 	lists := make([]uint32, 0, 1+len(b.global))
 	lists = append(lists, uint32(len(b.global)))

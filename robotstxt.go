@@ -50,6 +50,8 @@
 //   - Priority is the byte length of the pattern after normalisation
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
 //     included; the URL is matched as given, without decoding.
+//   - The path is matched up to its first NUL byte: Google's parser hands
+//     it to its matcher as a C string, so "/a\x00b" is matched as "/a".
 //
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).

@@ -88,6 +88,10 @@ func slowPathOf(url string) string {
 		end = hash
 	}
 	path := s[start:end]
+	// Google's parser matches the path as a C string: it ends at a NUL.
+	if nul := strings.IndexByte(path, 0); nul >= 0 {
+		path = path[:nul]
+	}
 	// A leading '?' or ';' gets '/' in front.
 	if path[0] != '/' {
 		path = "/" + path

@@ -1,0 +1,107 @@
+package robotstxt
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// These tests hold the agent records and their group lists against the slow
+// reference on files where tokens repeat many times, within one group and
+// across groups, empty tokens among them: the shapes that sorting and
+// de-duplicating the names of one token must keep in file order.
+
+// agentValues are User-agent values: tokens that repeat, the empty token
+// (from an empty value, a value that starts with a non-token byte, or a
+// digit), '*' and values that reduce to a shorter token.
+var agentValues = []string{"", "a", "A", "b", "ab", "*", "1", "/x", "a/1.0", "a b", "B", "*a"}
+
+// agentKeys are spellings of the User-agent key.
+var agentKeys = []string{"User-agent: ", "user-agent:", "Useragent:", "useragent: ", "User agent: "}
+
+// groupRules are the rule lines a group may get.
+var groupRules = []string{"Disallow: /", "Allow: /", "Disallow: /a", "Allow: /a$", "Disallow:", "Allow: .", "Disallow: *b", "Allow: /index.html"}
+
+// askedAgents are the agents every file is asked about.
+var askedAgents = []string{"", "a", "A", "b", "ab", "B", "c", "*"}
+
+// askedURLs are the URLs every file is asked about.
+var askedURLs = []string{"/", "/a", "/ab", "http://example.com/", "/b", "/index.html"}
+
+// randAgentFile returns a file of up to 8 groups, each with 0–40
+// User-agent lines and 0–3 rules; a group without rules merges with the
+// next one's User-agent lines, as in Google's parser.
+func randAgentFile(rng *rand.Rand) []byte {
+	var b strings.Builder
+	for range 1 + rng.IntN(8) {
+		for range rng.IntN(41) {
+			b.WriteString(agentKeys[rng.IntN(len(agentKeys))])
+			b.WriteString(agentValues[rng.IntN(len(agentValues))])
+			b.WriteByte('\n')
+		}
+		for range rng.IntN(4) {
+			b.WriteString(groupRules[rng.IntN(len(groupRules))])
+			b.WriteByte('\n')
+		}
+	}
+	return []byte(b.String())
+}
+
+// checkAgents asks every asked agent every asked URL of body, and compares
+// with the slow reference.
+func checkAgents(t *testing.T, body []byte) {
+	t.Helper()
+	r, slow := Parse(body), slowParse(body)
+	checkFile(t, body, r, slow)
+	for _, agent := range askedAgents {
+		for _, url := range askedURLs {
+			checkDecide(t, body, r, slow, agent, url)
+		}
+	}
+}
+
+// TestAgentGroupsAgreeWithSlow compares every agent's answers with the slow
+// reference on pseudo-random files with many repeated agent lines.
+func TestAgentGroupsAgreeWithSlow(t *testing.T) {
+	n := 2000
+	if testing.Short() {
+		n = 300
+	}
+	rng := rand.New(rand.NewPCG(9309, 10))
+	for range n {
+		checkAgents(t, randAgentFile(rng))
+	}
+}
+
+// FuzzAgentGroups builds a file from the fuzzer's bytes: each byte is a
+// User-agent line (its value picked by the byte) or, for every fourth
+// value, a rule line. It then compares every asked agent with the slow
+// reference.
+func FuzzAgentGroups(f *testing.F) {
+	f.Add([]byte{0, 4, 8, 12, 3, 16, 20})
+	f.Add([]byte("\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00"))
+	rng := rand.New(rand.NewPCG(9309, 11))
+	for range 8 {
+		seed := make([]byte, rng.IntN(64))
+		for i := range seed {
+			seed[i] = byte(rng.Uint32())
+		}
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, prog []byte) {
+		if len(prog) > 512 {
+			return
+		}
+		var b strings.Builder
+		for _, c := range prog {
+			if c&3 == 3 {
+				b.WriteString(groupRules[int(c>>2)%len(groupRules)])
+			} else {
+				b.WriteString(agentKeys[int(c)%len(agentKeys)])
+				b.WriteString(agentValues[int(c>>2)%len(agentValues)])
+			}
+			b.WriteByte('\n')
+		}
+		checkAgents(t, []byte(b.String()))
+	})
+}

@@ -164,6 +164,9 @@ func (g Group) decide(url string) (best rule, found bool) {
 // it: it is the inner loop of Allowed.
 func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
 	wild, wildEnd, end := r.groupRules(id)
+	if wildEnd&idxBit != 0 {
+		return r.firstIndexed(wild, end, wildEnd&^idxBit, p, best, found)
+	}
 	keyed, keyedEnd := end, end
 	if c, ok := p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.

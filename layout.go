@@ -18,13 +18,17 @@ import (
 // The first words say where their sections start; each section ends where
 // the next starts:
 //
-//	header                        5 words: where groups, agents, lists, raws
-//	                              and others start
+//	header                        6 words: where groups, agents, lists, raws,
+//	                              others and links start
 //	rules                         2 words a rule: off | allow<<31,
 //	                              line | star<<29 | rawApart<<30 | index<<31;
 //	                              then one word: where the patterns end
-//	groups                        2 words a group: start, wild;
-//	                              a closing record holds the totals
+//	links                         a word per rule of the indexed groups, in
+//	                              rule order (see index.go)
+//	groups                        2 words a group: start, wild, where wild is
+//	                              idxBit | where its links start for an
+//	                              indexed group; a closing record holds the
+//	                              totals
 //	agents                        2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
 //	lists                         group lists: a count, then group indexes;
@@ -58,8 +62,13 @@ const (
 	hLists
 	hRaws
 	hOthers
+	hLinks
 	headerWords
 )
+
+// idxBit marks the wild word of an indexed group, whose other bits say where
+// its links start (see index.go).
+const idxBit = 1 << 31
 
 // noGroup is the group of a sitemap among the others.
 const noGroup = 1<<32 - 1
@@ -81,7 +90,9 @@ const (
 //
 // The rules are in two parts (see sortLayout): [start:wild] have key 0 and
 // may match any path; the rest are sorted by key, so a path "/c..." needs to
-// look only at the rules with key c, found by binary search.
+// look only at the rules with key c, found by binary search. A group of
+// indexMin rules or more is indexed instead (see index.go): wild is idxBit |
+// where its links start, relative to the links section while building.
 type group struct {
 	start, wild uint32 // rule indexes
 }
@@ -268,7 +279,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	for _, a := range agents {
 		size += int(a.n)
 	}
-	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
+	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
 		len(lists) + nRaws*rawWords + len(b.others)*otherWords
 	var text strings.Builder
 	text.Grow(size + 4*n)
@@ -317,8 +328,14 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	base := uint32(text.Len())
 	text.Write(b.text)
 
+	section(hLinks)
+	links := uint32(len(w) / 4)
+	put(b.links...)
 	section(hGroups)
 	for _, g := range b.groups {
+		if g.wild&idxBit != 0 {
+			g.wild += links
+		}
 		put(g.start, g.wild)
 	}
 	section(hAgents)

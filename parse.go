@@ -154,6 +154,8 @@ type builder struct {
 
 	hasRules bool // whether the current group has seen an Allow or Disallow line
 	sort     sortScratch
+	indexMin int      // groups with this many rules or more are indexed
+	links    []uint32 // the links of indexed groups (see index.go)
 }
 
 type agentName struct {
@@ -174,15 +176,20 @@ type agentEntry struct {
 // robots.txt; a file five hundred times larger is not one.
 const maxFileLen = 256 << 20
 
-func parse(data []byte) *Robots {
+func parse(data []byte) *Robots { return parseWith(data, indexMin) }
+
+// parseWith is parse with the number of rules from which a group is
+// indexed; tests lower it to index every group.
+func parseWith(data []byte, indexMin int) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
 	// Sizing the scratch space from the file saves most of the regrowing;
 	// none of it is kept.
 	b := builder{
-		src:   data,
-		rules: make([]rule, 0, len(data)/32+8),
+		src:      data,
+		rules:    make([]rule, 0, len(data)/32+8),
+		indexMin: indexMin,
 	}
 	if 256 < len(data) && len(data) <= 4<<10 {
 		// One block for the small slices of a typical file, instead of
@@ -538,6 +545,11 @@ func (b *builder) finish() *Robots {
 			end = b.groups[i+1].start
 		}
 		rules := b.rules[g.start:end]
+		if len(rules) >= b.indexMin {
+			g.wild = idxBit | uint32(len(b.links))
+			b.links = b.sortIndexed(rules, b.links)
+			continue
+		}
 		sortLayout(rules, &b.sort)
 		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
 	}

@@ -150,9 +150,9 @@ func (g Group) decide(url string) (best rule, found bool) {
 	if g.r == nil || g.n == 0 {
 		return rule{}, false
 	}
-	p := pathOf(url)
+	q := query{p: pathOf(url)}
 	for k := g.at; k < g.at+g.n; k++ {
-		if ru, ok := g.r.first(g.r.word(k), p, best, found); ok {
+		if ru, ok := g.r.first(g.r.word(k), &q, best, found); ok {
 			best, found = ru, true
 		}
 	}
@@ -162,13 +162,13 @@ func (g Group) decide(url string) (best rule, found bool) {
 // first returns the rule of group id that decides for p, if it takes
 // precedence over best (when found), or else false. Be careful when changing
 // it: it is the inner loop of Allowed.
-func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
+func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) {
 	wild, wildEnd, end := r.groupRules(id)
 	if wildEnd&idxBit != 0 {
-		return r.firstIndexed(wild, end, wildEnd&^idxBit, p, best, found)
+		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, best, found)
 	}
 	keyed, keyedEnd := end, end
-	if c, ok := p.key(); ok {
+	if c, ok := q.p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.
 		lo, hi := wildEnd, end
 		for lo < hi {
@@ -209,25 +209,49 @@ func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool)
 		if found && !before(ru, best) {
 			break
 		}
-		if r.matches(ru, p) {
+		if r.matches(ru, q) {
 			return ru, true
 		}
 	}
 	return rule{}, false
 }
 
-// matches reports whether the rule's pattern matches p.
-func (r *Robots) matches(ru rule, p urlPath) bool {
+// query is the path a query asks about, and the set of its byte pairs once
+// a rule with a '*' has needed it (see patternProbes).
+type query struct {
+	p        urlPath
+	filtered bool
+	f        pathFilter
+}
+
+// admits reports whether the path has every probe of a wildcard rule.
+func (q *query) admits(probes uint32) bool {
+	if probes == 0 {
+		return true
+	}
+	if !q.filtered {
+		q.f, q.filtered = q.p.filter(), true
+	}
+	return q.f.admits(probes)
+}
+
+// matches reports whether the rule's pattern matches the query's path.
+func (r *Robots) matches(ru rule, q *query) bool {
 	lit := r.text[ru.off : ru.off+uint32(ru.n)]
 	anchored := ru.flags&ruleAnchored != 0
-	if ru.flags&ruleStar == 0 && !p.slash {
-		// The common case: a literal prefix, or a whole path when anchored.
-		if anchored {
-			return p.rest == lit
+	if ru.flags&ruleStar == 0 {
+		if !q.p.slash {
+			// The common case: a literal prefix, or a whole path when
+			// anchored.
+			if anchored {
+				return q.p.rest == lit
+			}
+			return len(q.p.rest) >= len(lit) && q.p.rest[:len(lit)] == lit
 		}
-		return len(p.rest) >= len(lit) && p.rest[:len(lit)] == lit
+	} else if !q.admits(r.probes(ru)) {
+		return false
 	}
-	return matchPath(lit, anchored, p)
+	return matchPath(lit, anchored, q.p)
 }
 
 // raw returns the value of ru as written in the file.

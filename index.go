@@ -15,7 +15,10 @@ import (
 // pattern without a final '$'. A rule can match a path only if its literal
 // prefix is a prefix of the path. The rules of an indexed group are sorted
 // by literal prefix, then in precedence order (see before); rules with equal
-// literal prefixes form a run. Each rule has one more word, its link:
+// literal prefixes form a run. Each rule has two more words: its probes
+// (see patternProbes; 0, which every path admits, for a rule without '*'),
+// so that a query rejects most wildcard rules without decoding them, and
+// its link:
 //
 //	the first rule of a run       the first rule of the parent run + 1, or 0:
 //	                              the parent run's literal prefix is the
@@ -79,8 +82,8 @@ func keyAt(lit []byte, depth int) uint64 {
 }
 
 // sortIndexed orders the rules of a large group as an index needs them (see
-// the top of this file) and appends their links, relative to the group's
-// first rule, to links. The rules come in file order.
+// the top of this file) and appends their probes and links, relative to the
+// group's first rule, to links. The rules come in file order.
 func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	lits := make([][]byte, len(rules))
 	keys := make([]litKey, len(rules))
@@ -118,6 +121,11 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	run := uint32(0)
 	for k := range rules {
 		lit := lits[keys[k].i]
+		var probes uint32
+		if ru := rules[k]; ru.flags&ruleStar != 0 {
+			probes = patternProbes(b.patternBytes(ru))
+		}
+		links = append(links, probes)
 		if k > 0 && bytes.Equal(lit, lits[keys[run].i]) {
 			links = append(links, runBit|run)
 			continue
@@ -176,9 +184,18 @@ func (b *builder) patternBytes(ru rule) []byte {
 	return from[ru.off : ru.off+uint32(ru.n)]
 }
 
+// linkWords is the number of words an indexed rule has in links.
+const linkWords = 2
+
 // link returns the link of rule i of an indexed group whose rules start at
 // rule start and whose links start at word at.
-func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + i - start) }
+func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
+
+// probesLink returns the probes and the link of rule i, as link does.
+func (r *Robots) probesLink(at, start, i uint32) (probes, link uint32) {
+	s := r.words(at+(i-start)*linkWords, linkWords)
+	return le32(s[0:4]), le32(s[4:8])
+}
 
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
@@ -197,7 +214,8 @@ func (r *Robots) literalOf(i uint32) string {
 
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, p urlPath, best rule, found bool) (rule, bool) {
+func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found bool) (rule, bool) {
+	p := q.p
 	// The last rule whose literal prefix sorts at or before p.
 	lo, hi := start, end
 	for lo < hi {
@@ -234,8 +252,12 @@ func (r *Robots) firstIndexed(start, end, at uint32, p urlPath, best rule, found
 	var got bool
 	for {
 		for i := run; i < end; i++ {
-			if i > run && r.link(at, start, i)&runBit == 0 {
+			probes, l := r.probesLink(at, start, i)
+			if i > run && l&runBit == 0 {
 				break // the next run
+			}
+			if !q.admits(probes) {
+				continue
 			}
 			ru := r.rule(i)
 			if found && !before(ru, best) {
@@ -246,7 +268,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, p urlPath, best rule, found
 			var ok bool
 			switch {
 			case ru.flags&ruleStar != 0:
-				ok = r.matches(ru, p)
+				ok = matchPath(r.text[ru.off:ru.off+uint32(ru.n)], ru.flags&ruleAnchored != 0, p)
 			case ru.flags&ruleAnchored != 0:
 				ok = int(ru.n) == pathLen
 			default:

@@ -23,8 +23,8 @@ import (
 //	rules                         2 words a rule: off | allow<<31,
 //	                              line | star<<29 | rawApart<<30 | index<<31;
 //	                              then one word: where the patterns end
-//	links                         a word per rule of the indexed groups, in
-//	                              rule order (see index.go)
+//	links                         2 words a rule of the indexed groups, in
+//	                              rule order: probes, link (see index.go)
 //	groups                        2 words a group: start, wild, where wild is
 //	                              idxBit | where its links start for an
 //	                              indexed group; a closing record holds the
@@ -40,7 +40,9 @@ import (
 //	                              then the sitemaps (group noGroup)
 //
 // The text before the words starts with the rules' patterns, final '$'
-// included, in rule order, so a pattern ends where the next begins. Then
+// included, in rule order, each pattern with a '*' followed by its 4 bytes
+// of probes (see patternProbes), so a pattern ends where the next begins,
+// or 4 bytes before. Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the
 // sitemaps, and last the agent tokens in the order of the agents, so a token
@@ -127,11 +129,23 @@ func (r *Robots) word(k uint32) uint32 { return le32(r.words(k, 1)) }
 // hasWords reports whether r keeps any records.
 func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 
-// ruleWords3 returns the two words of rule i and the first of the next,
-// which says where its pattern ends, with one bounds check.
+// ruleWords3 returns the two words of rule i and where its pattern ends,
+// read from the first word of the next with one bounds check: a pattern
+// with a '*' is followed by its probes (see patternProbes).
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	return le32(s[0:4]), le32(s[4:8]), le32(s[8:12]) &^ bit31
+	w0, w1, end = le32(s[0:4]), le32(s[4:8]), le32(s[8:12])&^bit31
+	if w1&(1<<29) != 0 {
+		end -= filterLen
+	}
+	return w0, w1, end
+}
+
+// probes returns the probes of rule ru, which has a '*' (see
+// patternProbes).
+func (r *Robots) probes(ru rule) uint32 {
+	at := int(ru.off) + ru.priority()
+	return le32(r.text[at : at+filterLen])
 }
 
 // pattern returns the normalised pattern of rule i, final '$' included.
@@ -272,6 +286,9 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	nRaws, size := 0, len(b.raws)+len(b.text)
 	for _, ru := range b.rules {
 		size += ru.priority()
+		if ru.flags&ruleStar != 0 {
+			size += filterLen
+		}
 		if ru.flags&ruleRawApart != 0 {
 			nRaws++
 		}
@@ -315,9 +332,15 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		text.Write(from[ru.off : ru.off+uint32(ru.n)])
+		pat := from[ru.off : ru.off+uint32(ru.n)]
+		text.Write(pat)
 		if ru.flags&ruleAnchored != 0 {
 			text.WriteByte('$')
+		}
+		if ru.flags&ruleStar != 0 {
+			var f [filterLen]byte
+			binary.LittleEndian.PutUint32(f[:], patternProbes(pat))
+			text.Write(f[:])
 		}
 	}
 	put(uint32(text.Len()))

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,4 +105,80 @@ func FuzzAgentGroups(f *testing.F) {
 		}
 		checkAgents(t, []byte(b.String()))
 	})
+}
+
+// TestGroupFor checks questions asked for several agents at once, as
+// Google's parser takes a list of them.
+func TestGroupFor(t *testing.T) {
+	const body = "User-agent: a\nDisallow: /a\nUser-agent: b\nDisallow: /b\nAllow: /a\nUser-agent: *\nDisallow: /\nUser-agent: a\nUser-agent: b\nDisallow: /ab\n"
+	r := Parse([]byte(body))
+	tests := []struct {
+		reason string
+		agents []string
+		url    string
+		want   bool
+		line   int
+	}{
+		{"§4 the groups of every named agent are merged", []string{"a", "b"}, "/b", false, 4},
+		{"§4 ... longest match across them: Allow /a beats Disallow /a on a tie", []string{"a", "b"}, "/a", true, 5},
+		{"§4 ... a group naming both counts once", []string{"A", "B"}, "/abc", false, 10},
+		{"§4 an agent the file does not name adds nothing", []string{"a", "x"}, "/b", true, 0},
+		{"§4 no agent named: the groups for '*'", []string{"x", "y"}, "/b", false, 7},
+		{"§4 no agents at all: the groups for '*'", nil, "/b", false, 7},
+		{"§4 agents compared as given", []string{"a/1.0", "b"}, "/a", true, 5},
+	}
+	for _, tt := range tests {
+		d := r.DecideFor(tt.agents, tt.url)
+		if d.Allowed != tt.want || d.Line != tt.line {
+			t.Errorf("%s: DecideFor(%q, %q) = %v line %d, want %v line %d", tt.reason, tt.agents, tt.url, d.Allowed, d.Line, tt.want, tt.line)
+		}
+		if got := r.AllowedFor(tt.agents, tt.url); got != d.Allowed {
+			t.Errorf("%s: AllowedFor = %v, DecideFor says %v", tt.reason, got, d.Allowed)
+		}
+	}
+	for _, tt := range []struct {
+		agent string
+		want  bool
+	}{{"a", true}, {"B", true}, {"c", false}, {"*", false}, {"", false}} {
+		if got := r.NamesAgent(tt.agent); got != tt.want {
+			t.Errorf("NamesAgent(%q) = %v, want %v", tt.agent, got, tt.want)
+		}
+	}
+	if got := (*Robots)(nil).AllowedFor([]string{"a"}, "/"); !got {
+		t.Errorf("nil Robots: AllowedFor = false")
+	}
+	if n := testing.AllocsPerRun(100, func() { boolSink = r.AllowedFor([]string{"x", "a"}, "/a") }); n != 0 {
+		t.Errorf("AllowedFor with one named agent: %v allocations, want 0", n)
+	}
+}
+
+// TestGroupForAgreesWithSlow compares DecideFor, Rules and Others of pairs
+// and triples of agents with the slow reference on files with repeated
+// agent lines.
+func TestGroupForAgreesWithSlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 14))
+	for range 500 {
+		body := randAgentFile(rng)
+		r, slow := Parse(body), slowParse(body)
+		for range 4 {
+			agents := make([]string, 1+rng.IntN(3))
+			for i := range agents {
+				agents[i] = askedAgents[rng.IntN(len(askedAgents))]
+			}
+			groups := slow.selectedAny(agents)
+			rules := slow.rulesOf(groups)
+			for _, url := range askedURLs {
+				if got, want := r.DecideFor(agents, url), slow.decideRules(rules, url); got != want {
+					t.Fatalf("%q: DecideFor(%q, %q) = %+v, slow reference says %+v", body, agents, url, got, want)
+				}
+			}
+			var want []Rule
+			for _, sr := range rules {
+				want = append(want, Rule{Line: sr.line, Allow: sr.allow, Pattern: sr.pattern, Text: sr.text})
+			}
+			if got := r.GroupFor(agents).Rules(); !slices.Equal(got, want) {
+				t.Fatalf("%q: GroupFor(%q).Rules() = %+v, slow reference says %+v", body, agents, got, want)
+			}
+		}
+	}
 }

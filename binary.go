@@ -160,7 +160,7 @@ func (r *Robots) validate() error {
 		if uint64(o.off)+uint64(o.keyN)+uint64(o.valN) > uint64(r.wordsAt) {
 			return fmt.Errorf("other line %d out of range", i)
 		}
-		if o.group != noGroup && o.group >= nGroups {
+		if o.group != noGroup && o.group != preamble && o.group >= nGroups {
 			return fmt.Errorf("other line %d of no group", i)
 		}
 		if i > 0 && r.other(i-1).group > o.group {

@@ -37,7 +37,9 @@ import (
 //	                              not its pattern: rule index, offset
 //	others                        4 words a line: off, line, keyN | valN<<16,
 //	                              group; the groups' lines in group order,
-//	                              then the sitemaps (group noGroup)
+//	                              then the lines before the first group
+//	                              (group preamble), then the sitemaps (group
+//	                              noGroup)
 //
 // The text before the words starts with the rules' patterns, final '$'
 // included, in rule order, each pattern with a '*' followed by its 4 bytes
@@ -72,8 +74,12 @@ const (
 // its links start (see index.go).
 const idxBit = 1 << 31
 
-// noGroup is the group of a sitemap among the others.
-const noGroup = 1<<32 - 1
+// noGroup is the group of a sitemap among the others, and preamble that of
+// an other line before the first group.
+const (
+	noGroup  = 1<<32 - 1
+	preamble = noGroup - 1
+)
 
 const (
 	ruleWords  = 2

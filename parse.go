@@ -144,6 +144,7 @@ type builder struct {
 	groups   []group
 	others   []other
 	sitemaps []other         // keyN 0
+	preamble []other         // other lines before the first group
 	seen     map[string]bool // sitemaps already kept, once there are many
 
 	// names holds, per User-agent line that names a token, the token (lower
@@ -261,13 +262,19 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	case keySitemap:
 		b.addSitemap(num, value)
 	default:
-		if len(b.groups) == 0 {
-			return
-		}
 		off := len(b.text)
 		b.text = append(b.text, key...)
 		b.text = append(b.text, value...)
-		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value)), group: uint32(b.current())})
+		o := other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value))}
+		if len(b.groups) == 0 {
+			// Before the first group (Host:, Clean-param: at the top):
+			// the file's own, see Robots.Others.
+			o.group = preamble
+			b.preamble = append(b.preamble, o)
+			return
+		}
+		o.group = uint32(b.current())
+		b.others = append(b.others, o)
 	}
 }
 
@@ -533,7 +540,7 @@ func allDigits(s string) bool {
 
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
-	if len(b.groups) == 0 && len(b.sitemaps) == 0 {
+	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
 		return &Robots{kind: Parsed}
@@ -555,6 +562,7 @@ func (b *builder) finish() *Robots {
 	}
 	n := uint32(len(b.rules))
 	b.groups = append(b.groups, group{start: n, wild: n})
+	b.others = append(b.others, b.preamble...)
 	b.others = append(b.others, b.sitemaps...)
 
 	// Each distinct token gets its groups: the index of its only group, as

@@ -181,6 +181,21 @@ func (r *Robots) Sitemaps() []string {
 	return out
 }
 
+// Others returns the lines before the first group whose key is none of
+// user-agent, allow, disallow and sitemap, such as Host or Clean-param, in
+// file order. They belong to no group; the lines of a group are its
+// [Group.Others].
+func (r *Robots) Others() []Other {
+	if r == nil || !r.hasWords() {
+		return nil
+	}
+	var out []Other
+	r.others(preamble, func(o other) {
+		out = append(out, Other{Line: int(o.line), Key: r.otherKey(o), Value: r.otherValue(o)})
+	})
+	return out
+}
+
 // CrawlDelay returns the Crawl-delay of the group that decides for agent,
 // chosen as for Allowed. It reports false when that group has no valid
 // Crawl-delay line.

@@ -319,3 +319,19 @@ func TestParseKeepsNoData(t *testing.T) {
 		t.Error("Parse result changed when the input was overwritten")
 	}
 }
+
+// TestPreambleOthers checks that lines with other keys before the first
+// group are kept as the file's own (Host and Clean-param at the top).
+func TestPreambleOthers(t *testing.T) {
+	r := Parse([]byte("Host: example.com\nClean-param: ref /a/\nDisallow: /x\nUser-agent: *\nCrawl-delay: 1\nSitemap: /s\n"))
+	want := []Other{{Line: 1, Key: "Host", Value: "example.com"}, {Line: 2, Key: "Clean-param", Value: "ref /a/"}}
+	if diff := cmp.Diff(want, r.Others()); diff != "" {
+		t.Errorf("Others() (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Other{{Line: 5, Key: "Crawl-delay", Value: "1"}}, r.Group("a").Others()); diff != "" {
+		t.Errorf("Group.Others() (-want +got):\n%s", diff)
+	}
+	if got := Parse([]byte("Host: h\n")).Others(); len(got) != 1 {
+		t.Errorf("a file of one Host line: Others() = %v", got)
+	}
+}

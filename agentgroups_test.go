@@ -65,7 +65,7 @@ func checkAgents(t *testing.T, body []byte) {
 // reference on pseudo-random files with many repeated agent lines.
 func TestAgentGroupsAgreeWithSlow(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !longTests() {
 		n = 300
 	}
 	rng := rand.New(rand.NewPCG(9309, 10))

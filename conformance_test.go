@@ -14,6 +14,13 @@ import (
 // repository. Tests that need it skip when it is absent.
 const sharedDir = "../shared"
 
+// longTests reports whether the long sweeps run: the cost budgets of the
+// hostile and synthetic files, the slow reference over the whole corpus and
+// the larger property tests. They take minutes under the race detector on
+// a small machine, so a plain go test runs them small or not at all; set
+// ROBOTSTXT_LONG=1 to run them in full, as .ci/run does.
+func longTests() bool { return os.Getenv("ROBOTSTXT_LONG") != "" }
+
 func needShared(t testing.TB, rel string) string {
 	t.Helper()
 	p := filepath.Join(sharedDir, rel)

@@ -90,7 +90,7 @@ func randIndexedURL(rng *rand.Rand) string {
 // files laid out as Parse lays them out, with the slow reference.
 func TestIndexAgreesWithSlow(t *testing.T) {
 	n := 150
-	if testing.Short() {
+	if !longTests() {
 		n = 60
 	}
 	rng := rand.New(rand.NewPCG(9309, 11))

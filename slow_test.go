@@ -504,8 +504,8 @@ func TestSlowConformance(t *testing.T) {
 	for _, name := range []string{"edge.tsv", "corpus.tsv"} {
 		t.Run(name, func(t *testing.T) {
 			path := needShared(t, filepath.Join("conformance", name))
-			if name == "corpus.tsv" && testing.Short() {
-				t.Skip("slow in -short mode")
+			if name == "corpus.tsv" && !longTests() {
+				t.Skip("the whole corpus through the slow reference; set ROBOTSTXT_LONG=1 to run it")
 			}
 			parsed := map[string]*slowFile{}
 			var n int

@@ -118,8 +118,8 @@ type Result struct {
 	// Bytes is the number of body bytes read, at most MaxBodySize. Only
 	// 2xx bodies are read.
 	Bytes int
-	// Truncated reports whether the body went on past MaxBodySize; the
-	// rest was ignored.
+	// Truncated reports whether the body went on past MaxBodySize, or
+	// broke off right after MaxBodySize bytes; the rest was ignored.
 	Truncated bool
 	// Robots holds the rules that follow from the fetch; never nil. Its
 	// Kind is Parsed for a 2xx body, AllowAll and DisallowAll otherwise.
@@ -290,8 +290,11 @@ func looped(req *http.Request, via []*http.Request) bool {
 
 // readBody reads at most limit bytes of r. It reports whether r had more,
 // and any error met before the limit: a body cut short is an error, so a
-// partial file is never taken for the whole. sizeHint is the announced
-// Content-Length, or -1.
+// partial file is never taken for the whole. An error met once limit bytes
+// are in, such as a connection closed after exactly limit bytes of a larger
+// announced body, is no error: everything past the limit is ignored anyway,
+// and the body is reported as truncated, since it was meant to go on.
+// sizeHint is the announced Content-Length, or -1.
 func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 	size := 16 << 10
 	if 0 <= sizeHint && sizeHint < int64(limit) {
@@ -311,6 +314,9 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 			return buf, false, nil
 		}
 		if err != nil {
+			if len(buf) == limit {
+				return buf, true, nil
+			}
 			return buf, false, err
 		}
 	}
@@ -328,8 +334,14 @@ func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
 	return min(max(age, MinTTL), max(f.maxTTL, MinTTL))
 }
 
+// maxAgeCap bounds a max-age before it becomes a Duration, far above any
+// MaxTTL, so that the arithmetic cannot overflow.
+const maxAgeCap = 100 * 365 * 24 * 3600
+
 // maxAge reads the Cache-Control max-age of h (RFC 9111 §5.2.2.1). It
-// reports no-store and no-cache as 0.
+// reports no-store and no-cache as 0. A value too large for an integer is
+// taken as the largest one, as RFC 9111 §1.2.2 says for delta-seconds, so
+// that it is capped like any other large value rather than ignored.
 func maxAge(h http.Header) (time.Duration, bool) {
 	var age time.Duration
 	found := false
@@ -341,11 +353,16 @@ func maxAge(h http.Header) (time.Duration, bool) {
 				return 0, true
 			case "max-age":
 				secs, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(value), `"`), 10, 64)
+				if errors.Is(err, strconv.ErrRange) {
+					// Only digits, too many of them: ParseUint has set
+					// secs to the largest uint64.
+					err = nil
+				}
 				if err != nil || found {
 					continue // invalid, or a second max-age: keep the first
 				}
 				found = true
-				age = time.Duration(min(secs, uint64(100*365*24*3600))) * time.Second
+				age = time.Duration(min(secs, maxAgeCap)) * time.Second
 			}
 		}
 	}

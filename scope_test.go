@@ -185,7 +185,7 @@ func TestOriginNoAllocs(t *testing.T) {
 		"http://example.com/a/b?q",
 		"https://www.example.com:8443/",
 		"http://[2001:db8::1]/x",
-		"http://example.com./x", // a trailing dot is canonical, so nothing to build
+		"http://example.com./x",   // a trailing dot is canonical, so nothing to build
 		"HTTP://Example.com:80/x", // scheme lower-cased without allocating; host must still be built
 	} {
 		want := 0.0

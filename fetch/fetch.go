@@ -191,6 +191,7 @@ func httpOrigin(rawURL string) (string, error) {
 type fetcher struct {
 	client    *http.Client
 	userAgent string
+	agent     string // the product token questions without one use
 	now       func() time.Time
 	ttl       time.Duration // of a good result without max-age
 	maxTTL    time.Duration // bound on max-age

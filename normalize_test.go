@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -230,4 +231,18 @@ func BenchmarkNormalizeURL(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A crawler takes URLs raw out of pages; the rules are stored normalised.
+// NormalizeURL brings the URL to the rules' form before asking.
+func ExampleNormalizeURL() {
+	r := Parse([]byte("User-agent: *\nDisallow: /ü/\n"))
+	for _, u := range []string{"https://example.com/ü/x", "https://example.com/%c3%bc/x", "https://example.com/a%2fb"} {
+		n := NormalizeURL(u)
+		fmt.Println(n, r.Allowed("Foobot", u), r.Allowed("Foobot", n))
+	}
+	// Output:
+	// https://example.com/%C3%BC/x true false
+	// https://example.com/%C3%BC/x true false
+	// https://example.com/a%2Fb true true
 }

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -124,4 +125,24 @@ func FuzzProductToken(f *testing.F) {
 			t.Fatalf("ProductToken(%q) = %q", ua, got)
 		}
 	})
+}
+
+// A crawler knows its User-Agent header; robots.txt groups name its product
+// token. ProductToken finds the one in the other.
+func ExampleProductToken() {
+	for _, ua := range []string{
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+		"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+		"Foobot",
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+	} {
+		fmt.Printf("%q\n", ProductToken(ua))
+	}
+	// Output:
+	// "Googlebot"
+	// "GPTBot"
+	// "facebookexternalhit"
+	// "Foobot"
+	// ""
 }

@@ -2,20 +2,32 @@
 // origin, the way RFC 9309 §2.3 and Google describe a crawler doing it, so
 // that a crawler can ask "may I fetch this URL?" in one call.
 //
-// It offers three layers, each usable alone:
+// It offers four parts, each usable alone:
 //
 //   - [Fetch] fetches the robots.txt of one URL's origin once and tells what
 //     happened: status, redirects, bytes read, and the rules that follow.
 //   - A [Cache] keeps the rules of many origins, refreshes them when they
 //     expire, and answers [Cache.Allowed] for any URL.
+//   - A [Pacer] spaces the requests to each origin as its Crawl-delay asks,
+//     and backs off when a site answers 429 or 503.
 //   - A [Transport] is an http.RoundTripper that refuses the requests
-//     robots.txt disallows.
+//     robots.txt disallows, and with a Pacer waits for each one's turn.
 //
 // One line makes an http.Client obey robots.txt:
 //
 //	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
 //	_, err := client.Get("https://example.com/private/x")
 //	if errors.Is(err, fetch.ErrDisallowed) { ... }
+//
+// A crawler states its identity once, in [Options]: the User-Agent header it
+// sends and the product token its robots.txt groups use, found in the header
+// when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
+// A question with an agent that is not a product token fails with an
+// [*AgentError] rather than being answered for the global group, which is
+// what the core package does with such an agent. URLs are matched in the
+// form the rules are stored in ([robotstxt.NormalizeURL]), so a raw href
+// with non-ASCII bytes meets the rule written for it. Package fetchtest
+// serves made-up sites to a crawler's tests.
 //
 // # How a fetch is read
 //

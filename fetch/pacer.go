@@ -80,8 +80,9 @@ type PacerOptions struct {
 // A Pacer spaces a crawler's requests to each origin: [Pacer.Wait] returns
 // when the next request to a URL's origin may start, and [Pacer.Observe]
 // pushes an origin's next turn back after a 429 or 503 answer. Callers
-// waiting for one origin get their turns in the order they called Wait,
-// one per spacing interval; origins do not wait for one another. A Pacer
+// waiting for one origin get their turns one per spacing interval, in the
+// order they join its queue: the order they call Wait, once the origin's
+// robots.txt is in the cache. Origins do not wait for one another. A Pacer
 // is safe for concurrent use; create it with [NewPacer]. A [Transport] paces
 // the requests it sends with [Transport.WithPacer].
 //

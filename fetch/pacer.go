@@ -87,8 +87,8 @@ type PacerOptions struct {
 // the requests it sends with [Transport.WithPacer].
 //
 // The spacing of an origin is its robots.txt's Crawl-delay for the agent,
-// or Options.Delay when there is none, bounded by MinDelay and MaxDelay; it
-// runs from the start of one request to the start of the next.
+// or PacerOptions.Delay when there is none, bounded by MinDelay and
+// MaxDelay; it runs from the start of one request to the start of the next.
 type Pacer struct {
 	cache               *Cache
 	agent               string
@@ -155,11 +155,14 @@ func NewPacer(o *PacerOptions) *Pacer {
 
 // Wait waits until a request to rawURL's origin may start, and counts one
 // as started then: call it right before each request. It returns nil when
-// the turn has come, or an error, and then no request may start: ctx's
-// error when ctx ends first (a turn that came at that moment is spent);
-// the errors of [Cache.Rules] when the Crawl-delay
-// cannot be read, such as a *robotstxt.URLError for a URL that is not an
-// absolute http or https URL; an [*AgentError] for an invalid agent.
+// the turn has come, or an error, and then no request may start:
+//
+//   - ctx's error when ctx ends first (a turn that came at that moment is
+//     spent);
+//   - the errors of [Cache.Rules] when the Crawl-delay cannot be read, such
+//     as a *robotstxt.URLError for a URL that is not an absolute http or
+//     https URL;
+//   - an [*AgentError] when the agent is not a product token.
 func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,42 @@ type file struct {
 	name      string // relative to the corpus folder, e.g. "real/example.com.txt"
 	data      []byte
 	questions []question
+}
+
+// corpus is what the report measures: the real files (every n-th of all),
+// and the synthetic ones, each with its questions.
+type corpus struct {
+	all   []*file // every real file
+	real  []*file // the real files measured
+	synth []*file
+}
+
+// loadCorpus reads shared/corpus and the questions of
+// shared/conformance/corpus.tsv about the files it keeps, plus the .urls
+// lists of the synthetic files.
+func loadCorpus(shared string, every int) (*corpus, error) {
+	dir := filepath.Join(shared, "corpus")
+	all, err := readDir(dir, "real")
+	if err != nil {
+		return nil, err
+	}
+	c := &corpus{all: all}
+	for i, f := range all {
+		if i%every == 0 {
+			c.real = append(c.real, f)
+		}
+	}
+	if c.synth, err = readDir(dir, "synthetic"); err != nil {
+		return nil, err
+	}
+	files := append(slices.Clip(c.real), c.synth...)
+	if err := addQuestions(filepath.Join(shared, "conformance", "corpus.tsv"), files); err != nil {
+		return nil, err
+	}
+	if err := addURLLists(dir, c.synth); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // readDir reads the .txt files of corpus/<dir>, sorted by name.

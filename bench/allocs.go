@@ -70,6 +70,9 @@ func measureAllocs(q *queryMeasure) *allocMeasure {
 	defer runtime.GOMAXPROCS(procs)
 	for _, fq := range q.files {
 		qs := fq.f.questions
+		if len(qs) == 0 {
+			continue
+		}
 		for li := range libraries {
 			answer := fq.answer[li]
 			if answer == nil {

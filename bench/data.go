@@ -16,7 +16,14 @@ import (
 type file struct {
 	name      string // relative to the corpus folder, e.g. "real/example.com.txt"
 	data      []byte
-	questions []question
+	questions []question // from corpus.tsv, with the reference's answers
+	crawled   []question // the site's crawled URLs from corpus/urls, asked as Googlebot
+}
+
+// probes returns all the questions about f: corpus.tsv's, then the crawled
+// URLs.
+func (f *file) probes() []question {
+	return append(slices.Clip(f.questions), f.crawled...)
 }
 
 // corpus is what the report measures: the real files (every n-th of all),
@@ -29,8 +36,9 @@ type corpus struct {
 
 // loadCorpus reads shared/corpus and the questions of
 // shared/conformance/corpus.tsv about the files it keeps, plus the .urls
-// lists of the synthetic files.
-func loadCorpus(shared string, every int) (*corpus, error) {
+// lists of the synthetic files and, with crawled, the lists of corpus/urls
+// for the real files.
+func loadCorpus(shared string, every int, crawled bool) (*corpus, error) {
 	dir := filepath.Join(shared, "corpus")
 	all, err := readDir(dir, "real")
 	if err != nil {
@@ -51,6 +59,11 @@ func loadCorpus(shared string, every int) (*corpus, error) {
 	}
 	if err := addURLLists(dir, c.synth); err != nil {
 		return nil, err
+	}
+	if crawled {
+		if err := addCrawledURLs(dir, c.real); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }
@@ -187,6 +200,27 @@ func addURLLists(corpus string, files []*file) error {
 		}
 		for _, p := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
 			f.questions = append(f.questions, question{agent: "Googlebot", url: "https://example.com" + p})
+		}
+	}
+	return nil
+}
+
+// addCrawledURLs adds to each real file the URLs of its list in
+// corpus/urls (same file name), one question per URL, asked by Googlebot.
+// Their answers are not known.
+func addCrawledURLs(corpus string, files []*file) error {
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(corpus, "urls", filepath.Base(f.name)))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, u := range strings.Split(string(data), "\n") {
+			if u = strings.TrimSpace(u); u != "" {
+				f.crawled = append(f.crawled, question{agent: "Googlebot", url: u})
+			}
 		}
 	}
 	return nil

@@ -39,35 +39,48 @@ const (
 	nLibs
 )
 
+// config is what the flags set.
+type config struct {
+	shared     string
+	rounds     int
+	batch      time.Duration
+	every      int
+	heapTarget int  // source bytes parsed per file for the retained heap
+	crawled    bool // also ask the crawled URLs of corpus/urls
+}
+
 func main() {
 	var (
-		shared = flag.String("shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
+		cfg    config
 		quick  = flag.Bool("quick", false, "quick mode: every 10th real file, 2 rounds, 100µs batches (under a minute)")
-		rounds = flag.Int("rounds", 5, "timed rounds; each value is the median over rounds")
-		batch  = flag.Duration("batch", 200*time.Microsecond, "minimum duration of one timed batch")
-		every  = flag.Int("every", 1, "use every n-th real file (by name)")
 		heapKB = flag.Int("heapkb", 64, "source KiB parsed per file for the retained-heap measurement")
 	)
+	flag.StringVar(&cfg.shared, "shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
+	flag.IntVar(&cfg.rounds, "rounds", 5, "timed rounds; each value is the median over rounds")
+	flag.DurationVar(&cfg.batch, "batch", 200*time.Microsecond, "minimum duration of one timed batch")
+	flag.IntVar(&cfg.every, "every", 1, "use every n-th real file (by name)")
+	flag.BoolVar(&cfg.crawled, "crawled", true, "also ask each real file the crawled URLs of corpus/urls (as Googlebot) in the per-file spread, costliest files and pass tables")
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *quick {
 		if !set["rounds"] {
-			*rounds = 2
+			cfg.rounds = 2
 		}
 		if !set["every"] {
-			*every = 10
+			cfg.every = 10
 		}
 		if !set["batch"] {
-			*batch = 100 * time.Microsecond
+			cfg.batch = 100 * time.Microsecond
 		}
 	}
-	if *rounds < 1 || *every < 1 || *batch <= 0 || *heapKB < 1 {
+	if cfg.rounds < 1 || cfg.every < 1 || cfg.batch <= 0 || *heapKB < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -rounds, -every, -batch and -heapkb must be positive")
 		os.Exit(2)
 	}
+	cfg.heapTarget = *heapKB << 10
 	start := time.Now()
-	if err := run(os.Stdout, *shared, *rounds, *batch, *every, *heapKB<<10); err != nil {
+	if err := run(os.Stdout, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -80,28 +93,28 @@ func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n
 // while the live heap is small; then every timed series runs in one
 // interleaved loop; then one untimed pass counts allocations and checks the
 // answers.
-func run(w io.Writer, shared string, rounds int, batch time.Duration, every, heapTarget int) error {
+func run(w io.Writer, cfg config) error {
 	start := time.Now()
 	loadBefore := loadAvg()
-	c, err := loadCorpus(shared, every)
+	c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled)
 	if err != nil {
 		return err
 	}
 	logf("%d real files, %d synthetic files", len(c.real), len(c.synth))
 
-	heap := measureHeap(c.real, heapTarget)
+	heap := measureHeap(c.real, cfg.heapTarget)
 	var l loop
-	binary := newBinaryMeasure(c.real, oursCodec(), &heap.lib[iOurs], heapTarget, &l)
+	binary := newBinaryMeasure(c.real, oursCodec(), &heap.lib[iOurs], cfg.heapTarget, &l)
 	parse := newParseMeasure(c.real, &l)
 	query := newQueryMeasure(c.real, &l)
 	pass := newPassMeasure(query, &l)
 	hostile := newHostileMeasure(&l)
 	synth := newSynthMeasure(c.synth, &l)
 	scale := newScaleMeasure(&l)
-	l.run(rounds, batch)
+	l.run(cfg.rounds, cfg.batch)
 	allocs := measureAllocs(query)
 
-	printHeader(w, len(c.real), len(c.all), len(c.synth), rounds, batch, every)
+	printHeader(w, len(c.real), len(c.all), len(c.synth), cfg.rounds, cfg.batch, cfg.every)
 	fmt.Fprintf(w, "Load average (1 min) before the run: %s, after: %s.\n\n", loadBefore, loadAvg())
 	t := &table{}
 	parse.rows(t)

@@ -40,10 +40,12 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 	m := &passMeasure{files: len(files)}
 
 	// Corpus order: file by file (by name, as in corpus.tsv), each file's
-	// questions in the order of corpus.tsv.
+	// questions in the order of corpus.tsv, then its crawled URLs.
+	probes := make([][]question, len(files))
 	var corpus [][2]int // file, question
 	for fi, fq := range files {
-		for qi := range fq.f.questions {
+		probes[fi] = fq.f.probes()
+		for qi := range probes[fi] {
 			corpus = append(corpus, [2]int{fi, qi})
 		}
 	}
@@ -52,8 +54,8 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 	var turns [][2]int
 	for qi, more := 0, true; more; qi++ {
 		more = false
-		for fi, fq := range files {
-			if qi < len(fq.f.questions) {
+		for fi := range files {
+			if qi < len(probes[fi]) {
 				turns = append(turns, [2]int{fi, qi})
 				more = true
 			}
@@ -69,14 +71,13 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 	} {
 		po := &passOrder{name: o.name, target: o.target, n: len(o.order)}
 		for _, li := range []int{iTemoto, iOurs} {
-			probes := make([]probe, len(o.order))
+			ps := make([]probe, len(o.order))
 			for i, at := range o.order {
-				fq := files[at[0]]
-				probes[i] = probe{fq.answer[li], &fq.f.questions[at[1]]}
+				ps[i] = probe{files[at[0]].answer[li], &probes[at[0]][at[1]]}
 			}
 			po.series[li] = newSeries(func(int) {
-				for i := range probes {
-					sinkBool = probes[i].answer(probes[i].q)
+				for i := range ps {
+					sinkBool = ps[i].answer(ps[i].q)
 				}
 			})
 		}

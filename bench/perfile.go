@@ -10,9 +10,11 @@ import (
 // worstFiles is how many files the tables of the largest shares list.
 const worstFiles = 10
 
-// fileCost is one file's Allowed cost for temoto and ours.
+// fileCost is one file's Allowed cost for temoto and ours, over all its
+// questions (corpus.tsv's and the crawled URLs).
 type fileCost struct {
 	fq    *fileQuery
+	n     int            // questions
 	ns    [nLibs]float64 // ns/query
 	share [nLibs]float64 // of the library's total time over all questions
 }
@@ -21,20 +23,27 @@ type fileCost struct {
 // library's share of its total query time: a file's ns/query times its
 // number of questions, over the sum of that product over the files.
 func (m *queryMeasure) costs() []*fileCost {
-	_, files := m.perFile(iTemoto, iOurs)
 	var total [nLibs]float64
-	out := make([]*fileCost, len(files))
-	for i, fq := range files {
-		c := &fileCost{fq: fq}
+	var out []*fileCost
+	for _, fq := range m.files {
+		c := &fileCost{fq: fq, n: len(fq.f.questions) + len(fq.f.crawled)}
+		ok := true
 		for _, li := range []int{iTemoto, iOurs} {
-			c.ns[li] = fq.query[li].median()
-			total[li] += c.ns[li] * float64(len(fq.f.questions))
+			var answered bool
+			c.ns[li], answered = fq.allProbes(li)
+			ok = ok && answered
 		}
-		out[i] = c
+		if !ok {
+			continue
+		}
+		for _, li := range []int{iTemoto, iOurs} {
+			total[li] += c.ns[li] * float64(c.n)
+		}
+		out = append(out, c)
 	}
 	for _, c := range out {
 		for _, li := range []int{iTemoto, iOurs} {
-			c.share[li] = c.ns[li] * float64(len(c.fq.f.questions)) / total[li]
+			c.share[li] = c.ns[li] * float64(c.n) / total[li]
 		}
 	}
 	return out
@@ -49,15 +58,17 @@ func (m *queryMeasure) printSpread(w io.Writer) {
 	}
 	var ns [nLibs][]float64
 	var sum [nLibs]float64
-	var questions int
+	var questions, crawled int
 	for _, c := range costs {
-		questions += len(c.fq.f.questions)
+		questions += c.n
+		crawled += len(c.fq.f.crawled)
 		for _, li := range []int{iTemoto, iOurs} {
 			ns[li] = append(ns[li], c.ns[li])
-			sum[li] += c.ns[li] * float64(len(c.fq.f.questions))
+			sum[li] += c.ns[li] * float64(c.n)
 		}
 	}
-	section(w, fmt.Sprintf("Allowed per file: spread over the %d files that both libraries answered (%d questions)", len(costs), questions))
+	section(w, fmt.Sprintf("Allowed per file: spread over the %d files that both libraries answered (%s questions, %s of them crawled URLs)",
+		len(costs), commas(questions), commas(crawled)))
 	var rows [][]string
 	add := func(name string, t, o float64, target string, met bool) {
 		if target != "" {
@@ -106,7 +117,7 @@ func (m *queryMeasure) printSpread(w io.Writer) {
 		for i, c := range sorted[:min(worstFiles, len(sorted))] {
 			cum += c.share[li]
 			top = append(top, []string{fmt.Sprint(i + 1), shortName(c.fq.f), fsize(len(c.fq.f.data)),
-				fmt.Sprint(len(c.fq.f.questions)),
+				fmt.Sprint(c.n),
 				fns(c.ns[iOurs]), pct(c.share[iOurs]), fns(c.ns[iTemoto]), pct(c.share[iTemoto]), pct(cum)})
 		}
 		markdown(w, []string{"#", "file", "size", "questions", "ours ns/query", "ours share", "temoto ns/query", "temoto share",

@@ -163,3 +163,41 @@ func TestBinaryMeasure(t *testing.T) {
 		t.Errorf("without a codec the report does not say so:\n%s", none.String())
 	}
 }
+
+func TestDeriveQuestions(t *testing.T) {
+	f := &file{name: "real/example.org.txt", data: []byte(
+		"User-agent: Googlebot/2.1 (+http://www.google.com/bot.html)\r\n" +
+			"Disallow: /a/*.pdf$ # comment\n" +
+			"user-agent: *\n" +
+			"Disallow:\n" +
+			"Allow: b/\n")}
+	qs := deriveQuestions(f)
+	var got []string
+	for _, q := range qs {
+		got = append(got, q.agent+" "+q.url)
+	}
+	want := []string{
+		"Googlebot https://example.org/", // the three fixed URLs
+		"Googlebot https://example.org/robots.txt",
+		"Googlebot https://example.org/index.html",
+		"Googlebot https://example.org/",        // each named agent once, by its product token
+		"Googlebot https://example.org/a/x.pdf", // '*' made 'x', '$' dropped, comment cut; agents in turn, each once
+		"bingbot https://example.org/a/x.pdf/page.html",
+		"UnknownBot https://example.org/a/x.pdf?q=1",
+		"Googlebot https://example.org/b/", // a path without '/' gets one; the empty Disallow is skipped
+		"bingbot https://example.org/b/page.html",
+		"UnknownBot https://example.org/b/?q=1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("deriveQuestions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	addDerived([]*file{f})
+	if len(f.derived) != len(want) {
+		t.Errorf("addDerived gave a file without questions %d questions, want %d", len(f.derived), len(want))
+	}
+	asked := &file{name: "real/x.txt", data: f.data, questions: []question{newQuestion("a", "https://x/", true)}}
+	addDerived([]*file{asked})
+	if len(asked.derived) != 0 {
+		t.Errorf("addDerived gave a file with corpus.tsv questions %d derived ones", len(asked.derived))
+	}
+}

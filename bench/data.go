@@ -17,13 +17,19 @@ type file struct {
 	name      string // relative to the corpus folder, e.g. "real/example.com.txt"
 	data      []byte
 	questions []question // from corpus.tsv, with the reference's answers
+	derived   []question // made from the file's rules when corpus.tsv has none (derive.go)
 	crawled   []question // the site's crawled URLs from corpus/urls, asked as Googlebot
 }
 
-// probes returns all the questions about f: corpus.tsv's, then the crawled
-// URLs.
+// extra returns the questions whose answers are not known: the derived
+// ones, then the crawled URLs.
+func (f *file) extra() []question {
+	return append(slices.Clip(f.derived), f.crawled...)
+}
+
+// probes returns all the questions about f: corpus.tsv's, then extra.
 func (f *file) probes() []question {
-	return append(slices.Clip(f.questions), f.crawled...)
+	return append(slices.Clip(f.questions), f.extra()...)
 }
 
 // corpus is what the report measures: the real files (every n-th of all),
@@ -36,9 +42,10 @@ type corpus struct {
 
 // loadCorpus reads shared/corpus and the questions of
 // shared/conformance/corpus.tsv about the files it keeps, plus the .urls
-// lists of the synthetic files and, with crawled, the lists of corpus/urls
-// for the real files.
-func loadCorpus(shared string, every int, crawled bool) (*corpus, error) {
+// lists of the synthetic files; with crawled, the lists of corpus/urls for
+// the real files, and with derived, questions made from the rules of the
+// real files that corpus.tsv has none for.
+func loadCorpus(shared string, every int, crawled, derived bool) (*corpus, error) {
 	dir := filepath.Join(shared, "corpus")
 	all, err := readDir(dir, "real")
 	if err != nil {
@@ -64,6 +71,9 @@ func loadCorpus(shared string, every int, crawled bool) (*corpus, error) {
 		if err := addCrawledURLs(dir, c.real); err != nil {
 			return nil, err
 		}
+	}
+	if derived {
+		addDerived(c.real)
 	}
 	return c, nil
 }

@@ -47,6 +47,7 @@ type config struct {
 	every      int
 	heapTarget int  // source bytes parsed per file for the retained heap
 	crawled    bool // also ask the crawled URLs of corpus/urls
+	derived    bool // also ask questions made from the rules of the files corpus.tsv lacks
 }
 
 func main() {
@@ -60,6 +61,7 @@ func main() {
 	flag.DurationVar(&cfg.batch, "batch", 200*time.Microsecond, "minimum duration of one timed batch")
 	flag.IntVar(&cfg.every, "every", 1, "use every n-th real file (by name)")
 	flag.BoolVar(&cfg.crawled, "crawled", true, "also ask each real file the crawled URLs of corpus/urls (as Googlebot) in the per-file spread, costliest files and pass tables")
+	flag.BoolVar(&cfg.derived, "derived", true, "also ask the real files that corpus.tsv has no questions for questions made from their rules, in the same tables")
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -96,7 +98,7 @@ func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n
 func run(w io.Writer, cfg config) error {
 	start := time.Now()
 	loadBefore := loadAvg()
-	c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled)
+	c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled, cfg.derived)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,8 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 	m := &passMeasure{files: len(files)}
 
 	// Corpus order: file by file (by name, as in corpus.tsv), each file's
-	// questions in the order of corpus.tsv, then its crawled URLs.
+	// questions in the order of corpus.tsv, then its derived questions and
+	// crawled URLs.
 	probes := make([][]question, len(files))
 	var corpus [][2]int // file, question
 	for fi, fq := range files {

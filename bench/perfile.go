@@ -11,7 +11,7 @@ import (
 const worstFiles = 10
 
 // fileCost is one file's Allowed cost for temoto and ours, over all its
-// questions (corpus.tsv's and the crawled URLs).
+// questions (corpus.tsv's, the derived ones and the crawled URLs).
 type fileCost struct {
 	fq    *fileQuery
 	n     int            // questions
@@ -26,7 +26,7 @@ func (m *queryMeasure) costs() []*fileCost {
 	var total [nLibs]float64
 	var out []*fileCost
 	for _, fq := range m.files {
-		c := &fileCost{fq: fq, n: len(fq.f.questions) + len(fq.f.crawled)}
+		c := &fileCost{fq: fq, n: len(fq.f.probes())}
 		ok := true
 		for _, li := range []int{iTemoto, iOurs} {
 			var answered bool
@@ -58,17 +58,18 @@ func (m *queryMeasure) printSpread(w io.Writer) {
 	}
 	var ns [nLibs][]float64
 	var sum [nLibs]float64
-	var questions, crawled int
+	var questions, derived, crawled int
 	for _, c := range costs {
 		questions += c.n
+		derived += len(c.fq.f.derived)
 		crawled += len(c.fq.f.crawled)
 		for _, li := range []int{iTemoto, iOurs} {
 			ns[li] = append(ns[li], c.ns[li])
 			sum[li] += c.ns[li] * float64(c.n)
 		}
 	}
-	section(w, fmt.Sprintf("Allowed per file: spread over the %d files that both libraries answered (%s questions, %s of them crawled URLs)",
-		len(costs), commas(questions), commas(crawled)))
+	section(w, fmt.Sprintf("Allowed per file: spread over the %d files that both libraries answered (%s questions: %s from corpus.tsv, %s derived, %s crawled URLs)",
+		len(costs), commas(questions), commas(questions-derived-crawled), commas(derived), commas(crawled)))
 	var rows [][]string
 	add := func(name string, t, o float64, target string, met bool) {
 		if target != "" {

@@ -12,7 +12,7 @@ type fileQuery struct {
 	f       *file
 	answer  [nLibs]func(q *question) bool // nil when the library could not open the file
 	query   [nLibs]*series                // corpus.tsv's questions; nil without them
-	crawl   [nLibs]*series                // the crawled URLs, temoto and ours only; nil without them
+	extra   [nLibs]*series                // the derived questions and crawled URLs, temoto and ours only; nil without them
 	openErr [nLibs]error
 }
 
@@ -28,14 +28,14 @@ func (fq *fileQuery) answered(libs ...int) bool {
 }
 
 // allProbes returns a library's ns/query over all the file's questions
-// (corpus.tsv's and the crawled URLs, weighted by their numbers), and
-// false when a part of them is not measured.
+// (corpus.tsv's and the extra ones, weighted by their numbers), and false
+// when a part of them is not measured.
 func (fq *fileQuery) allProbes(li int) (float64, bool) {
 	var ns float64
 	for _, part := range []struct {
 		s *series
 		n int
-	}{{fq.query[li], len(fq.f.questions)}, {fq.crawl[li], len(fq.f.crawled)}} {
+	}{{fq.query[li], len(fq.f.questions)}, {fq.extra[li], len(fq.f.derived) + len(fq.f.crawled)}} {
 		if part.n == 0 {
 			continue
 		}
@@ -44,14 +44,15 @@ func (fq *fileQuery) allProbes(li int) (float64, bool) {
 		}
 		ns += part.s.median() * float64(part.n)
 	}
-	return ns / float64(len(fq.f.questions)+len(fq.f.crawled)), true
+	return ns / float64(len(fq.f.probes())), true
 }
 
 // queryMeasure times Allowed per file: a batch asks the file's questions
 // one after the other, so within a series the file is warm in the caches.
 // The interleaved pass (pass.go) asks the same questions cold. The
-// corpus.tsv questions and the crawled URLs are separate series, so that
-// the rows of the main table are over corpus.tsv alone.
+// corpus.tsv questions and the extra ones (derived questions and crawled
+// URLs) are separate series, so that the rows of the main table are over
+// corpus.tsv alone.
 type queryMeasure struct {
 	files []*fileQuery
 }
@@ -59,7 +60,7 @@ type queryMeasure struct {
 func newQueryMeasure(real []*file, l *loop) *queryMeasure {
 	m := &queryMeasure{}
 	for _, f := range real {
-		if len(f.questions) == 0 && len(f.crawled) == 0 {
+		if len(f.probes()) == 0 {
 			continue
 		}
 		fq := &fileQuery{f: f}
@@ -78,11 +79,11 @@ func newQueryMeasure(real []*file, l *loop) *queryMeasure {
 			}
 			fq.query[li] = ask(f.questions)
 			if li != iGrobot { // it parses the file for each question: too slow for long lists
-				fq.crawl[li] = ask(f.crawled)
+				fq.extra[li] = ask(f.extra())
 			}
 		}
 		l.add(fq.query[:]...)
-		l.add(fq.crawl[:]...)
+		l.add(fq.extra[:]...)
 		m.files = append(m.files, fq)
 	}
 	return m

@@ -262,6 +262,12 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	case keySitemap:
 		b.addSitemap(num, value)
 	default:
+		if len(b.groups) == 0 && !isToken(key) {
+			// Before the first group, only a key made of letters, '-' and
+			// '_' is kept: an HTML page served as robots.txt has many
+			// lines with a colon, and none of them is a directive.
+			return
+		}
 		off := len(b.text)
 		b.text = append(b.text, key...)
 		b.text = append(b.text, value...)

@@ -161,6 +161,11 @@ func FromStatus(code int, body []byte) *Robots {
 // the rules (no decoding, no case folding). The agent is a product token such
 // as "Googlebot", compared case-insensitively with the file's tokens as
 // given: "Googlebot/2.1" names no group (see [ValidAgent]).
+//
+// A URL taken raw from a page (non-ASCII bytes, lower-case %-escapes)
+// should go through [NormalizeURL] first, which writes it in the form the
+// patterns are stored in. A crawler that holds a User-Agent header finds
+// its agent with [ProductToken].
 func (r *Robots) Allowed(agent, url string) bool {
 	return r.Group(agent).Allowed(url)
 }

@@ -285,7 +285,8 @@ func slowParse(body []byte) *slowFile {
 		default:
 			if cur != nil {
 				cur.others = append(cur.others, slowOther{num, key, value})
-			} else {
+			} else if key != "" && strings.Trim(strings.ToLower(key), "abcdefghijklmnopqrstuvwxyz-_") == "" {
+				// Before the first group, only keys that are tokens.
 				f.preamble = append(f.preamble, slowOther{num, key, value})
 			}
 		}

@@ -285,7 +285,7 @@ func slowParse(body []byte) *slowFile {
 		default:
 			if cur != nil {
 				cur.others = append(cur.others, slowOther{num, key, value})
-			} else if key != "" && strings.Trim(strings.ToLower(key), "abcdefghijklmnopqrstuvwxyz-_") == "" {
+			} else if key != "" && strings.Trim(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_") == "" {
 				// Before the first group, only keys that are tokens.
 				f.preamble = append(f.preamble, slowOther{num, key, value})
 			}

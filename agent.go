@@ -13,12 +13,15 @@ func isTokenByte(c byte) bool {
 // made only of ASCII letters, '-' and '_'. Only such agents can name a
 // specific group; Allowed compares the agent as given, so "Googlebot/2.1"
 // matches no group and is answered by the global group.
-func ValidAgent(agent string) bool {
-	if agent == "" {
+func ValidAgent(agent string) bool { return isToken(agent) }
+
+// isToken reports whether s is non-empty and made only of [A-Za-z_-].
+func isToken[T string | []byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
-	for i := 0; i < len(agent); i++ {
-		if !isTokenByte(agent[i]) {
+	for i := 0; i < len(s); i++ {
+		if !isTokenByte(s[i]) {
 			return false
 		}
 	}

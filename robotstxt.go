@@ -50,6 +50,8 @@
 //   - Priority is the byte length of the pattern after normalisation
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
 //     included; the URL is matched as given, without decoding.
+//   - The path is matched up to its first NUL byte: Google's parser hands
+//     it to its matcher as a C string, so "/a\x00b" is matched as "/a".
 //
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).
@@ -159,6 +161,11 @@ func FromStatus(code int, body []byte) *Robots {
 // the rules (no decoding, no case folding). The agent is a product token such
 // as "Googlebot", compared case-insensitively with the file's tokens as
 // given: "Googlebot/2.1" names no group (see [ValidAgent]).
+//
+// A URL taken raw from a page (non-ASCII bytes, lower-case %-escapes)
+// should go through [NormalizeURL] first, which writes it in the form the
+// patterns are stored in. A crawler that holds a User-Agent header finds
+// its agent with [ProductToken].
 func (r *Robots) Allowed(agent, url string) bool {
 	return r.Group(agent).Allowed(url)
 }
@@ -176,6 +183,21 @@ func (r *Robots) Sitemaps() []string {
 	}
 	var out []string
 	r.others(noGroup, func(o other) { out = append(out, r.otherValue(o)) })
+	return out
+}
+
+// Others returns the lines before the first group whose key is none of
+// user-agent, allow, disallow and sitemap, such as Host or Clean-param, in
+// file order. They belong to no group; the lines of a group are its
+// [Group.Others].
+func (r *Robots) Others() []Other {
+	if r == nil || !r.hasWords() {
+		return nil
+	}
+	var out []Other
+	r.others(preamble, func(o other) {
+		out = append(out, Other{Line: int(o.line), Key: r.otherKey(o), Value: r.otherValue(o)})
+	})
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +16,66 @@ import (
 type file struct {
 	name      string // relative to the corpus folder, e.g. "real/example.com.txt"
 	data      []byte
-	questions []question
+	questions []question // from corpus.tsv, with the reference's answers
+	derived   []question // made from the file's rules when corpus.tsv has none (derive.go)
+	crawled   []question // the site's crawled URLs from corpus/urls, asked as Googlebot
+}
+
+// extra returns the questions whose answers are not known: the derived
+// ones, then the crawled URLs.
+func (f *file) extra() []question {
+	return append(slices.Clip(f.derived), f.crawled...)
+}
+
+// probes returns all the questions about f: corpus.tsv's, then extra.
+func (f *file) probes() []question {
+	return append(slices.Clip(f.questions), f.extra()...)
+}
+
+// corpus is what the report measures: the real files (every n-th of all),
+// and the synthetic ones, each with its questions.
+type corpus struct {
+	all   []*file // every real file
+	real  []*file // the real files measured
+	synth []*file
+}
+
+// loadCorpus reads shared/corpus and the questions of
+// shared/conformance/corpus.tsv about the files it keeps, plus the .urls
+// lists of the synthetic files; with crawled, the lists of corpus/urls for
+// the real files, and with derived, questions made from the rules of the
+// real files that corpus.tsv has none for.
+func loadCorpus(shared string, every int, crawled, derived bool) (*corpus, error) {
+	dir := filepath.Join(shared, "corpus")
+	all, err := readDir(dir, "real")
+	if err != nil {
+		return nil, err
+	}
+	c := &corpus{all: all}
+	for i, f := range all {
+		if i%every == 0 {
+			c.real = append(c.real, f)
+		}
+	}
+	if c.synth, err = readDir(dir, "synthetic"); err != nil {
+		return nil, err
+	}
+	files := append(slices.Clip(c.real), c.synth...)
+	if err := addQuestions(filepath.Join(shared, "conformance", "corpus.tsv"), files); err != nil {
+		return nil, err
+	}
+	if err := addURLLists(dir, c.synth); err != nil {
+		return nil, err
+	}
+	if crawled {
+		if err := addCrawledURLs(dir, c.real); err != nil {
+			return nil, err
+		}
+	}
+	if derived {
+		addDerived(c.real)
+	}
+	return c, nil
 }
 
 // readDir reads the .txt files of corpus/<dir>, sorted by name.
@@ -150,6 +210,27 @@ func addURLLists(corpus string, files []*file) error {
 		}
 		for _, p := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
 			f.questions = append(f.questions, question{agent: "Googlebot", url: "https://example.com" + p})
+		}
+	}
+	return nil
+}
+
+// addCrawledURLs adds to each real file the URLs of its list in
+// corpus/urls (same file name), one question per URL, asked by Googlebot.
+// Their answers are not known.
+func addCrawledURLs(corpus string, files []*file) error {
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(corpus, "urls", filepath.Base(f.name)))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, u := range strings.Split(string(data), "\n") {
+			if u = strings.TrimSpace(u); u != "" {
+				f.crawled = append(f.crawled, question{agent: "Googlebot", url: u})
+			}
 		}
 	}
 	return nil

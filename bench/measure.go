@@ -18,9 +18,16 @@ type series struct {
 	next    int       // index of the next call
 	samples []float64 // ns per call, one per round
 	panic   string    // what op panicked with, if it did; the series is then dead
+	cycle   int       // when > 1, n is a multiple of it
 }
 
 func newSeries(op func(i int)) *series { return &series{op: op} }
+
+// newCycle returns a series whose op goes through k different calls (the
+// questions about a file, say): its batches are whole multiples of k, so
+// that each batch makes every call equally often, and its value is their
+// mean even where one batch holds few calls.
+func newCycle(op func(i int), k int) *series { return &series{op: op, cycle: k} }
 
 // run times one batch. The first call calibrates n instead (and warms up):
 // n grows until a batch lasts at least target.
@@ -34,7 +41,11 @@ func (s *series) run(target time.Duration) {
 		}
 	}()
 	if s.n == 0 {
-		s.n = s.calibrate(target)
+		n := s.calibrate(target)
+		if s.cycle > 1 {
+			n = (n + s.cycle - 1) / s.cycle * s.cycle
+		}
+		s.n = n
 		return
 	}
 	d := s.batch(s.n)
@@ -149,4 +160,67 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// loop runs every series of the report in one interleaved loop. A group is
+// a set of series that are compared with each other (the libraries on one
+// file, say); within a round its members take turns in an order that rotates
+// with the group and the round, so that drifts of the machine spread over
+// all of them.
+type loop struct{ groups [][]*series }
+
+// add adds a group. Nil members are allowed (a library that could not open
+// a file) and are skipped; a group with no series at all is dropped.
+func (l *loop) add(g ...*series) {
+	for _, s := range g {
+		if s != nil {
+			l.groups = append(l.groups, g)
+			return
+		}
+	}
+}
+
+// run calibrates every series (round 0, which also warms up) and then
+// times it once per round.
+func (l *loop) run(rounds int, batch time.Duration) {
+	for r := 0; r <= rounds; r++ {
+		t0 := time.Now()
+		for gi, g := range l.groups {
+			for k := range g {
+				g[(gi+r+k)%len(g)].run(batch)
+			}
+		}
+		what := "timed"
+		if r == 0 {
+			what = "calibration"
+		}
+		logf("round %d/%d (%s) of %d groups took %v", r, rounds, what, len(l.groups), time.Since(t0).Round(time.Millisecond))
+	}
+}
+
+// quantile returns the q-quantile (0 < q ≤ 1) of v by the nearest-rank
+// method: the smallest value with at least q of the values at or below it.
+// It is always one of the values, here one file's measurement.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	k := int(math.Ceil(q*float64(len(v)))) - 1
+	return v[min(max(k, 0), len(v)-1)]
+}
+
+// ratios returns a[i]/b[i] for the rounds both series have, which pairs
+// the measurements that were taken moments apart.
+func ratios(a, b *series) []float64 {
+	if !a.ok() || !b.ok() {
+		return nil
+	}
+	n := min(len(a.samples), len(b.samples))
+	out := make([]float64, n)
+	for i := range n {
+		out[i] = a.samples[i] / b.samples[i]
+	}
+	return out
 }

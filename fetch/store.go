@@ -302,6 +302,11 @@ func (c *Cache) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 // save writes the history st of origin to the Store, dropping the lease
 // token when not "".
 func (c *Cache) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
+	if err := c.storeReady(); err != nil {
+		// The Store failed during the fetch; a lease held runs out.
+		ev.StoreErr = err
+		return
+	}
 	value, err := encodeState(st)
 	if err != nil {
 		// A Robots that cannot be encoded is the core's bug; the cache

@@ -24,7 +24,14 @@ import (
 // a test (see TestMain) instead of running the tests.
 const childEnv = "REDISSTORE_TEST_CHILD"
 
+// quiet drops go-redis's log lines: the tests make Redis fail on purpose,
+// and check what the caches report instead.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
 func TestMain(m *testing.M) {
+	redis.SetLogger(quiet{})
 	if spec := os.Getenv(childEnv); spec != "" {
 		os.Exit(child(spec))
 	}

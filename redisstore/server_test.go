@@ -24,7 +24,7 @@ import (
 // redisServer is a redis-server the tests start on a free loopback port, in
 // a temporary directory, without persistence, and stop when they end.
 type redisServer struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	addr string
 	cmd  *exec.Cmd
@@ -33,7 +33,7 @@ type redisServer struct {
 
 // startRedis starts a redis-server for t. When it cannot, the test fails
 // if the CI environment variable is set, and is skipped otherwise.
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t testing.TB) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		unavailable(t, err)
@@ -53,7 +53,7 @@ func startRedis(t *testing.T) *redisServer {
 	return nil
 }
 
-func unavailable(t *testing.T, err error) {
+func unavailable(t testing.TB, err error) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatalf("cannot start redis-server, which CI needs: %v", err)
@@ -150,11 +150,11 @@ func (r *redisServer) stop() {
 }
 
 // client returns a new client of r, closed when the test ends.
-func (r *redisServer) client(t *testing.T) *redis.Client {
+func (r *redisServer) client(t testing.TB) *redis.Client {
 	return newClient(t, r.addr)
 }
 
-func newClient(t *testing.T, addr string) *redis.Client {
+func newClient(t testing.TB, addr string) *redis.Client {
 	c := newChildClient(addr)
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -195,7 +195,7 @@ type origins struct {
 
 const disallowX = "User-agent: *\nDisallow: /x\n"
 
-func newOrigins(t *testing.T) *origins {
+func newOrigins(t testing.TB) *origins {
 	o := &origins{fetches: map[string]int{}, status: 200, body: disallowX}
 	o.srv = httptest.NewServer(o)
 	t.Cleanup(o.srv.Close)
@@ -239,7 +239,7 @@ func (o *origins) count(host string) int {
 }
 
 // client returns an HTTP client that sends every host to o.
-func (o *origins) client(t *testing.T) *http.Client {
+func (o *origins) client(t testing.TB) *http.Client {
 	c := routeTo(o.srv.Listener.Addr().String())
 	t.Cleanup(c.CloseIdleConnections)
 	return c
@@ -250,7 +250,9 @@ func routeTo(addr string) *http.Client {
 		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			return (&net.Dialer{}).DialContext(ctx, network, addr)
 		},
-		MaxIdleConnsPerHost: 4,
+		// Each origin's robots.txt is fetched once or a few times: keeping
+		// a connection per origin would only hold file descriptors.
+		DisableKeepAlives: true,
 	}}
 }
 

@@ -519,3 +519,29 @@ func (s leaseSpy) Lease(ctx context.Context, origin, token string, ttl time.Dura
 	*s.ttl = ttl
 	return s.memStore.Lease(ctx, origin, token, ttl)
 }
+
+// TestStoreHitNoAllocs checks that with a Store, a question about an origin
+// the cache holds fresh still costs no allocation and no call to the Store.
+func TestStoreHitNoAllocs(t *testing.T) {
+	_, srv := newSite(t, disallowX)
+	store := newMemStore()
+	c := NewCache(&Options{Client: srv.Client(), Store: store, Now: newClock().Now})
+	ctx := context.Background()
+	u := srv.URL + "/x/y?z"
+	if _, err := c.Allowed(ctx, "Foobot", u); err != nil {
+		t.Fatal(err)
+	}
+	idle(t, c)
+	calls := store.calls.Load()
+	n := testing.AllocsPerRun(1000, func() {
+		if ok, err := c.Allowed(ctx, "Foobot", u); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v", ok, err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("Allowed on a cached origin with a Store: %v allocs, want 0", n)
+	}
+	if got := store.calls.Load(); got != calls {
+		t.Errorf("hits called the Store %d times", got-calls)
+	}
+}

@@ -3,9 +3,11 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -200,5 +202,71 @@ func TestPutThenStore(t *testing.T) {
 	st, err := decodeState(store.value(srv.URL))
 	if err != nil || st.good == nil || st.good.Robots.Allowed("Foobot", "/y") {
 		t.Errorf("stored history %v, %v; want the put result as its good copy", st, err)
+	}
+}
+
+// TestCacheOpsConcurrent mixes questions, Forget, Put and Stats from many
+// goroutines over thousands of origins, under the race detector in CI, and
+// checks that the counters add up.
+func TestCacheOpsConcurrent(t *testing.T) {
+	const goroutines, ops, origins, maxEntries = 100, 200, 2000, 500
+	var served atomic.Int64
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		io.WriteString(w, disallowX)
+	})
+	client := hostRouter(srv)
+	defer client.CloseIdleConnections()
+	var fetched, events atomic.Int64
+	c := NewCache(&Options{Client: client, MaxEntries: maxEntries, Now: newClock().Now, OnFetch: func(ev FetchEvent) {
+		events.Add(1)
+		if ev.Fetched {
+			fetched.Add(1)
+		}
+	}})
+	ctx := context.Background()
+	var asked, wrong atomic.Int64
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range ops {
+				origin := fmt.Sprintf("http://h%d.test", (g*ops+i*7)%origins)
+				switch i % 10 {
+				case 0:
+					if err := c.Forget(ctx, origin); err != nil {
+						wrong.Add(1)
+					}
+				case 1:
+					if err := c.Put(&Result{RobotsURL: origin + "/robots.txt", Robots: robotsOf(200, disallowX)}); err != nil {
+						wrong.Add(1)
+					}
+				case 2:
+					if st := c.Stats(); st.Entries > maxEntries || st.InFlight < 0 {
+						wrong.Add(1)
+					}
+				default:
+					asked.Add(1)
+					if ok, err := c.Allowed(ctx, "Foobot", origin+"/x"); ok || err != nil {
+						wrong.Add(1)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	idle(t, c)
+	st := c.Stats()
+	if n := wrong.Load(); n != 0 {
+		t.Errorf("%d operations failed or answered wrongly", n)
+	}
+	if st.Hits+st.Misses != uint64(asked.Load()) {
+		t.Errorf("hits %d + misses %d != %d questions", st.Hits, st.Misses, asked.Load())
+	}
+	if st.Fetches != uint64(served.Load()) || st.Fetches != uint64(fetched.Load()) || events.Load() != fetched.Load() {
+		t.Errorf("Fetches %d, server saw %d, OnFetch saw %d fetches in %d events; want all equal",
+			st.Fetches, served.Load(), fetched.Load(), events.Load())
+	}
+	if st.Entries > maxEntries || st.Evictions == 0 || st.InFlight != 0 {
+		t.Errorf("Stats = %+v; want at most %d entries, some evictions, nothing in flight", st, maxEntries)
 	}
 }

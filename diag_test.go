@@ -308,15 +308,22 @@ func corpusCounts(r *Robots) Counts {
 	if !r.hasWords() {
 		return Counts{} // nothing kept: no groups, no sitemaps
 	}
-	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}
+	c := Counts{Sitemaps: len(r.Sitemaps())}
 	c.Others = int(r.numOthers()) - c.Sitemaps - len(r.Others()) // those before the first group are Outside
-	for i := uint32(0); i < r.group(r.numGroups()).start; i++ {
-		switch ru := r.rule(i); {
-		case ru.flags&ruleIndex != 0:
-		case ru.flags&ruleAllow != 0:
-			c.Allow++
-		default:
-			c.Disallow++
+	for g := uint32(0); g < r.numGroups(); g++ {
+		if r.isCopy(g) {
+			continue // a merged copy of other groups' rules
+		}
+		c.Groups++
+		start, _, end := r.groupRules(g)
+		for i := start; i < end; i++ {
+			switch ru := r.rule(i); {
+			case ru.flags&ruleIndex != 0:
+			case ru.flags&ruleAllow != 0:
+				c.Allow++
+			default:
+				c.Disallow++
+			}
 		}
 	}
 	return c

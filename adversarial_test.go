@@ -206,6 +206,9 @@ func readURLs(t *testing.T, name string) []string {
 // TestSyntheticCost parses each hostile file of the shared corpus and asks
 // it its .urls, or a few fixed URLs, within the budget.
 func TestSyntheticCost(t *testing.T) {
+	if !longTests() {
+		t.Skip("times every synthetic file; set ROBOTSTXT_LONG=1 to run it")
+	}
 	dir := needShared(t, filepath.Join("corpus", "synthetic"))
 	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(names) == 0 {
@@ -297,8 +300,8 @@ func hostileCases() []struct {
 // TestHostileCost checks the hostile cases built in code against the same
 // budget as the shared corpus.
 func TestHostileCost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds about 60 MB of input")
+	if !longTests() {
+		t.Skip("builds about 60 MB of input; set ROBOTSTXT_LONG=1 to run it")
 	}
 	base := ordinaryCost(t)
 	for _, c := range hostileCases() {
@@ -359,7 +362,7 @@ func TestCorpusAgreesWithSlow(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := Parse(body)
-		if testing.Short() || len(body) > 64<<10 {
+		if !longTests() || len(body) > 64<<10 {
 			checkInvariants(t, body, r, agents, urls)
 			continue
 		}

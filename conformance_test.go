@@ -14,6 +14,13 @@ import (
 // repository. Tests that need it skip when it is absent.
 const sharedDir = "../shared"
 
+// longTests reports whether the long sweeps run: the cost budgets of the
+// hostile and synthetic files, the slow reference over the whole corpus and
+// the larger property tests. They take minutes under the race detector on
+// a small machine, so a plain go test runs them small or not at all; set
+// ROBOTSTXT_LONG=1 to run them in full, as .ci/run does.
+func longTests() bool { return os.Getenv("ROBOTSTXT_LONG") != "" }
+
 func needShared(t testing.TB, rel string) string {
 	t.Helper()
 	p := filepath.Join(sharedDir, rel)
@@ -161,38 +168,47 @@ func readConformance(t testing.TB, path string) []conformanceCase {
 
 // TestConformance asks every question of the reference's answer sets and
 // requires the same answer and the same deciding line.
+//
+// The sweep runs twice: as Parse lays files out, and with every group
+// indexed (see index.go), so that the index answers every question of the
+// real files, not only those of their few large groups.
 func TestConformance(t *testing.T) {
 	for _, name := range []string{"edge.tsv", "corpus.tsv"} {
-		t.Run(name, func(t *testing.T) {
-			path := needShared(t, filepath.Join("conformance", name))
-			cases := readConformance(t, path)
-			parsed := map[string]*Robots{}
-			var okAllowed, okLine int
-			for _, c := range cases {
-				r, found := parsed[c.parseKey()]
-				if !found {
-					r = Parse(c.robots)
-					parsed[c.parseKey()] = r
-				}
-				d := r.Decide(c.agent, c.url)
-				if d.Allowed == c.allowed {
-					okAllowed++
-				}
-				if d.Line == c.line {
-					okLine++
-				}
-				if d.Allowed != c.allowed || d.Line != c.line {
-					t.Errorf("%s:%d %s agent=%q url=%q: got allowed=%v line=%d, want allowed=%v line=%d %s",
-						name, c.lineNo, c.file, c.agent, c.url, d.Allowed, d.Line, c.allowed, c.line, c.note)
-				}
-				if got := r.Allowed(c.agent, c.url); got != d.Allowed {
-					t.Errorf("%s:%d: Allowed=%v but Decide.Allowed=%v", name, c.lineNo, got, d.Allowed)
-				}
-			}
-			n := len(cases)
-			t.Logf("%s: allowed %d/%d (%.2f%%), line %d/%d (%.2f%%)", name,
-				okAllowed, n, 100*float64(okAllowed)/float64(n), okLine, n, 100*float64(okLine)/float64(n))
-			fmt.Printf("conformance %s: allowed %d/%d, line %d/%d\n", name, okAllowed, n, okLine, n)
-		})
+		t.Run(name, func(t *testing.T) { conformance(t, name, indexMin) })
+		t.Run(name+"/indexed", func(t *testing.T) { conformance(t, name, 1) })
+	}
+}
+
+func conformance(t *testing.T, name string, indexMin int) {
+	path := needShared(t, filepath.Join("conformance", name))
+	cases := readConformance(t, path)
+	parsed := map[string]*Robots{}
+	var okAllowed, okLine int
+	for _, c := range cases {
+		r, found := parsed[c.parseKey()]
+		if !found {
+			r = parseWith(c.robots, indexMin)
+			parsed[c.parseKey()] = r
+		}
+		d := r.Decide(c.agent, c.url)
+		if d.Allowed == c.allowed {
+			okAllowed++
+		}
+		if d.Line == c.line {
+			okLine++
+		}
+		if d.Allowed != c.allowed || d.Line != c.line {
+			t.Errorf("%s:%d %s agent=%q url=%q: got allowed=%v line=%d, want allowed=%v line=%d %s",
+				name, c.lineNo, c.file, c.agent, c.url, d.Allowed, d.Line, c.allowed, c.line, c.note)
+		}
+		if got := r.Allowed(c.agent, c.url); got != d.Allowed {
+			t.Errorf("%s:%d: Allowed=%v but Decide.Allowed=%v", name, c.lineNo, got, d.Allowed)
+		}
+	}
+	n := len(cases)
+	t.Logf("%s: allowed %d/%d (%.2f%%), line %d/%d (%.2f%%)", name,
+		okAllowed, n, 100*float64(okAllowed)/float64(n), okLine, n, 100*float64(okLine)/float64(n))
+	if indexMin > 1 {
+		fmt.Printf("conformance %s: allowed %d/%d, line %d/%d\n", name, okAllowed, n, okLine, n)
 	}
 }

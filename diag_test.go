@@ -309,7 +309,7 @@ func corpusCounts(r *Robots) Counts {
 		return Counts{} // nothing kept: no groups, no sitemaps
 	}
 	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}
-	c.Others = int(r.numOthers()) - c.Sitemaps
+	c.Others = int(r.numOthers()) - c.Sitemaps - len(r.Others()) // those before the first group are Outside
 	for i := uint32(0); i < r.group(r.numGroups()).start; i++ {
 		switch ru := r.rule(i); {
 		case ru.flags&ruleIndex != 0:

@@ -114,3 +114,38 @@ func ExampleFromStatus() {
 	// 404 allow-all true true
 	// 503 disallow-all false false
 }
+
+// A crawler that obeys a group of its own when the file has one, and else
+// the group of a more general crawler, as Googlebot-Image does with
+// Googlebot's: ask whether the file names it first.
+func ExampleRobots_NamesAgent() {
+	r := robotstxt.Parse([]byte(`User-agent: Googlebot
+Disallow: /private/
+
+User-agent: *
+Disallow: /
+`))
+	agent := "Googlebot-Image"
+	if !r.NamesAgent(agent) {
+		agent = "Googlebot"
+	}
+	fmt.Println(agent, r.Allowed(agent, "https://example.com/photo.jpg"))
+	fmt.Println(agent, r.Allowed(agent, "https://example.com/private/photo.jpg"))
+	// Output:
+	// Googlebot true
+	// Googlebot false
+}
+
+// Google's parser also takes a list of agents: the groups that name any of
+// them are merged.
+func ExampleRobots_AllowedFor() {
+	r := robotstxt.Parse([]byte(`User-agent: Foobot
+Disallow: /a/
+
+User-agent: Foobot-News
+Disallow: /b/
+`))
+	agents := []string{"Foobot", "Foobot-News"}
+	fmt.Println(r.AllowedFor(agents, "/a/1"), r.AllowedFor(agents, "/b/1"), r.AllowedFor(agents, "/c/1"))
+	// Output: false false true
+}

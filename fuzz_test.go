@@ -196,6 +196,13 @@ func checkFile(t *testing.T, body []byte, r *Robots, slow *slowFile) {
 	if got := r.Sitemaps(); !slices.Equal(got, slow.sitemaps) {
 		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", clipBody(body), got, slow.sitemaps)
 	}
+	var preamble []Other
+	for _, o := range slow.preamble {
+		preamble = append(preamble, Other{Line: o.line, Key: o.key, Value: o.value})
+	}
+	if got := r.Others(); !slices.Equal(got, preamble) {
+		t.Fatalf("Parse(%q).Others() = %+v, slow reference says %+v", clipBody(body), got, preamble)
+	}
 }
 
 // checkDecide checks one question against the slow reference and the

@@ -92,7 +92,16 @@ func sortLayout(rules []rule, s *sortScratch) {
 // safe for concurrent use.
 type Group struct {
 	r     *Robots
-	at, n uint32 // the indexes of the groups are n words from word at
+	at, n uint32   // the indexes of the groups are n words from word at,
+	ids   []uint32 // or these n, when several agents are merged (see GroupFor)
+}
+
+// id returns the index of the i-th group of g.
+func (g Group) id(i uint32) uint32 {
+	if g.ids != nil {
+		return g.ids[i]
+	}
+	return g.r.word(g.at + i)
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
@@ -105,11 +114,84 @@ func (r *Robots) Group(agent string) Group {
 		at, n := r.agentGroups(i)
 		return Group{r: r, at: at, n: n}
 	}
+	return r.globalGroup()
+}
+
+// globalGroup returns the merged groups that name "*".
+func (r *Robots) globalGroup() Group {
 	if !r.hasWords() {
 		return Group{r: r}
 	}
 	at, n := r.list(r.word(hLists))
 	return Group{r: r, at: at, n: n}
+}
+
+// GroupFor returns the merged group that decides for a crawler that
+// answers to several agents, as Google's parser takes a list of them: every
+// group that names any of the agents or, when none does, every group that
+// names "*". Each agent is compared as in [Robots.Allowed]. It allocates
+// only when more than one of the agents is named by the file.
+//
+// A crawler that obeys a group of its own if there is one and else the
+// group of another crawler (Googlebot-Image falls back to Googlebot) asks
+// [Robots.NamesAgent] first, then [Robots.Group].
+func (r *Robots) GroupFor(agents []string) Group {
+	if r == nil {
+		return Group{}
+	}
+	var g Group
+	named := 0
+	for _, agent := range agents {
+		i, ok := r.findAgent(agent)
+		if !ok {
+			continue
+		}
+		at, n := r.agentGroups(i)
+		if named++; named == 1 {
+			g = Group{r: r, at: at, n: n}
+			continue
+		}
+		if g.ids == nil {
+			g.ids = make([]uint32, 0, g.n+n)
+			for k := range g.n {
+				g.ids = append(g.ids, r.word(g.at+k))
+			}
+		}
+		for k := range n {
+			g.ids = append(g.ids, r.word(at+k))
+		}
+	}
+	if named == 0 {
+		return r.globalGroup()
+	}
+	if g.ids != nil {
+		slices.Sort(g.ids)
+		g.ids = slices.Compact(g.ids)
+		g.n = uint32(len(g.ids))
+	}
+	return g
+}
+
+// NamesAgent reports whether some User-agent line of the file names agent,
+// compared as in [Robots.Allowed]: whether agent has groups of its own
+// rather than those for "*".
+func (r *Robots) NamesAgent(agent string) bool {
+	if r == nil {
+		return false
+	}
+	_, ok := r.findAgent(agent)
+	return ok
+}
+
+// AllowedFor reports whether a crawler that answers to all of agents may
+// fetch url; see [Robots.GroupFor].
+func (r *Robots) AllowedFor(agents []string, url string) bool {
+	return r.GroupFor(agents).Allowed(url)
+}
+
+// DecideFor is [Robots.AllowedFor] with the reason.
+func (r *Robots) DecideFor(agents []string, url string) Decision {
+	return r.GroupFor(agents).Decide(url)
 }
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
@@ -150,9 +232,9 @@ func (g Group) decide(url string) (best rule, found bool) {
 	if g.r == nil || g.n == 0 {
 		return rule{}, false
 	}
-	p := pathOf(url)
-	for k := g.at; k < g.at+g.n; k++ {
-		if ru, ok := g.r.first(g.r.word(k), p, best, found); ok {
+	q := query{p: pathOf(url)}
+	for i := uint32(0); i < g.n; i++ {
+		if ru, ok := g.r.first(g.id(i), &q, best, found); ok {
 			best, found = ru, true
 		}
 	}
@@ -162,10 +244,13 @@ func (g Group) decide(url string) (best rule, found bool) {
 // first returns the rule of group id that decides for p, if it takes
 // precedence over best (when found), or else false. Be careful when changing
 // it: it is the inner loop of Allowed.
-func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool) {
+func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) {
 	wild, wildEnd, end := r.groupRules(id)
+	if wildEnd&idxBit != 0 {
+		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, best, found)
+	}
 	keyed, keyedEnd := end, end
-	if c, ok := p.key(); ok {
+	if c, ok := q.p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.
 		lo, hi := wildEnd, end
 		for lo < hi {
@@ -206,25 +291,49 @@ func (r *Robots) first(id uint32, p urlPath, best rule, found bool) (rule, bool)
 		if found && !before(ru, best) {
 			break
 		}
-		if r.matches(ru, p) {
+		if r.matches(ru, q) {
 			return ru, true
 		}
 	}
 	return rule{}, false
 }
 
-// matches reports whether the rule's pattern matches p.
-func (r *Robots) matches(ru rule, p urlPath) bool {
+// query is the path a query asks about, and the set of its byte pairs once
+// a rule with a '*' has needed it (see patternProbes).
+type query struct {
+	p        urlPath
+	filtered bool
+	f        pathFilter
+}
+
+// admits reports whether the path has every probe of a wildcard rule.
+func (q *query) admits(probes uint32) bool {
+	if probes == 0 {
+		return true
+	}
+	if !q.filtered {
+		q.f, q.filtered = q.p.filter(), true
+	}
+	return q.f.admits(probes)
+}
+
+// matches reports whether the rule's pattern matches the query's path.
+func (r *Robots) matches(ru rule, q *query) bool {
 	lit := r.text[ru.off : ru.off+uint32(ru.n)]
 	anchored := ru.flags&ruleAnchored != 0
-	if ru.flags&ruleStar == 0 && !p.slash {
-		// The common case: a literal prefix, or a whole path when anchored.
-		if anchored {
-			return p.rest == lit
+	if ru.flags&ruleStar == 0 {
+		if !q.p.slash {
+			// The common case: a literal prefix, or a whole path when
+			// anchored.
+			if anchored {
+				return q.p.rest == lit
+			}
+			return len(q.p.rest) >= len(lit) && q.p.rest[:len(lit)] == lit
 		}
-		return len(p.rest) >= len(lit) && p.rest[:len(lit)] == lit
+	} else if !q.admits(r.probes(ru)) {
+		return false
 	}
-	return matchPath(lit, anchored, p)
+	return matchPath(lit, anchored, q.p)
 }
 
 // raw returns the value of ru as written in the file.
@@ -245,8 +354,8 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 		delay time.Duration
 		line  uint32
 	)
-	for k := g.at; k < g.at+g.n; k++ {
-		id := g.r.word(k)
+	for i := uint32(0); i < g.n; i++ {
+		id := g.id(i)
 		g.r.others(id, func(o other) {
 			if line != 0 && o.line > line || !isCrawlDelay(g.r.otherKey(o)) {
 				return
@@ -275,8 +384,8 @@ func (g Group) Rules() []Rule {
 		return nil
 	}
 	var out []Rule
-	for k := g.at; k < g.at+g.n; k++ {
-		id := g.r.word(k)
+	for i := uint32(0); i < g.n; i++ {
+		id := g.id(i)
 		start, _, end := g.r.groupRules(id)
 		for i := start; i < end; i++ {
 			ru := g.r.rule(i)
@@ -310,8 +419,8 @@ func (g Group) Others() []Other {
 		return nil
 	}
 	var out []Other
-	for k := g.at; k < g.at+g.n; k++ {
-		id := g.r.word(k)
+	for i := uint32(0); i < g.n; i++ {
+		id := g.id(i)
 		g.r.others(id, func(o other) {
 			out = append(out, Other{Line: int(o.line), Key: g.r.otherKey(o), Value: g.r.otherValue(o)})
 		})

@@ -18,13 +18,17 @@ import (
 // The first words say where their sections start; each section ends where
 // the next starts:
 //
-//	header                        5 words: where groups, agents, lists, raws
-//	                              and others start
+//	header                        6 words: where groups, agents, lists, raws,
+//	                              others and links start
 //	rules                         2 words a rule: off | allow<<31,
 //	                              line | star<<29 | rawApart<<30 | index<<31;
 //	                              then one word: where the patterns end
-//	groups                        2 words a group: start, wild;
-//	                              a closing record holds the totals
+//	links                         2 words a rule of the indexed groups, in
+//	                              rule order: probes, link (see index.go)
+//	groups                        2 words a group: start, wild, where wild is
+//	                              idxBit | where its links start for an
+//	                              indexed group; a closing record holds the
+//	                              totals
 //	agents                        2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
 //	lists                         group lists: a count, then group indexes;
@@ -33,10 +37,14 @@ import (
 //	                              not its pattern: rule index, offset
 //	others                        4 words a line: off, line, keyN | valN<<16,
 //	                              group; the groups' lines in group order,
-//	                              then the sitemaps (group noGroup)
+//	                              then the lines before the first group
+//	                              (group preamble), then the sitemaps (group
+//	                              noGroup)
 //
 // The text before the words starts with the rules' patterns, final '$'
-// included, in rule order, so a pattern ends where the next begins. Then
+// included, in rule order, each pattern with a '*' followed by its 4 bytes
+// of probes (see patternProbes), so a pattern ends where the next begins,
+// or 4 bytes before. Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the
 // sitemaps, and last the agent tokens in the order of the agents, so a token
@@ -58,11 +66,20 @@ const (
 	hLists
 	hRaws
 	hOthers
+	hLinks
 	headerWords
 )
 
-// noGroup is the group of a sitemap among the others.
-const noGroup = 1<<32 - 1
+// idxBit marks the wild word of an indexed group, whose other bits say where
+// its links start (see index.go).
+const idxBit = 1 << 31
+
+// noGroup is the group of a sitemap among the others, and preamble that of
+// an other line before the first group.
+const (
+	noGroup  = 1<<32 - 1
+	preamble = noGroup - 1
+)
 
 const (
 	ruleWords  = 2
@@ -81,7 +98,9 @@ const (
 //
 // The rules are in two parts (see sortLayout): [start:wild] have key 0 and
 // may match any path; the rest are sorted by key, so a path "/c..." needs to
-// look only at the rules with key c, found by binary search.
+// look only at the rules with key c, found by binary search. A group of
+// indexMin rules or more is indexed instead (see index.go): wild is idxBit |
+// where its links start, relative to the links section while building.
 type group struct {
 	start, wild uint32 // rule indexes
 }
@@ -116,11 +135,23 @@ func (r *Robots) word(k uint32) uint32 { return le32(r.words(k, 1)) }
 // hasWords reports whether r keeps any records.
 func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 
-// ruleWords3 returns the two words of rule i and the first of the next,
-// which says where its pattern ends, with one bounds check.
+// ruleWords3 returns the two words of rule i and where its pattern ends,
+// read from the first word of the next with one bounds check: a pattern
+// with a '*' is followed by its probes (see patternProbes).
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	return le32(s[0:4]), le32(s[4:8]), le32(s[8:12]) &^ bit31
+	w0, w1, end = le32(s[0:4]), le32(s[4:8]), le32(s[8:12])&^bit31
+	if w1&(1<<29) != 0 {
+		end -= filterLen
+	}
+	return w0, w1, end
+}
+
+// probes returns the probes of rule ru, which has a '*' (see
+// patternProbes).
+func (r *Robots) probes(ru rule) uint32 {
+	at := int(ru.off) + ru.priority()
+	return le32(r.text[at : at+filterLen])
 }
 
 // pattern returns the normalised pattern of rule i, final '$' included.
@@ -261,6 +292,9 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	nRaws, size := 0, len(b.raws)+len(b.text)
 	for _, ru := range b.rules {
 		size += ru.priority()
+		if ru.flags&ruleStar != 0 {
+			size += filterLen
+		}
 		if ru.flags&ruleRawApart != 0 {
 			nRaws++
 		}
@@ -268,7 +302,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	for _, a := range agents {
 		size += int(a.n)
 	}
-	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
+	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
 		len(lists) + nRaws*rawWords + len(b.others)*otherWords
 	var text strings.Builder
 	text.Grow(size + 4*n)
@@ -304,9 +338,15 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		text.Write(from[ru.off : ru.off+uint32(ru.n)])
+		pat := from[ru.off : ru.off+uint32(ru.n)]
+		text.Write(pat)
 		if ru.flags&ruleAnchored != 0 {
 			text.WriteByte('$')
+		}
+		if ru.flags&ruleStar != 0 {
+			var f [filterLen]byte
+			binary.LittleEndian.PutUint32(f[:], patternProbes(pat))
+			text.Write(f[:])
 		}
 	}
 	put(uint32(text.Len()))
@@ -317,8 +357,14 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	base := uint32(text.Len())
 	text.Write(b.text)
 
+	section(hLinks)
+	links := uint32(len(w) / 4)
+	put(b.links...)
 	section(hGroups)
 	for _, g := range b.groups {
+		if g.wild&idxBit != 0 {
+			g.wild += links
+		}
 		put(g.start, g.wild)
 	}
 	section(hAgents)

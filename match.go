@@ -63,6 +63,11 @@ func pathOf(rawURL string) urlPath {
 		}
 		end = hash
 	}
+	// Google's parser hands the path to its matcher as a C string: nothing
+	// from the first NUL byte on takes part.
+	if nul := strings.IndexByte(s[begin:end], 0); nul >= 0 {
+		end = begin + nul
+	}
 	if s[begin] != '/' {
 		return urlPath{rest: s[begin:end], slash: true}
 	}
@@ -189,4 +194,74 @@ func match(lit string, anchored bool, path string) bool {
 		}
 		path, lit = path[i+star:], lit[star+1:]
 	}
+}
+
+// A pattern with a '*' matches a path only if every byte pair of its literal
+// pieces (the runs between stars) occurs in the path. A query keeps the set
+// of its path's pairs, each hashed to one of 256 bits (bit 0 is always set);
+// a wildcard rule keeps four of its pairs' bits, its probes, spread over the
+// pattern (bit 0 for a pattern without pairs). A rule with a probe the path
+// lacks cannot match: most wildcard rules are rejected with four bit tests,
+// without a search. Four probes keep the rule small; a 256-bit set stays
+// sparse enough for long URLs.
+
+// filterLen is the size of a wildcard rule's probes.
+const filterLen = 4
+
+// pathFilter is the set of a path's byte pairs.
+type pathFilter [4]uint64
+
+// pairBit returns the bit of the byte pair a, b: 1 to 255.
+func pairBit(a, b byte) uint8 {
+	h := uint8((uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 24)
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// patternProbes returns the probes of a pattern without its final '$', one
+// byte each.
+func patternProbes(lit []byte) uint32 {
+	var bits [4]uint8
+	n := 0
+	for i := 1; i < len(lit); i++ {
+		if lit[i] != '*' && lit[i-1] != '*' {
+			n++
+		}
+	}
+	// The k-th probe is pair k*n/4 of the n pairs.
+	k, seen := 0, 0
+	for i := 1; i < len(lit) && k < 4; i++ {
+		if lit[i] == '*' || lit[i-1] == '*' {
+			continue
+		}
+		for k < 4 && k*n/4 == seen {
+			bits[k] = pairBit(lit[i-1], lit[i])
+			k++
+		}
+		seen++
+	}
+	return uint32(bits[0]) | uint32(bits[1])<<8 | uint32(bits[2])<<16 | uint32(bits[3])<<24
+}
+
+// filter returns the set of the path's pairs.
+func (p urlPath) filter() pathFilter {
+	f := pathFilter{1}
+	s := p.rest
+	if p.slash && len(s) > 0 {
+		b := pairBit('/', s[0])
+		f[b>>6] |= 1 << (b & 63)
+	}
+	for i := 1; i < len(s); i++ {
+		b := pairBit(s[i-1], s[i])
+		f[b>>6] |= 1 << (b & 63)
+	}
+	return f
+}
+
+// admits reports whether the path has every probe.
+func (f *pathFilter) admits(probes uint32) bool {
+	b0, b1, b2, b3 := uint8(probes), uint8(probes>>8), uint8(probes>>16), uint8(probes>>24)
+	return f[b0>>6]>>(b0&63)&(f[b1>>6]>>(b1&63))&(f[b2>>6]>>(b2&63))&(f[b3>>6]>>(b3&63))&1 != 0
 }

@@ -144,6 +144,7 @@ type builder struct {
 	groups   []group
 	others   []other
 	sitemaps []other         // keyN 0
+	preamble []other         // other lines before the first group
 	seen     map[string]bool // sitemaps already kept, once there are many
 
 	// names holds, per User-agent line that names a token, the token (lower
@@ -154,6 +155,8 @@ type builder struct {
 
 	hasRules bool // whether the current group has seen an Allow or Disallow line
 	sort     sortScratch
+	indexMin int      // groups with this many rules or more are indexed
+	links    []uint32 // the links of indexed groups (see index.go)
 }
 
 type agentName struct {
@@ -174,15 +177,20 @@ type agentEntry struct {
 // robots.txt; a file five hundred times larger is not one.
 const maxFileLen = 256 << 20
 
-func parse(data []byte) *Robots {
+func parse(data []byte) *Robots { return parseWith(data, indexMin) }
+
+// parseWith is parse with the number of rules from which a group is
+// indexed; tests lower it to index every group.
+func parseWith(data []byte, indexMin int) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
 	// Sizing the scratch space from the file saves most of the regrowing;
 	// none of it is kept.
 	b := builder{
-		src:   data,
-		rules: make([]rule, 0, len(data)/32+8),
+		src:      data,
+		rules:    make([]rule, 0, len(data)/32+8),
+		indexMin: indexMin,
 	}
 	if 256 < len(data) && len(data) <= 4<<10 {
 		// One block for the small slices of a typical file, instead of
@@ -254,13 +262,19 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 	case keySitemap:
 		b.addSitemap(num, value)
 	default:
-		if len(b.groups) == 0 {
-			return
-		}
 		off := len(b.text)
 		b.text = append(b.text, key...)
 		b.text = append(b.text, value...)
-		b.others = append(b.others, other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value)), group: uint32(b.current())})
+		o := other{off: uint32(off), line: num, keyN: uint16(len(key)), valN: uint16(len(value))}
+		if len(b.groups) == 0 {
+			// Before the first group (Host:, Clean-param: at the top):
+			// the file's own, see Robots.Others.
+			o.group = preamble
+			b.preamble = append(b.preamble, o)
+			return
+		}
+		o.group = uint32(b.current())
+		b.others = append(b.others, o)
 	}
 }
 
@@ -526,7 +540,7 @@ func allDigits(s string) bool {
 
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
-	if len(b.groups) == 0 && len(b.sitemaps) == 0 {
+	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
 		return &Robots{kind: Parsed}
@@ -538,23 +552,32 @@ func (b *builder) finish() *Robots {
 			end = b.groups[i+1].start
 		}
 		rules := b.rules[g.start:end]
+		if len(rules) >= b.indexMin {
+			g.wild = idxBit | uint32(len(b.links))
+			b.links = b.sortIndexed(rules, b.links)
+			continue
+		}
 		sortLayout(rules, &b.sort)
 		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
 	}
 	n := uint32(len(b.rules))
 	b.groups = append(b.groups, group{start: n, wild: n})
+	b.others = append(b.others, b.preamble...)
 	b.others = append(b.others, b.sitemaps...)
 
 	// Each distinct token gets its groups: the index of its only group, as
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
 	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
-	// Names of one token stay in file order: their offsets grow with it.
+	// Names of one token are ordered by group, which is file order. (Not by
+	// offset: empty tokens all have the offset at which they were named,
+	// and many names with equal keys came out of the unstable sort in any
+	// order, so that the lists below lost or repeated groups.)
 	slices.SortFunc(b.names, func(x, y agentName) int {
 		if c := compareFold(tok(x), tok(y)); c != 0 {
 			return c
 		}
-		return int(x.off) - int(y.off)
+		return int(x.group) - int(y.group)
 	})
 	lists := make([]uint32, 0, 1+len(b.global))
 	lists = append(lists, uint32(len(b.global)))

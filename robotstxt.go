@@ -50,6 +50,8 @@
 //   - Priority is the byte length of the pattern after normalisation
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
 //     included; the URL is matched as given, without decoding.
+//   - The path is matched up to its first NUL byte: Google's parser hands
+//     it to its matcher as a C string, so "/a\x00b" is matched as "/a".
 //
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).
@@ -176,6 +178,21 @@ func (r *Robots) Sitemaps() []string {
 	}
 	var out []string
 	r.others(noGroup, func(o other) { out = append(out, r.otherValue(o)) })
+	return out
+}
+
+// Others returns the lines before the first group whose key is none of
+// user-agent, allow, disallow and sitemap, such as Host or Clean-param, in
+// file order. They belong to no group; the lines of a group are its
+// [Group.Others].
+func (r *Robots) Others() []Other {
+	if r == nil || !r.hasWords() {
+		return nil
+	}
+	var out []Other
+	r.others(preamble, func(o other) {
+		out = append(out, Other{Line: int(o.line), Key: r.otherKey(o), Value: r.otherValue(o)})
+	})
 	return out
 }
 

@@ -103,6 +103,12 @@ func TestPatterns(t *testing.T) {
 		{"§3 lone % kept", "User-agent: *\nDisallow: /a%", "a", "/a%", false, 2},
 		{"§3 % with one hex digit kept", "User-agent: *\nDisallow: /a%b", "a", "/a%b", false, 2},
 		{"§3 % at the end with a hex digit", "User-agent: *\nDisallow: /a%e", "a", "/a%e", false, 2},
+		{"§5 the reference matches the path as a C string: '$' after the part before NUL", "User-agent: *\nDisallow: /a$\n", "FooBot", "http://example.com/a\x00b", false, 2},
+		{"§5 ... and bytes after NUL do not match", "User-agent: *\nDisallow: /*b\n", "FooBot", "http://example.com/a\x00b", true, 0},
+		{"§5 ... a NUL right after the root", "User-agent: *\nAllow: /$\n", "FooBot", "http://example.com/\x00", true, 2},
+		{"§5 ... with typo keys and a leading star", "Useragent:*\nDisalow:*l$", "t", "/l\x00", false, 2},
+		{"§5 ... a NUL in the query", "User-agent: *\nDisallow: /a?b$\n", "t", "/a?b\x00c", false, 2},
+		{"§5 ... a NUL in a query that starts the path", "User-agent: *\nDisallow: /?b$\n", "t", "http://h?b\x00c", false, 2},
 	})
 }
 
@@ -140,6 +146,11 @@ func TestGroups(t *testing.T) {
 		{"§4 empty disallow in the specific group", "User-agent: *\nDisallow: /\nUser-agent: Foo\nDisallow:", "Foo", "/x", true, 4},
 		{"§4 neither named nor '*': allowed", "User-agent: Foo\nDisallow: /", "Bar", "/x", true, 0},
 		{"§4 empty file", "", "Foo", "/x", true, 0},
+		{"§4 empty token named by many lines around another token: its names keep file order when sorted",
+			"User-agent:\nDisallow: /\n" + strings.Repeat("User-agent:\n", 10) + "User-agent: a\nUser-agent:\n", "", "http://example.com/", false, 2},
+		{"§4 empty token interleaved with 'a' in several groups",
+			"Useragent:\nuseragent:\nuseragent:\nUseragent:a\nuseragent:\nUseragent:\nuseragent:a\nUseragent:\nUseragent:\nUseragent:\nallow:.\nUseragent:\nallow:\nuseragent:\nUseragent B",
+			"", "/", true, 13},
 	})
 }
 
@@ -306,5 +317,21 @@ func TestParseKeepsNoData(t *testing.T) {
 	}
 	if r.Allowed("Foo", "/x") || r.Sitemaps()[0] != "https://a/s" || r.Group("foo").Others()[0].Value != "h" {
 		t.Error("Parse result changed when the input was overwritten")
+	}
+}
+
+// TestPreambleOthers checks that lines with other keys before the first
+// group are kept as the file's own (Host and Clean-param at the top).
+func TestPreambleOthers(t *testing.T) {
+	r := Parse([]byte("Host: example.com\nClean-param: ref /a/\nDisallow: /x\nUser-agent: *\nCrawl-delay: 1\nSitemap: /s\n"))
+	want := []Other{{Line: 1, Key: "Host", Value: "example.com"}, {Line: 2, Key: "Clean-param", Value: "ref /a/"}}
+	if diff := cmp.Diff(want, r.Others()); diff != "" {
+		t.Errorf("Others() (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Other{{Line: 5, Key: "Crawl-delay", Value: "1"}}, r.Group("a").Others()); diff != "" {
+		t.Errorf("Group.Others() (-want +got):\n%s", diff)
+	}
+	if got := Parse([]byte("Host: h\n")).Others(); len(got) != 1 {
+		t.Errorf("a file of one Host line: Others() = %v", got)
 	}
 }

@@ -77,8 +77,13 @@ func RobotsURL(rawURL string) (string, error) {
 //   - an ASCII host may hold letters, digits, '-', '_' and '.', between
 //     non-empty labels; hosts that IDNA rejects, and anything else, are
 //     ErrInvalidHost;
-//   - one trailing dot is dropped: "example.com." is the same DNS name as
-//     "example.com", and a site serves one robots.txt for both;
+//   - one trailing dot is kept: "example.com." and "example.com" name one
+//     DNS host, but they are different origins to the URL standard and to
+//     browsers, a server may route them to different virtual hosts, and
+//     RFC 9309 ties a robots.txt to the exact service it came from, so
+//     "http://EXAMPLE.com.:8080/" has the robots.txt
+//     "http://example.com.:8080/robots.txt"; a cache that wants to share
+//     one file between the two spellings must say so itself;
 //   - an IPv6 host must be a valid address in brackets, without a zone, and
 //     is written as RFC 5952 says ("[2001:db8::1]");
 //   - the port must be decimal, at most 65535 (ErrInvalidPort); it is written
@@ -252,10 +257,7 @@ func canonicalHost(host string) (string, bool, error) {
 	if lower := asciiLower(name); lower != name {
 		name, same = lower, false
 	}
-	if strings.HasSuffix(name, ".") {
-		name, same = name[:len(name)-1], false
-	}
-	if !validASCIIHost(name) {
+	if !validASCIIHost(strings.TrimSuffix(name, ".")) {
 		return "", false, ErrInvalidHost
 	}
 	return name, same, nil
@@ -275,10 +277,10 @@ func idnaHost(name string) (string, bool, error) {
 	if err != nil {
 		return "", false, ErrInvalidHost
 	}
-	// Mapping can make a trailing dot ("example.com。"); the lookup profile
-	// lets empty labels through ("a..b", "a.xn--.b" → "a..b").
-	ascii = strings.TrimSuffix(ascii, ".")
-	if !validASCIIHost(ascii) {
+	// A trailing dot is kept, whether written or made by mapping
+	// ("example.com。"); the lookup profile lets empty labels through
+	// ("a..b", "a.xn--.b" → "a..b").
+	if !validASCIIHost(strings.TrimSuffix(ascii, ".")) {
 		return "", false, ErrInvalidHost
 	}
 	if ascii != name {

@@ -52,7 +52,11 @@ var robotsURLTests = []struct {
 	{"http://[::1]x/", "", ErrInvalidHost, "text after the IPv6 bracket that is not a port"},
 
 	// Hosts.
-	{"http://example.com./", "http://example.com/robots.txt", nil, "one trailing dot dropped: same DNS name"},
+	{"http://example.com./", "http://example.com./robots.txt", nil, "one trailing dot is kept: another origin to the URL standard and browsers"},
+	{"http://EXAMPLE.com.:8080/", "http://example.com.:8080/robots.txt", nil, "trailing dot kept with a port, host still lower-cased"},
+	{"http://example.com.:80/a", "http://example.com./robots.txt", nil, "trailing dot kept, default port still dropped"},
+	{"http://192.0.2.1./", "http://192.0.2.1./robots.txt", nil, "a trailing dot after an IPv4-like name is kept too"},
+	{"http://müller.eu./", "http://xn--mller-kva.eu./robots.txt", nil, "a trailing dot survives IDNA"},
 	{"http://example.com../", "", ErrInvalidHost, "empty label"},
 	{"http://.example.com/", "", ErrInvalidHost, "leading dot"},
 	{"http://a..b/", "", ErrInvalidHost, "empty label in the middle"},
@@ -63,7 +67,7 @@ var robotsURLTests = []struct {
 	{"http://XN--MLLER-KVA.eu/", "http://xn--mller-kva.eu/robots.txt", nil, "upper-case Punycode label is checked and lower-cased"},
 	{"http://ｅｘａｍｐｌｅ.com/", "http://example.com/robots.txt", nil, "UTS #46 maps full-width letters"},
 	{"http://example。com/", "http://example.com/robots.txt", nil, "UTS #46 maps the ideographic full stop to a dot"},
-	{"http://bücher.de。/", "http://xn--bcher-kva.de/robots.txt", nil, "a trailing dot made by mapping is dropped too"},
+	{"http://bücher.de。/", "http://xn--bcher-kva.de./robots.txt", nil, "a trailing dot made by mapping is kept as if written"},
 	{"http://m%C3%BCller.eu/", "http://xn--mller-kva.eu/robots.txt", nil, "RFC 3986 §3.2.2: %-escaped UTF-8 in the host is decoded first"},
 	{"http://ex%61mple.com/", "http://example.com/robots.txt", nil, "%-escaped ASCII in the host is decoded too"},
 	{"http://ex%2Fample.com/", "", ErrInvalidHost, "an escaped '/' is not a host character"},
@@ -151,6 +155,8 @@ func TestRobotsURLSameOrigin(t *testing.T) {
 		{"http://example.com/robots.txt", "http://example.com/", true, "same origin"},
 		{"http://example.com/robots.txt", "http://example.com:80/", true, "SPEC §7: explicit default port"},
 		{"http://example.com/robots.txt", "http://EXAMPLE.com/a/b", true, "host case does not matter"},
+		{"http://example.com/robots.txt", "http://example.com./", false, "a trailing dot names another origin"},
+		{"http://example.com./robots.txt", "http://EXAMPLE.COM./x", true, "the dotted origin is its own, in any case"},
 		{"http://example.com/robots.txt", "https://example.com/", false, "SPEC §7: other scheme"},
 		{"http://example.com/robots.txt", "http://www.example.com/", false, "SPEC §7: other host"},
 		{"http://example.com/robots.txt", "http://example.com:8181/", false, "SPEC §7: other port"},
@@ -179,6 +185,7 @@ func TestOriginNoAllocs(t *testing.T) {
 		"http://example.com/a/b?q",
 		"https://www.example.com:8443/",
 		"http://[2001:db8::1]/x",
+		"http://example.com./x",   // a trailing dot is canonical, so nothing to build
 		"HTTP://Example.com:80/x", // scheme lower-cased without allocating; host must still be built
 	} {
 		want := 0.0

@@ -18,10 +18,17 @@ type Options struct {
 	// http.DefaultTransport. It is copied, never modified (see [Fetch]).
 	Client *http.Client
 
-	// UserAgent is the User-Agent header of robots.txt requests; "" sends
-	// Go's default. It is not the agent rules are chosen for, which each
-	// question names.
+	// UserAgent is the crawler's User-Agent header, sent with robots.txt
+	// requests; "" sends Go's default. It is not what rules are chosen
+	// for: that is Agent.
 	UserAgent string
+
+	// Agent is the crawler's product token, such as "Foobot": the name its
+	// robots.txt groups use, which [Cache.AllowedURL] and [Cache.DecideURL]
+	// choose rules for. "" means the token that
+	// [robotstxt.ProductToken] finds in UserAgent, so that
+	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot".
+	Agent string
 
 	// MaxEntries bounds the number of origins kept (default
 	// DefaultMaxEntries); the least recently asked is dropped first. Each
@@ -150,6 +157,7 @@ func NewCache(o *Options) *Cache {
 		f: fetcher{
 			client:    o.Client,
 			userAgent: o.UserAgent,
+			agent:     o.agent(),
 			now:       o.Now,
 			ttl:       orDefault(o.TTL, DefaultTTL),
 			maxTTL:    orDefault(o.MaxTTL, DefaultMaxTTL),
@@ -183,7 +191,12 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // Allowed reports whether agent may fetch rawURL, by the rules in effect for
 // rawURL's origin (see [Cache.Rules]). The agent is a product token, such
-// as "Foobot", compared as [robotstxt.Robots.Allowed] does.
+// as "Foobot", compared as [robotstxt.Robots.Allowed] does; anything else,
+// such as "Foobot/1.0" or a whole User-Agent header, would silently select
+// the global group, so it is refused with an [*AgentError]. The URL is
+// matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/" meets
+// the rule "Disallow: /ü/". [Cache.AllowedURL] asks for the crawler's own
+// token.
 func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
 	d, err := c.Decide(ctx, agent, rawURL)
 	return d.Allowed, err
@@ -192,11 +205,14 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // Decide is [Cache.Allowed] with the reason: the deciding line and rule, and
 // where the rules came from.
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
+	if !robotstxt.ValidAgent(agent) {
+		return Decision{}, newAgentError(agent)
+	}
 	r, err := c.Rules(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Decision: r.Robots.Decide(agent, rawURL), Rules: r}, nil
+	return Decision{Decision: r.Robots.Decide(agent, robotstxt.NormalizeURL(rawURL)), Rules: r}, nil
 }
 
 // Rules returns the rules in effect for rawURL's origin, fetching its

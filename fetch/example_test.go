@@ -7,6 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
@@ -94,4 +97,95 @@ func ExampleNewTransport() {
 	// /public: 200 OK
 	// /private/x refused: true
 	// by line 2, Disallow: /private/
+}
+
+// shop and blog are two small sites for the polite crawler: each answers
+// its robots.txt and records when each page was asked for.
+type politeSite struct {
+	robots string
+	mu     sync.Mutex
+	times  []time.Time
+}
+
+func (s *politeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/robots.txt" {
+		io.WriteString(w, s.robots)
+		return
+	}
+	s.mu.Lock()
+	s.times = append(s.times, time.Now())
+	s.mu.Unlock()
+	io.WriteString(w, "a page for "+r.UserAgent())
+}
+
+// spaced reports whether the pages were asked for about d apart or more:
+// the crawler starts its requests d apart, and they may take a little less
+// or more time to arrive.
+func (s *politeSite) spaced(d time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 1; i < len(s.times); i++ {
+		if s.times[i].Sub(s.times[i-1]) < d*8/10 {
+			return false
+		}
+	}
+	return true
+}
+
+// A polite crawler obeys robots.txt, waits its turn at each site as its
+// Crawl-delay asks, and slows down when a site answers 429 or 503. One
+// Cache holds the robots.txt files, one Pacer the turns, and a Transport
+// puts both in front of every request the crawler's http.Client sends. The
+// crawler names itself once, in the cache's Options: the User-Agent header
+// it sends, from which the product token robots.txt groups use is found.
+func Example_politeCrawler() {
+	shop := &politeSite{robots: "User-agent: *\nCrawl-delay: 0.1\nDisallow: /cart/\nSitemap: /sitemap.xml\n"}
+	blog := &politeSite{robots: "User-agent: foobot\nDisallow: /drafts/\n"}
+	shopSrv, blogSrv := httptest.NewServer(shop), httptest.NewServer(blog)
+	defer shopSrv.Close()
+	defer blogSrv.Close()
+
+	const userAgent = "Foobot/1.0 (+https://foo.example/bot)"
+	cache := fetch.NewCache(&fetch.Options{UserAgent: userAgent})
+	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: 10 * time.Millisecond})
+	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer)}
+	fmt.Println("crawling as", cache.Agent())
+
+	ctx := context.Background()
+	rules, _ := cache.Rules(ctx, shopSrv.URL)
+	for _, s := range rules.Sitemaps() {
+		fmt.Println("shop sitemap:", strings.TrimPrefix(s, shopSrv.URL))
+	}
+
+	crawl := []string{
+		shopSrv.URL + "/", shopSrv.URL + "/products/1", shopSrv.URL + "/cart/add?id=1", shopSrv.URL + "/products/2",
+		blogSrv.URL + "/", blogSrv.URL + "/drafts/next-post",
+	}
+	for _, u := range crawl {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		req.Header.Set("User-Agent", userAgent)
+		resp, err := client.Do(req)
+		var refused *fetch.DisallowedError
+		switch {
+		case errors.As(err, &refused):
+			fmt.Printf("skip %s: line %d, Disallow: %s\n", req.URL.Path, refused.Line, refused.Rule)
+		case err != nil:
+			fmt.Println("error:", err)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			fmt.Printf("got  %s: %s\n", req.URL.Path, body)
+		}
+	}
+	fmt.Println("shop pages spaced by its Crawl-delay:", shop.spaced(100*time.Millisecond))
+	// Output:
+	// crawling as Foobot
+	// shop sitemap: /sitemap.xml
+	// got  /: a page for Foobot/1.0 (+https://foo.example/bot)
+	// got  /products/1: a page for Foobot/1.0 (+https://foo.example/bot)
+	// skip /cart/add: line 3, Disallow: /cart/
+	// got  /products/2: a page for Foobot/1.0 (+https://foo.example/bot)
+	// got  /: a page for Foobot/1.0 (+https://foo.example/bot)
+	// skip /drafts/next-post: line 2, Disallow: /drafts/
+	// shop pages spaced by its Crawl-delay: true
 }

@@ -2,20 +2,32 @@
 // origin, the way RFC 9309 §2.3 and Google describe a crawler doing it, so
 // that a crawler can ask "may I fetch this URL?" in one call.
 //
-// It offers three layers, each usable alone:
+// It offers four parts, each usable alone:
 //
 //   - [Fetch] fetches the robots.txt of one URL's origin once and tells what
 //     happened: status, redirects, bytes read, and the rules that follow.
 //   - A [Cache] keeps the rules of many origins, refreshes them when they
 //     expire, and answers [Cache.Allowed] for any URL.
+//   - A [Pacer] spaces the requests to each origin as its Crawl-delay asks,
+//     and backs off when a site answers 429 or 503.
 //   - A [Transport] is an http.RoundTripper that refuses the requests
-//     robots.txt disallows.
+//     robots.txt disallows, and with a Pacer waits for each one's turn.
 //
 // One line makes an http.Client obey robots.txt:
 //
 //	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
 //	_, err := client.Get("https://example.com/private/x")
 //	if errors.Is(err, fetch.ErrDisallowed) { ... }
+//
+// A crawler states its identity once, in [Options]: the User-Agent header it
+// sends and the product token its robots.txt groups use, found in the header
+// when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
+// A question with an agent that is not a product token fails with an
+// [*AgentError] rather than being answered for the global group, which is
+// what the core package does with such an agent. URLs are matched in the
+// form the rules are stored in ([robotstxt.NormalizeURL]), so a raw href
+// with non-ASCII bytes meets the rule written for it. Package fetchtest
+// serves made-up sites to a crawler's tests.
 //
 // # How a fetch is read
 //
@@ -118,8 +130,8 @@ type Result struct {
 	// Bytes is the number of body bytes read, at most MaxBodySize. Only
 	// 2xx bodies are read.
 	Bytes int
-	// Truncated reports whether the body went on past MaxBodySize; the
-	// rest was ignored.
+	// Truncated reports whether the body went on past MaxBodySize, or
+	// broke off right after MaxBodySize bytes; the rest was ignored.
 	Truncated bool
 	// Robots holds the rules that follow from the fetch; never nil. Its
 	// Kind is Parsed for a 2xx body, AllowAll and DisallowAll otherwise.
@@ -191,6 +203,7 @@ func httpOrigin(rawURL string) (string, error) {
 type fetcher struct {
 	client    *http.Client
 	userAgent string
+	agent     string // the product token questions without one use
 	now       func() time.Time
 	ttl       time.Duration // of a good result without max-age
 	maxTTL    time.Duration // bound on max-age
@@ -290,8 +303,11 @@ func looped(req *http.Request, via []*http.Request) bool {
 
 // readBody reads at most limit bytes of r. It reports whether r had more,
 // and any error met before the limit: a body cut short is an error, so a
-// partial file is never taken for the whole. sizeHint is the announced
-// Content-Length, or -1.
+// partial file is never taken for the whole. An error met once limit bytes
+// are in, such as a connection closed after exactly limit bytes of a larger
+// announced body, is no error: everything past the limit is ignored anyway,
+// and the body is reported as truncated, since it was meant to go on.
+// sizeHint is the announced Content-Length, or -1.
 func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 	size := 16 << 10
 	if 0 <= sizeHint && sizeHint < int64(limit) {
@@ -311,6 +327,9 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 			return buf, false, nil
 		}
 		if err != nil {
+			if len(buf) == limit {
+				return buf, true, nil
+			}
 			return buf, false, err
 		}
 	}
@@ -328,8 +347,14 @@ func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
 	return min(max(age, MinTTL), max(f.maxTTL, MinTTL))
 }
 
+// maxAgeCap bounds a max-age before it becomes a Duration, far above any
+// MaxTTL, so that the arithmetic cannot overflow.
+const maxAgeCap = 100 * 365 * 24 * 3600
+
 // maxAge reads the Cache-Control max-age of h (RFC 9111 §5.2.2.1). It
-// reports no-store and no-cache as 0.
+// reports no-store and no-cache as 0. A value too large for an integer is
+// taken as the largest one, as RFC 9111 §1.2.2 says for delta-seconds, so
+// that it is capped like any other large value rather than ignored.
 func maxAge(h http.Header) (time.Duration, bool) {
 	var age time.Duration
 	found := false
@@ -341,11 +366,16 @@ func maxAge(h http.Header) (time.Duration, bool) {
 				return 0, true
 			case "max-age":
 				secs, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(value), `"`), 10, 64)
+				if errors.Is(err, strconv.ErrRange) {
+					// Only digits, too many of them: ParseUint has set
+					// secs to the largest uint64.
+					err = nil
+				}
 				if err != nil || found {
 					continue // invalid, or a second max-age: keep the first
 				}
 				found = true
-				age = time.Duration(min(secs, uint64(100*365*24*3600))) * time.Second
+				age = time.Duration(min(secs, maxAgeCap)) * time.Second
 			}
 		}
 	}

@@ -458,7 +458,10 @@ func TestMaxAge(t *testing.T) {
 		{[]string{"public", "max-age=30"}, 30 * time.Second, true, "several Cache-Control headers"},
 		{[]string{"no-store"}, 0, true, "no-store: as short as allowed"},
 		{[]string{"max-age=600, no-cache"}, 0, true, "no-cache beats max-age"},
-		{[]string{"max-age=99999999999999999999"}, 0, false, "overflowing value is invalid"},
+		{[]string{"max-age=99999999999999999999"}, 100 * 365 * 24 * time.Hour, true, "RFC 9111 §1.2.2: a value too large for an integer is the largest value, not invalid"},
+		{[]string{"max-age=99999999999999999999, max-age=60"}, 100 * 365 * 24 * time.Hour, true, "an overflowing first max-age still is the first"},
+		{[]string{"max-age=-99999999999999999999"}, 0, false, "a negative value is invalid however long"},
+		{[]string{"max-age=1e99"}, 0, false, "not delta-seconds"},
 		{[]string{"max-age=9999999999999"}, 100 * 365 * 24 * time.Hour, true, "huge values are capped before they overflow a Duration"},
 	}
 	for _, tt := range tests {
@@ -486,6 +489,7 @@ func TestLifetime(t *testing.T) {
 		{good, "max-age=0", MinTTL, "never shorter than MinTTL"},
 		{good, "no-store", MinTTL, "no-store shortens to MinTTL instead of refetching per request"},
 		{good, "max-age=31536000", DefaultMaxTTL, "a year is bounded by MaxTTL"},
+		{good, "max-age=99999999999999999999", DefaultMaxTTL, "a max-age too large for an integer is capped to MaxTTL, not dropped for the 24h default"},
 		{bad, "max-age=86400", DefaultRetryTTL, "an unreachable answer is retried soon, whatever it says"},
 	}
 	for _, tt := range tests {
@@ -522,6 +526,80 @@ func TestReadBody(t *testing.T) {
 		if string(got) != tt.want || truncated != tt.truncated || err != nil {
 			t.Errorf("readBody(%d bytes, %d, %d) = %d bytes, %v, %v; want %d bytes, %v (%s)",
 				len(tt.in), tt.limit, tt.hint, len(got), truncated, err, len(tt.want), tt.truncated, tt.reason)
+		}
+	}
+}
+
+// cutReader yields data, then err instead of io.EOF: a body whose
+// connection broke.
+type cutReader struct {
+	data string
+	err  error
+}
+
+func (r *cutReader) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func TestReadBodyCut(t *testing.T) {
+	long := strings.Repeat("a", 200)
+	tests := []struct {
+		in        string
+		limit     int
+		want      int
+		truncated bool
+		fails     bool
+		reason    string
+	}{
+		{long[:99], 100, 99, false, true, "cut short of the limit: a partial file is an error"},
+		{long[:100], 100, 100, true, false, "cut exactly at the limit: what follows is ignored anyway, so no error"},
+		{long[:101], 100, 100, true, false, "cut past the limit: the limit is reached first"},
+		{"", 100, 0, false, true, "cut before any byte"},
+		{"", 0, 0, true, false, "a zero limit is reached before the cut"},
+	}
+	for _, tt := range tests {
+		got, truncated, err := readBody(&cutReader{tt.in, io.ErrUnexpectedEOF}, tt.limit, 600)
+		if len(got) != tt.want || truncated != tt.truncated || (err != nil) != tt.fails {
+			t.Errorf("readBody(%d bytes then a cut, limit %d) = %d bytes, %v, %v; want %d bytes, %v, error %v (%s)",
+				len(tt.in), tt.limit, len(got), truncated, err, tt.want, tt.truncated, tt.fails, tt.reason)
+		}
+	}
+}
+
+// TestFetchCutAtLimit checks that where a server closes the connection in a
+// body announced as longer than MaxBodySize decides the answer only when it
+// is short of the limit: 600,000 bytes announced, the connection closed
+// after n.
+func TestFetchCutAtLimit(t *testing.T) {
+	tests := []struct {
+		sent        int
+		unreachable bool
+		reason      string
+	}{
+		{MaxBodySize - 1, true, "cut short of the limit: the file is incomplete, so unreachable"},
+		{MaxBodySize, false, "cut exactly at the limit: parsed, truncated, like a cut one byte later"},
+		{MaxBodySize + 1, false, "cut past the limit: parsed, truncated"},
+	}
+	rules := "User-agent: *\nDisallow: /secret\n"
+	for _, tt := range tests {
+		body := rules + strings.Repeat("#", tt.sent-len(rules))
+		srv := newServer(t, raw("HTTP/1.1 200 OK\r\nContent-Length: 600000\r\n\r\n"+body, false))
+		res, err := Fetch(context.Background(), srv.Client(), "", srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Unreachable() != tt.unreachable {
+			t.Errorf("sent %d: unreachable %v (err %v); want %v (%s)", tt.sent, res.Unreachable(), res.Err, tt.unreachable, tt.reason)
+			continue
+		}
+		if !tt.unreachable && (res.Err != nil || !res.Truncated || res.Bytes != MaxBodySize || res.Robots.Allowed("Foobot", "/secret")) {
+			t.Errorf("sent %d: err %v, truncated %v, bytes %d; want nil, true, %d and the rules kept (%s)",
+				tt.sent, res.Err, res.Truncated, res.Bytes, MaxBodySize, tt.reason)
 		}
 	}
 }

@@ -38,8 +38,15 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
 //
 // The agent rules are chosen for is the product token given to NewTransport,
-// not the request's User-Agent header: a User-Agent header such as
-// "Mozilla/5.0 (compatible; Foobot/2.1)" names no group of any file.
+// or the cache's ([Cache.Agent]), not the request's User-Agent header: a
+// User-Agent header such as "Mozilla/5.0 (compatible; Foobot/2.1)" names no
+// group of any file, and an agent that is not a product token makes every
+// request fail with an [*AgentError]. The URL is matched as
+// [robotstxt.NormalizeURL] writes it.
+//
+// With a [Pacer] ([Transport.WithPacer]), each request allowed also waits
+// for its turn at its origin, and 429 and 503 answers push the origin's
+// next turn back.
 //
 // Requests for /robots.txt itself, and the robots.txt fetches of the cache
 // (with their redirects), pass through unchecked, so a cache whose client
@@ -49,12 +56,14 @@ type Transport struct {
 	base  http.RoundTripper
 	agent string
 	cache *Cache
+	pacer *Pacer
 }
 
 // NewTransport returns a Transport that sends allowed requests through base
-// (nil: http.DefaultTransport) and checks them for agent with cache. A nil
-// cache means a new one with default [Options], fetching through base with
-// agent as its User-Agent header.
+// (nil: http.DefaultTransport) and checks them for agent with cache. An
+// agent "" means the cache's, [Cache.Agent]. A nil cache means a new one
+// with default [Options], fetching through base with agent as its
+// User-Agent header.
 func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
@@ -62,7 +71,20 @@ func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport
 	if cache == nil {
 		cache = NewCache(&Options{Client: &http.Client{Transport: base}, UserAgent: agent})
 	}
+	if agent == "" {
+		agent = cache.Agent()
+	}
 	return &Transport{base: base, agent: agent, cache: cache}
+}
+
+// WithPacer returns a copy of t that also paces the requests it sends
+// with p: each allowed request waits for [Pacer.Wait], and each answer is
+// told to [Pacer.Observe]. A nil p paces nothing. The pacer reads the
+// Crawl-delay of its own agent (PacerOptions.Agent), normally the same.
+func (t *Transport) WithPacer(p *Pacer) *Transport {
+	t2 := *t
+	t2.pacer = p
+	return &t2
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -82,6 +104,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			Source:    d.Source,
 		}
 	}
+	if err == nil && t.pacer != nil {
+		err = t.pacer.Wait(req.Context(), u)
+	}
 	if err != nil {
 		// A RoundTripper must close the body, even on errors.
 		if req.Body != nil {
@@ -89,7 +114,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if t.pacer != nil && resp != nil {
+		t.pacer.Observe(u, resp.StatusCode, resp.Header)
+	}
+	return resp, err
 }
 
 // CloseIdleConnections closes the idle connections of the base transport,

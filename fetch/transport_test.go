@@ -6,9 +6,13 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
 )
 
 // roundTripFunc is an http.RoundTripper made of a function.
@@ -133,4 +137,103 @@ func TestTransportNoRecursion(t *testing.T) {
 	if !errors.Is(err, ErrDisallowed) || robotsHits.Load() != 1 {
 		t.Errorf("GET /private/x: %v after %d robots.txt fetches; want ErrDisallowed after 1", err, robotsHits.Load())
 	}
+}
+
+// TestTransportIdentity checks where the Transport's agent comes from and
+// that an invalid one refuses every request before anything is sent.
+func TestTransportIdentity(t *testing.T) {
+	tests := []struct {
+		agent   string
+		options *Options // nil: NewTransport makes the cache
+		path    string
+		allowed bool
+		invalid bool
+		reason  string
+	}{
+		{"", &Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"}, "/foo/x", false, false, "agent \"\": the cache's token, found in its User-Agent"},
+		{"", &Options{Agent: "Foobot"}, "/all/x", true, false, "agent \"\": the cache's Agent, whose group does not name /all/"},
+		{"Barbot", &Options{Agent: "Foobot"}, "/all/x", false, false, "an agent given wins over the cache's"},
+		{"Foobot/1.0", &Options{}, "/", false, true, "a version: refused with an *AgentError, not answered for '*'"},
+		{"", &Options{}, "/", false, true, "no agent anywhere"},
+		{"Mozilla/5.0 (compatible; Foobot/1.0)", nil, "/", false, true, "a header as agent with no cache: the header is sent, the agent refused"},
+		{"", &Options{UserAgent: "Barbot/1.0"}, "/%c3%bc/x", false, false, "the URL is normalised: a lower-case escape meets Disallow: /ü/"},
+	}
+	for _, tt := range tests {
+		sites := foobotSites()
+		var cache *Cache
+		if tt.options != nil {
+			tt.options.Client = sites.Client()
+			cache = NewCache(tt.options)
+		}
+		client := &http.Client{Transport: NewTransport(sites, tt.agent, cache)}
+		resp, err := client.Get("http://example.com" + tt.path)
+		switch {
+		case tt.invalid:
+			if !errors.Is(err, ErrInvalidAgent) || sites.Pages("example.com") != 0 {
+				t.Errorf("agent %q: %v, %d pages sent; want ErrInvalidAgent and none (%s)", tt.agent, err, sites.Pages("example.com"), tt.reason)
+			}
+		case tt.allowed:
+			if err != nil {
+				t.Errorf("agent %q GET %s: %v, want it sent (%s)", tt.agent, tt.path, err, tt.reason)
+				continue
+			}
+			resp.Body.Close()
+		default:
+			if !errors.Is(err, ErrDisallowed) {
+				t.Errorf("agent %q GET %s: %v, want ErrDisallowed (%s)", tt.agent, tt.path, err, tt.reason)
+			}
+		}
+	}
+}
+
+// TestTransportPacer checks a paced Transport: requests to one origin one
+// Crawl-delay apart, other origins not held up, and a 429 answer with
+// Retry-After holding back the next request.
+func TestTransportPacer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var mu sync.Mutex
+		sent := map[string]time.Duration{}
+		pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			sent[r.Host+r.URL.Path] = time.Since(start)
+			mu.Unlock()
+			if r.URL.Path == "/busy" {
+				w.Header().Set("Retry-After", "60")
+				w.WriteHeader(http.StatusTooManyRequests)
+			}
+		})
+		sites := fetchtest.NewSites(map[string]fetchtest.Answer{
+			"a.example": {Body: "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n"},
+			"b.example": {Body: "User-agent: *\nCrawl-delay: 5\n"},
+		}, pages)
+		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+		tr := NewTransport(sites, "", cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
+		client := &http.Client{Transport: tr}
+		for _, u := range []string{"http://a.example/1", "http://b.example/1", "http://a.example/private", "http://a.example/2",
+			"http://a.example/busy", "http://b.example/2", "http://a.example/3"} {
+			resp, err := client.Get(u)
+			if err == nil {
+				resp.Body.Close()
+			} else if !errors.Is(err, ErrDisallowed) {
+				t.Fatal(err)
+			}
+		}
+		want := map[string]time.Duration{
+			"a.example/1":    0,
+			"b.example/1":    0,                // another origin is not held up
+			"a.example/2":    2 * time.Second,  // the refused /private took no turn
+			"a.example/busy": 4 * time.Second,  // answered 429, Retry-After: 60
+			"b.example/2":    5 * time.Second,  // b's Crawl-delay
+			"a.example/3":    64 * time.Second, // after the pause
+		}
+		if len(sent) != len(want) {
+			t.Errorf("sent %v, want %v", sent, want)
+		}
+		for k, w := range want {
+			if got, ok := sent[k]; !ok || got != w {
+				t.Errorf("%s sent at %v (%v), want %v", k, got, ok, w)
+			}
+		}
+	})
 }

@@ -1,0 +1,345 @@
+package robotstxt
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// This file gives a parsed file a binary form, so that a cache can store it
+// and load it again for a fraction of the cost of parsing (see
+// [Robots.MarshalBinary]). The form is the stored form of layout.go behind a
+// small header:
+//
+//	magic      4 bytes "RBTX"
+//	version    1 byte, binaryVersion
+//	kind       1 byte (Kind)
+//	reserved   2 bytes, zero
+//	wordsAt    4 bytes, little-endian
+//	length     4 bytes, little-endian: the length of the text
+//	checksum   4 bytes, little-endian: CRC-32C of the text
+//	text       the text of the Robots
+//
+// Loading checks the header and the checksum, which catch a truncated or
+// damaged value, and then every offset and count of the records, which
+// catch a hostile one: a loaded Robots answers every query without reading
+// out of range and without looping.
+
+// binaryVersion is the version of the stored form. It changes whenever the
+// layout does; a value of another version does not load.
+const binaryVersion = 1
+
+const (
+	binaryMagic  = "RBTX"
+	binaryHeader = 20
+)
+
+// ErrInvalidBinary is returned, wrapped, by [Robots.UnmarshalBinary] for data
+// that is not the binary form of a parsed file of this version: truncated,
+// damaged, of another version, or not such a form at all.
+var ErrInvalidBinary = errors.New("robotstxt: invalid binary form")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// MarshalBinary returns the binary form of r, for [Robots.UnmarshalBinary]
+// to load. It costs about a copy of r's text, which is about the size of
+// the file. A nil *Robots marshals as an allow-all one. The error is
+// always nil.
+//
+// The form is versioned: a later version of this package may refuse to
+// load it, and then the file must be parsed again.
+func (r *Robots) MarshalBinary() ([]byte, error) {
+	var kind Kind
+	var wordsAt uint32
+	var text string
+	if r == nil {
+		kind = AllowAll
+	} else {
+		kind, wordsAt, text = r.kind, r.wordsAt, r.text
+	}
+	out := make([]byte, binaryHeader+len(text))
+	copy(out, binaryMagic)
+	out[4] = binaryVersion
+	out[5] = byte(kind)
+	binary.LittleEndian.PutUint32(out[8:], wordsAt)
+	binary.LittleEndian.PutUint32(out[12:], uint32(len(text)))
+	binary.LittleEndian.PutUint32(out[16:], crc32.Checksum([]byte(text), castagnoli))
+	copy(out[binaryHeader:], text)
+	return out, nil
+}
+
+// UnmarshalBinary loads into r a parsed file in the binary form that
+// [Robots.MarshalBinary] returns. It checks everything it loads and returns
+// an error wrapping [ErrInvalidBinary] for anything else, leaving r
+// unchanged. The loaded file does not refer to data; it keeps one string
+// of the size of data's text. r must not be in use by other goroutines.
+func (r *Robots) UnmarshalBinary(data []byte) error {
+	if len(data) < binaryHeader || string(data[:4]) != binaryMagic {
+		return fmt.Errorf("%w: no header", ErrInvalidBinary)
+	}
+	if data[4] != binaryVersion {
+		return fmt.Errorf("%w: version %d, want %d", ErrInvalidBinary, data[4], binaryVersion)
+	}
+	kind := Kind(data[5])
+	wordsAt := binary.LittleEndian.Uint32(data[8:])
+	n := binary.LittleEndian.Uint32(data[12:])
+	text := data[binaryHeader:]
+	if data[6] != 0 || data[7] != 0 || uint64(n) != uint64(len(text)) {
+		return fmt.Errorf("%w: truncated or padded", ErrInvalidBinary)
+	}
+	if crc32.Checksum(text, castagnoli) != binary.LittleEndian.Uint32(data[16:]) {
+		return fmt.Errorf("%w: checksum mismatch", ErrInvalidBinary)
+	}
+	loaded := Robots{kind: kind, wordsAt: wordsAt, text: string(text)}
+	if err := loaded.validate(); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidBinary, err)
+	}
+	*r = loaded
+	return nil
+}
+
+// validate checks that r's records are what the queries assume of them:
+// every offset in range, every count consistent, every chain finite.
+func (r *Robots) validate() error {
+	switch r.kind {
+	case AllowAll, DisallowAll:
+		if r.text != "" || r.wordsAt != 0 {
+			return errors.New("an allow-all or disallow-all file with records")
+		}
+		return nil
+	case Parsed:
+	default:
+		return fmt.Errorf("unknown kind %d", r.kind)
+	}
+	if len(r.text) > 4*maxFileLen || uint64(r.wordsAt) > uint64(len(r.text)) {
+		return errors.New("records out of range")
+	}
+	if !r.hasWords() {
+		if r.text != "" || r.wordsAt != 0 {
+			return errors.New("text without records")
+		}
+		return nil
+	}
+	if (len(r.text)-int(r.wordsAt))%4 != 0 {
+		return errors.New("records not whole words")
+	}
+	nw := uint32((len(r.text) - int(r.wordsAt)) / 4)
+	if nw < headerWords+1 {
+		return errors.New("records shorter than their header")
+	}
+	// Sections, in the order encode writes them.
+	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
+	sLists, sRaws, sOthers := r.word(hLists), r.word(hRaws), r.word(hOthers)
+	if !(headerWords+1 <= sLinks && sLinks <= sGroups && sGroups <= sAgents && sAgents <= sLists &&
+		sLists <= sRaws && sRaws <= sOthers && sOthers <= nw) {
+		return errors.New("sections out of order")
+	}
+	if (sLinks-headerWords-1)%ruleWords != 0 || (sAgents-sGroups)%groupWords != 0 ||
+		(sLists-sAgents)%agentWords != 0 || (sOthers-sRaws)%rawWords != 0 || (nw-sOthers)%otherWords != 0 {
+		return errors.New("section of partial records")
+	}
+	nRules := (sLinks - headerWords - 1) / ruleWords
+	if err := r.validateRules(nRules); err != nil {
+		return err
+	}
+	if err := r.validateGroups(nRules, sLinks, sGroups, sAgents); err != nil {
+		return err
+	}
+	nGroups := r.numGroups()
+	if err := r.validateAgents(nGroups, sAgents, sLists, sRaws); err != nil {
+		return err
+	}
+	if err := r.validateRaws(nRules, sRaws, sOthers); err != nil {
+		return err
+	}
+	// Others: in range, in group order, each group's in line order.
+	n := r.numOthers()
+	for i := uint32(0); i < n; i++ {
+		o := r.other(i)
+		if uint64(o.off)+uint64(o.keyN)+uint64(o.valN) > uint64(r.wordsAt) {
+			return fmt.Errorf("other line %d out of range", i)
+		}
+		if o.group != noGroup && o.group != preamble && o.group >= nGroups {
+			return fmt.Errorf("other line %d of no group", i)
+		}
+		if i > 0 && r.other(i-1).group > o.group {
+			return errors.New("other lines out of order")
+		}
+	}
+	return nil
+}
+
+// validateRules checks that the patterns lie end to end within the text and
+// that a wildcard pattern has room for its probes.
+func (r *Robots) validateRules(nRules uint32) error {
+	prev := uint32(0)
+	for i := uint32(0); i <= nRules; i++ {
+		off := r.word(headerWords+i*ruleWords) &^ bit31
+		if off < prev || off > r.wordsAt {
+			return fmt.Errorf("rule %d out of range", i)
+		}
+		prev = off
+		if i == nRules {
+			break
+		}
+		w1 := r.word(headerWords + i*ruleWords + 1)
+		next := r.word(headerWords+(i+1)*ruleWords) &^ bit31
+		size := next - off
+		if next < off {
+			return fmt.Errorf("rule %d out of range", i)
+		}
+		if w1&(1<<29) != 0 {
+			if size < filterLen {
+				return fmt.Errorf("rule %d has no room for its probes", i)
+			}
+			size -= filterLen
+		}
+		if size > 3*maxLineLen+1 {
+			return fmt.Errorf("rule %d too long", i)
+		}
+	}
+	return nil
+}
+
+// validateGroups checks the group records and the links of indexed groups.
+func (r *Robots) validateGroups(nRules, sLinks, sGroups, sAgents uint32) error {
+	n := (sAgents - sGroups) / groupWords
+	if n == 0 {
+		return errors.New("no closing group record")
+	}
+	if last := r.group(n - 1); last.start != nRules || last.wild != nRules {
+		return errors.New("closing group record does not close the rules")
+	}
+	if r.group(0).start != 0 {
+		return errors.New("rules before the first group")
+	}
+	for g := uint32(0); g+1 < n; g++ {
+		if start, _, end := r.groupRules(g); start > end {
+			return fmt.Errorf("group %d out of order", g)
+		}
+	}
+	linked := uint32(0)
+	for g := uint32(0); g+1 < n; g++ {
+		start, wild, end := r.groupRules(g)
+		if wild&idxBit == 0 {
+			if wild < start || wild > end {
+				return fmt.Errorf("group %d out of range", g)
+			}
+			// Keyed rules: '/', their key, and more.
+			for i := wild; i < end; i++ {
+				p := r.pattern(i)
+				if len(p) < 2 || p[0] != '/' || p[1] == '*' {
+					return fmt.Errorf("rule %d has no key", i)
+				}
+				if i > wild && r.keyedKey(i-1) > r.keyedKey(i) {
+					return fmt.Errorf("rule %d out of key order", i)
+				}
+			}
+			continue
+		}
+		at := wild &^ idxBit
+		if at != sLinks+linked || uint64(at)+uint64(end-start)*linkWords > uint64(sGroups) {
+			return fmt.Errorf("links of group %d out of range", g)
+		}
+		linked += (end - start) * linkWords
+		for i := start; i < end; i++ {
+			l := r.link(at, start, i)
+			rel := i - start
+			switch {
+			case i == start && l != 0:
+				return fmt.Errorf("first rule of group %d has a parent", g)
+			case l&runBit != 0:
+				// The run's first rule comes before and starts a run.
+				if x := l &^ runBit; x >= rel || r.link(at, start, start+x)&runBit != 0 {
+					return fmt.Errorf("rule %d: bad run", i)
+				}
+			case l != 0:
+				// The parent run comes before and starts a run.
+				if l-1 >= rel || r.link(at, start, start+l-1)&runBit != 0 {
+					return fmt.Errorf("rule %d: bad parent", i)
+				}
+			}
+		}
+	}
+	if linked != sGroups-sLinks {
+		return errors.New("links of no group")
+	}
+	return nil
+}
+
+// validateAgents checks the agent records and their group lists.
+func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
+	list := func(k uint32) error {
+		if k >= sRaws {
+			return errors.New("group list out of range")
+		}
+		at, n := r.list(k)
+		if uint64(at)+uint64(n) > uint64(sRaws) {
+			return errors.New("group list out of range")
+		}
+		for j := at; j < at+n; j++ {
+			if r.word(j) >= nGroups {
+				return errors.New("group list names no group")
+			}
+		}
+		return nil
+	}
+	if sLists == sRaws {
+		return errors.New("no global group list")
+	}
+	if err := list(sLists); err != nil {
+		return err
+	}
+	base, n := r.agents()
+	if (sLists-sAgents)/agentWords == 0 {
+		return errors.New("no closing agent record")
+	}
+	prev := uint32(0)
+	for i := uint32(0); i <= n; i++ {
+		tok := r.word(base + i*agentWords)
+		if tok < prev || tok > r.wordsAt {
+			return fmt.Errorf("agent %d out of range", i)
+		}
+		prev = tok
+		if i == n {
+			break
+		}
+		g := r.word(base + i*agentWords + 1)
+		if g&listBit == 0 {
+			if g >= nGroups {
+				return fmt.Errorf("agent %d names no group", i)
+			}
+		} else if err := list(sLists + g&^listBit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateRaws checks that the rules with a value as written apart from
+// their pattern, and only they, have one, in rule order and in range.
+func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
+	k := sRaws
+	for i := uint32(0); i < nRules; i++ {
+		if r.word(headerWords+i*ruleWords+1)&(1<<30) == 0 {
+			continue
+		}
+		if k >= sOthers || r.word(k) != i {
+			return fmt.Errorf("rule %d has no value as written", i)
+		}
+		off := r.word(k + 1)
+		if uint64(off)+2 > uint64(r.wordsAt) {
+			return fmt.Errorf("value of rule %d out of range", i)
+		}
+		n := uint32(r.text[off]) | uint32(r.text[off+1])<<8
+		if uint64(off)+2+uint64(n) > uint64(r.wordsAt) {
+			return fmt.Errorf("value of rule %d out of range", i)
+		}
+		k += rawWords
+	}
+	if k != sOthers {
+		return errors.New("values as written of no rule")
+	}
+	return nil
+}

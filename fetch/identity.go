@@ -1,0 +1,77 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// This file holds the crawler's identity: the User-Agent header it sends and
+// the product token it obeys robots.txt as. The two differ for nearly every
+// crawler ("Mozilla/5.0 (compatible; Foobot/1.0; +https://foo.example/bot)"
+// and "Foobot"), and the header passed where the token belongs silently
+// selects the global group of every file, so questions with anything but a
+// product token are refused.
+
+// ErrInvalidAgent is the cause of every [*AgentError]: match it with
+// errors.Is.
+var ErrInvalidAgent = errors.New("not a product token")
+
+// AgentError is the error of a question whose agent is not a product token
+// (see [robotstxt.ValidAgent]): such an agent names no group of any file,
+// and answering for the global group instead would hide the mistake.
+type AgentError struct {
+	// Agent is the agent as given; "" when none was given or configured.
+	Agent string
+	// Token is the product token that [robotstxt.ProductToken] finds in
+	// Agent, the likely intent, or "" when it finds none.
+	Token string
+}
+
+func newAgentError(agent string) *AgentError {
+	return &AgentError{Agent: agent, Token: robotstxt.ProductToken(agent)}
+}
+
+func (e *AgentError) Error() string {
+	if e.Agent == "" {
+		return "robotstxt: no agent: set Options.Agent, or a UserAgent that names a product token"
+	}
+	msg := "robotstxt: agent " + strconv.Quote(e.Agent) + " is not a product token (letters, '-' and '_' only)"
+	if e.Token != "" {
+		msg += "; its product token is " + strconv.Quote(e.Token)
+	}
+	return msg
+}
+
+// Unwrap returns ErrInvalidAgent.
+func (e *AgentError) Unwrap() error { return ErrInvalidAgent }
+
+// agent returns the product token o configures: Agent, or else the token
+// that UserAgent names.
+func (o *Options) agent() string {
+	if o.Agent != "" {
+		return o.Agent
+	}
+	return robotstxt.ProductToken(o.UserAgent)
+}
+
+// Agent returns the crawler's product token: Options.Agent, or the token
+// found in Options.UserAgent, or "" when neither gives one. It need not be
+// valid: a question for it then fails with an [*AgentError].
+func (c *Cache) Agent() string {
+	return c.f.agent
+}
+
+// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
+// for the crawler's own product token, [Cache.Agent].
+func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
+	return c.Allowed(ctx, c.f.agent, rawURL)
+}
+
+// DecideURL is [Cache.Decide] for the crawler's own product token,
+// [Cache.Agent].
+func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
+	return c.Decide(ctx, c.f.agent, rawURL)
+}

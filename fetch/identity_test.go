@@ -1,0 +1,155 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
+)
+
+const foobotRules = "User-agent: foobot\nDisallow: /foo/\n\nUser-agent: *\nDisallow: /all/\n"
+
+func foobotSites() *fetchtest.Sites {
+	return fetchtest.NewSites(map[string]fetchtest.Answer{
+		"example.com": {Body: foobotRules + "Disallow: /ü/\n"},
+	}, nil)
+}
+
+// TestCacheAgentValidation checks that a question whose agent is no product
+// token fails with an error naming the problem, instead of being answered
+// silently for the global group.
+func TestCacheAgentValidation(t *testing.T) {
+	tests := []struct {
+		agent   string
+		allowed bool
+		token   string // AgentError.Token, when an error is wanted
+		err     bool
+		reason  string
+	}{
+		{"Foobot", false, "", false, "a product token selects its group"},
+		{"FOOBOT", false, "", false, "matched without case, as the core does"},
+		{"Barbot", true, "", false, "a token no group names gets the global group: that is no mistake"},
+		{"Foobot/1.0", false, "Foobot", true, "a version makes it no token; the error suggests the token"},
+		{"Mozilla/5.0 (compatible; Foobot/1.0; +https://foo.example/bot)", false, "Foobot", true, "a whole User-Agent header"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0.0.0 Safari/537.36", false, "", true, "a browser header names no token"},
+		{"", false, "", true, "the empty agent"},
+		{"*", false, "", true, "'*' is the global group's name, not a crawler's"},
+		{"foo bot", false, "foo", true, "a space"},
+		{"Foo2bot", false, "", true, "a digit: robots.txt reduces \"Foo2bot\" to \"Foo\", so no file can name it"},
+	}
+	c := NewCache(&Options{Client: foobotSites().Client()})
+	for _, tt := range tests {
+		ok, err := c.Allowed(context.Background(), tt.agent, "http://example.com/foo/x")
+		if !tt.err {
+			if err != nil || ok != tt.allowed {
+				t.Errorf("Allowed(%q) = %v, %v; want %v, nil (%s)", tt.agent, ok, err, tt.allowed, tt.reason)
+			}
+			continue
+		}
+		var ae *AgentError
+		if !errors.As(err, &ae) || !errors.Is(err, ErrInvalidAgent) || ok {
+			t.Errorf("Allowed(%q) = %v, %v; want false and an *AgentError (%s)", tt.agent, ok, err, tt.reason)
+			continue
+		}
+		if ae.Agent != tt.agent || ae.Token != tt.token {
+			t.Errorf("Allowed(%q): AgentError{%q, %q}, want {%q, %q} (%s)", tt.agent, ae.Agent, ae.Token, tt.agent, tt.token, tt.reason)
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "robotstxt: ") || tt.token != "" && !strings.Contains(msg, `"`+tt.token+`"`) {
+			t.Errorf("Allowed(%q): message %q should start with the package and name the token %q (%s)", tt.agent, msg, tt.token, tt.reason)
+		}
+	}
+	if c.Len() != 1 {
+		t.Errorf("%d origins cached; an invalid agent should fetch nothing more", c.Len())
+	}
+}
+
+// TestCacheIdentity checks that the crawler states its identity once: the
+// token comes from Options.Agent, or from the User-Agent header.
+func TestCacheIdentity(t *testing.T) {
+	tests := []struct {
+		userAgent, agent string
+		want             string
+		reason           string
+	}{
+		{"Foobot/1.0 (+https://foo.example/bot)", "", "Foobot", "the token is found in the header"},
+		{"Mozilla/5.0 (compatible; Foobot/1.0; +https://foo.example/bot)", "", "Foobot", "a browser-like header"},
+		{"Mozilla/5.0 (compatible; Foobot/1.0)", "Barbot", "Barbot", "Agent, when set, is the token"},
+		{"", "", "", "no identity at all"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0.0.0 Safari/537.36", "", "", "a browser header gives no token"},
+		{"", "Foobot/1.0", "Foobot/1.0", "an invalid Agent is kept as given, to be refused"},
+	}
+	for _, tt := range tests {
+		c := NewCache(&Options{Client: foobotSites().Client(), UserAgent: tt.userAgent, Agent: tt.agent})
+		if got := c.Agent(); got != tt.want {
+			t.Errorf("UserAgent %q, Agent %q: Agent() = %q, want %q (%s)", tt.userAgent, tt.agent, got, tt.want, tt.reason)
+		}
+		d, err := c.DecideURL(context.Background(), "http://example.com/foo/x")
+		switch {
+		case tt.want == "Foobot":
+			if err != nil || d.Allowed || d.Line != 2 {
+				t.Errorf("%q: DecideURL = %v line %d, %v; want the foobot group's line 2 (%s)", tt.userAgent, d.Allowed, d.Line, err, tt.reason)
+			}
+		case tt.want == "Barbot":
+			if err != nil || !d.Allowed {
+				t.Errorf("%q: DecideURL = %v, %v; want the global group's answer (%s)", tt.agent, d.Allowed, err, tt.reason)
+			}
+		default:
+			if !errors.Is(err, ErrInvalidAgent) {
+				t.Errorf("%q, %q: DecideURL error %v, want ErrInvalidAgent (%s)", tt.userAgent, tt.agent, err, tt.reason)
+			}
+		}
+	}
+}
+
+// TestCacheAllowedURL checks the forms that use the configured token.
+func TestCacheAllowedURL(t *testing.T) {
+	sites := foobotSites()
+	c := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+	ok, err := c.AllowedURL(context.Background(), "http://example.com/foo/x")
+	if ok || err != nil {
+		t.Errorf("AllowedURL = %v, %v; want false, nil by the foobot group", ok, err)
+	}
+	_, err = NewCache(&Options{Client: sites.Client()}).AllowedURL(context.Background(), "http://example.com/")
+	if !errors.Is(err, ErrInvalidAgent) || !strings.Contains(err.Error(), "no agent") {
+		t.Errorf("AllowedURL without identity: %v, want an error saying there is no agent", err)
+	}
+}
+
+// TestCacheNormalizes checks that the cache matches URLs in the form the
+// rules are stored in.
+func TestCacheNormalizes(t *testing.T) {
+	c := NewCache(&Options{Client: foobotSites().Client(), UserAgent: "Barbot/1.0"})
+	tests := []struct {
+		url     string
+		allowed bool
+		reason  string
+	}{
+		{"http://example.com/ü/x", false, "a raw non-ASCII href meets Disallow: /ü/"},
+		{"http://example.com/%c3%bc/x", false, "lower-case escapes meet it too"},
+		{"http://example.com/%C3%BC/x", false, "the stored form itself"},
+		{"http://example.com/u/x", true, "another path"},
+		{"http://example.com/%2Fall/x", true, "escapes are not decoded: %2F is no '/'"},
+	}
+	for _, tt := range tests {
+		ok, err := c.AllowedURL(context.Background(), tt.url)
+		if err != nil || ok != tt.allowed {
+			t.Errorf("AllowedURL(%q) = %v, %v; want %v (%s)", tt.url, ok, err, tt.allowed, tt.reason)
+		}
+	}
+}
+
+// TestCacheAllowedURLNoAllocs checks that the configured-token form costs
+// no allocation on a cached origin, like Allowed.
+func TestCacheAllowedURLNoAllocs(t *testing.T) {
+	c := NewCache(&Options{Client: foobotSites().Client(), UserAgent: "Foobot/1.0"})
+	ctx := context.Background()
+	const u = "http://example.com/foo/y?z"
+	if _, err := c.AllowedURL(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(1000, func() { c.AllowedURL(ctx, u) }); n != 0 {
+		t.Errorf("AllowedURL on a cached origin: %v allocs, want 0", n)
+	}
+}

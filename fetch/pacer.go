@@ -1,0 +1,425 @@
+package fetch
+
+import (
+	"container/heap"
+	"container/list"
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// This file spaces a crawler's requests to each origin. A site asks for
+// spacing with Crawl-delay (read by Bing, Yandex and many others, though
+// neither RFC 9309 nor Google's parser reads it), and for a pause with a
+// 429 or 503 answer, often with Retry-After (RFC 9110 §10.2.3).
+//
+// A Pacer keeps, for each origin it has seen lately, the time before which
+// no request may start, and a queue of the callers waiting for their turn.
+// All origins share one timer, set for the earliest time anything is due,
+// and a heap orders the origins by that time, so that thousands of origins
+// cost no goroutine each. An origin with nobody waiting is forgotten as
+// soon as its time has come, since from then on its next request may start
+// at once anyway, unless it is backing off: then it is kept a while longer,
+// so that the next 429 or 503 doubles the pause. PacerOptions.MaxOrigins
+// bounds how many such idle origins are kept.
+
+// Limits a [Pacer] uses when [PacerOptions] leaves them zero.
+const (
+	DefaultDelay      = time.Second
+	DefaultMaxDelay   = 30 * time.Second
+	DefaultBackoff    = 10 * time.Second
+	DefaultMaxBackoff = time.Hour
+	DefaultMaxOrigins = 10000
+)
+
+// PacerOptions configure a [Pacer]. The zero value of each field picks its
+// default.
+type PacerOptions struct {
+	// Cache gives the Crawl-delay of each origin's robots.txt, fetching it
+	// if need be. With no Cache, every origin gets Delay.
+	Cache *Cache
+
+	// Agent is the product token whose group's Crawl-delay counts; ""
+	// means Cache.Agent(). A question with an agent that is not a product
+	// token fails with an [*AgentError].
+	Agent string
+
+	// Delay spaces the requests to an origin whose robots.txt has no
+	// Crawl-delay for the agent (default DefaultDelay); a negative Delay
+	// means none.
+	Delay time.Duration
+
+	// MinDelay and MaxDelay bound the spacing, Crawl-delay or Delay, from
+	// below and above (default 0 and DefaultMaxDelay). A site asking for
+	// "Crawl-delay: 300000" (83 hours) gets MaxDelay unless MaxDelay
+	// allows more. When MinDelay is above MaxDelay, MinDelay wins.
+	MinDelay time.Duration
+	MaxDelay time.Duration
+
+	// Backoff is the first pause after a 429 or 503 answer without a
+	// usable Retry-After (default DefaultBackoff); it doubles with each
+	// such answer in a row. MaxBackoff bounds every pause, Retry-After
+	// included (default DefaultMaxBackoff).
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+
+	// MaxOrigins bounds how many origins with nobody waiting are
+	// remembered (default DefaultMaxOrigins); past it, the origin idle
+	// the longest is forgotten first, and its next request may start at
+	// once. Origins with callers waiting are always kept: their number is
+	// bounded by the callers'.
+	MaxOrigins int
+}
+
+// A Pacer spaces a crawler's requests to each origin: [Pacer.Wait] returns
+// when the next request to a URL's origin may start, and [Pacer.Observe]
+// pushes an origin's next turn back after a 429 or 503 answer. Callers
+// waiting for one origin get their turns one per spacing interval, in the
+// order they join its queue: the order they call Wait, once the origin's
+// robots.txt is in the cache. Origins do not wait for one another. A Pacer
+// is safe for concurrent use; create it with [NewPacer]. A [Transport] paces
+// the requests it sends with [Transport.WithPacer].
+//
+// The spacing of an origin is its robots.txt's Crawl-delay for the agent,
+// or PacerOptions.Delay when there is none, bounded by MinDelay and
+// MaxDelay; it runs from the start of one request to the start of the next.
+type Pacer struct {
+	cache               *Cache
+	agent               string
+	delay, minD, maxD   time.Duration
+	backoff, maxBackoff time.Duration
+	maxIdle             int
+
+	mu      sync.Mutex
+	origins map[string]*pace
+	due     paceHeap  // every origin in origins, earliest due first
+	idle    list.List // of *pace: origins nobody waits for, longest idle first
+	timer   *time.Timer
+	timerAt time.Time // when the timer is due; zero once it has fired
+}
+
+// pace is what a Pacer keeps for one origin.
+type pace struct {
+	origin   string
+	next     time.Time // no request starts before then
+	due      time.Time // when the timer must see to the origin (see setDue)
+	delay    time.Duration
+	failures int           // 429 and 503 answers in a row
+	pause    time.Duration // the last pause they imposed
+	waiters  list.List     // of *waiter, first come first
+	index    int           // in Pacer.due
+	idleAt   *list.Element
+}
+
+// waiter is a caller of Wait waiting for its turn; ready is closed when the
+// turn comes.
+type waiter struct {
+	ready chan struct{}
+	el    *list.Element
+}
+
+// NewPacer returns a Pacer configured by o; nil means all defaults, with no
+// Cache.
+func NewPacer(o *PacerOptions) *Pacer {
+	if o == nil {
+		o = &PacerOptions{}
+	}
+	p := &Pacer{
+		cache:      o.Cache,
+		agent:      o.Agent,
+		delay:      orDefault(o.Delay, DefaultDelay),
+		minD:       max(o.MinDelay, 0),
+		maxD:       orDefault(o.MaxDelay, DefaultMaxDelay),
+		backoff:    orDefault(o.Backoff, DefaultBackoff),
+		maxBackoff: orDefault(o.MaxBackoff, DefaultMaxBackoff),
+		maxIdle:    o.MaxOrigins,
+		origins:    make(map[string]*pace),
+	}
+	if o.Delay < 0 {
+		p.delay = 0
+	}
+	if p.agent == "" && p.cache != nil {
+		p.agent = p.cache.Agent()
+	}
+	if p.maxIdle <= 0 {
+		p.maxIdle = DefaultMaxOrigins
+	}
+	return p
+}
+
+// Wait waits until a request to rawURL's origin may start, and counts one
+// as started then: call it right before each request. It returns nil when
+// the turn has come, or an error, and then no request may start:
+//
+//   - ctx's error when ctx ends first (a turn that came at that moment is
+//     spent);
+//   - the errors of [Cache.Rules] when the Crawl-delay cannot be read, such
+//     as a *robotstxt.URLError for a URL that is not an absolute http or
+//     https URL;
+//   - an [*AgentError] when the agent is not a product token.
+func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	origin, err := httpOrigin(rawURL)
+	if err != nil {
+		return err
+	}
+	delay, err := p.spacing(ctx, rawURL)
+	if err != nil {
+		return err
+	}
+
+	p.mu.Lock()
+	now := time.Now()
+	pc := p.lookup(origin, now)
+	pc.delay = delay
+	if pc.waiters.Len() == 0 && !now.Before(pc.next) {
+		p.grant(pc, now)
+		p.arm(now)
+		p.mu.Unlock()
+		return nil
+	}
+	w := &waiter{ready: make(chan struct{})}
+	w.el = pc.waiters.PushBack(w)
+	p.setBusy(pc)
+	p.setDue(pc)
+	p.arm(now)
+	p.mu.Unlock()
+
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-w.ready:
+		// The turn came as ctx ended; it is spent, and the spacing
+		// stands.
+	default:
+		pc.waiters.Remove(w.el)
+		if pc.waiters.Len() == 0 {
+			p.setIdle(pc)
+			p.setDue(pc)
+		}
+	}
+	return ctx.Err()
+}
+
+// spacing returns the spacing for rawURL's origin.
+func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, error) {
+	d := p.delay
+	if p.cache != nil {
+		if !robotstxt.ValidAgent(p.agent) {
+			return 0, newAgentError(p.agent)
+		}
+		r, err := p.cache.Rules(ctx, rawURL)
+		if err != nil {
+			return 0, err
+		}
+		if cd, ok := r.Robots.CrawlDelay(p.agent); ok {
+			d = cd
+		}
+	}
+	return max(min(d, p.maxD), p.minD), nil
+}
+
+// Observe tells the pacer the status and header of the answer to a request
+// for rawURL. A 429 (Too Many Requests) or 503 (Service Unavailable)
+// pushes the origin's next turn back by the answer's Retry-After, in
+// seconds or as an HTTP date, or else by the back-off, which doubles with
+// each such answer in a row; either is bounded by MaxBackoff. Any other
+// status ends the run. Observe returns the pause it imposed, 0 for none.
+func (p *Pacer) Observe(rawURL string, status int, h http.Header) time.Duration {
+	origin, err := httpOrigin(rawURL)
+	if err != nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+		if pc, ok := p.origins[origin]; ok && pc.failures > 0 {
+			pc.failures, pc.pause = 0, 0
+			p.setDue(pc)
+		}
+		return 0
+	}
+	pc := p.lookup(origin, now)
+	pc.failures++
+	wait, ok := retryAfter(h, now)
+	if !ok {
+		wait = p.backoff
+		for i := 1; i < pc.failures && wait < p.maxBackoff; i++ {
+			wait *= 2
+		}
+	}
+	wait = min(wait, p.maxBackoff)
+	if until := now.Add(wait); until.After(pc.next) {
+		pc.next = until
+	}
+	pc.pause = wait
+	p.setDue(pc)
+	p.arm(now)
+	return wait
+}
+
+// retryAfter reads a Retry-After header (RFC 9110 §10.2.3): delay-seconds
+// or an HTTP date, as a wait from now; a date in the past is no wait. It
+// reports false when there is none or it is invalid.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if v[0] >= '0' && v[0] <= '9' {
+		secs, err := strconv.ParseUint(v, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+		// Too many digits for an integer means the largest value, as
+		// for max-age; MaxBackoff bounds it.
+		return time.Duration(min(secs, maxAgeCap)) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
+// Len returns the number of origins the pacer remembers: those with callers
+// waiting, and those whose last turn was too recent to forget.
+func (p *Pacer) Len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.origins)
+}
+
+// lookup returns the entry of origin, making one, free to go at now, if
+// there is none.
+func (p *Pacer) lookup(origin string, now time.Time) *pace {
+	if pc, ok := p.origins[origin]; ok {
+		return pc
+	}
+	// The origin may be a slice of a long URL: keep only the origin.
+	pc := &pace{origin: strings.Clone(origin), next: now, due: now}
+	p.origins[pc.origin] = pc
+	heap.Push(&p.due, pc)
+	p.setIdle(pc)
+	return pc
+}
+
+// grant starts a turn of pc at now: the next may start a spacing later.
+func (p *Pacer) grant(pc *pace, now time.Time) {
+	pc.next = now.Add(pc.delay)
+	p.setDue(pc)
+}
+
+// setDue sets when the timer must see to pc: at its next time when someone
+// waits, to give a turn, or when nobody does, to forget it; but an idle
+// origin backing off is remembered for one more pause, at least Backoff,
+// so that a 429 or 503 after its pause counts as one more in a row.
+func (p *Pacer) setDue(pc *pace) {
+	pc.due = pc.next
+	if pc.waiters.Len() == 0 && pc.failures > 0 {
+		pc.due = pc.due.Add(max(pc.pause, p.backoff))
+	}
+	heap.Fix(&p.due, pc.index)
+}
+
+// setIdle records that nobody waits for pc, forgetting the origin idle the
+// longest if there are too many.
+func (p *Pacer) setIdle(pc *pace) {
+	pc.idleAt = p.idle.PushBack(pc)
+	if p.idle.Len() > p.maxIdle {
+		p.forget(p.idle.Front().Value.(*pace))
+	}
+}
+
+// setBusy records that someone waits for pc.
+func (p *Pacer) setBusy(pc *pace) {
+	if pc.idleAt != nil {
+		p.idle.Remove(pc.idleAt)
+		pc.idleAt = nil
+	}
+}
+
+// forget drops pc, which nobody waits for.
+func (p *Pacer) forget(pc *pace) {
+	p.setBusy(pc)
+	heap.Remove(&p.due, pc.index)
+	delete(p.origins, pc.origin)
+}
+
+// arm makes sure the timer fires by the time the earliest origin is due.
+func (p *Pacer) arm(now time.Time) {
+	if len(p.due) == 0 {
+		return
+	}
+	at := p.due[0].due
+	if !p.timerAt.IsZero() && !at.Before(p.timerAt) {
+		return // the timer fires in time
+	}
+	p.timerAt = at
+	if p.timer == nil {
+		p.timer = time.AfterFunc(at.Sub(now), p.fire)
+	} else {
+		p.timer.Reset(at.Sub(now))
+	}
+}
+
+// fire gives the turns that are due, forgets the origins nobody waits for
+// once their time has come, and sets the timer for what is due next.
+func (p *Pacer) fire() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.timerAt = time.Time{}
+	now := time.Now()
+	for len(p.due) > 0 && !now.Before(p.due[0].due) {
+		pc := p.due[0]
+		if pc.waiters.Len() == 0 {
+			p.forget(pc)
+			continue
+		}
+		w := pc.waiters.Remove(pc.waiters.Front()).(*waiter)
+		close(w.ready)
+		if pc.waiters.Len() == 0 {
+			p.setIdle(pc)
+		}
+		p.grant(pc, now)
+	}
+	p.arm(now)
+}
+
+// paceHeap orders origins by their next time; it implements heap.Interface.
+type paceHeap []*pace
+
+func (h paceHeap) Len() int           { return len(h) }
+func (h paceHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
+func (h paceHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+
+func (h *paceHeap) Push(x any) {
+	pc := x.(*pace)
+	pc.index = len(*h)
+	*h = append(*h, pc)
+}
+
+func (h *paceHeap) Pop() any {
+	old := *h
+	pc := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return pc
+}

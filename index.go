@@ -1,0 +1,327 @@
+package robotstxt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"strings"
+)
+
+// This file holds the index of a large group: what lets a query test only
+// the rules whose literal prefix the path starts with, whatever the size of
+// the group.
+//
+// A rule's literal prefix is its pattern up to the first '*', or the whole
+// pattern without a final '$'. A rule can match a path only if its literal
+// prefix is a prefix of the path. The rules of an indexed group are sorted
+// by literal prefix, then in precedence order (see before); rules with equal
+// literal prefixes form a run. Each rule has two more words: its probes
+// (see patternProbes; 0, which every path admits, for a rule without '*'),
+// so that a query rejects most wildcard rules without decoding them, and
+// its link:
+//
+//	the first rule of a run       the first rule of the parent run + 1, or 0:
+//	                              the parent run's literal prefix is the
+//	                              longest of the group that is a proper
+//	                              prefix of this run's
+//	any other rule                runBit | the first rule of its run
+//
+// Rules in links are counted from the group's first rule.
+//
+// The literal prefixes that are prefixes of a path p then form one chain:
+// binary search finds the last run whose literal prefix sorts at or before
+// p; the deepest run whose literal prefix is a prefix of p is that run or
+// one of its ancestors (every literal prefix sorting between that one and p
+// starts with it), and its ancestors are all the others. A query walks the
+// chain from the deepest run up, each run's rules in precedence order, and
+// stops within a run at its first match or once no rule left can beat the
+// best so far.
+//
+// Small groups are not indexed: walking a few rules costs less than a
+// search, and a crawler keeps millions of small files (see indexMin).
+
+// indexMin is the number of rules from which a group is indexed. Below it,
+// the rules are walked by key (see sortLayout).
+const indexMin = 32
+
+// runBit marks the link of a rule that does not start its run.
+const runBit = 1 << 31
+
+// literal returns the literal prefix of a pattern (final '$' removed):
+// everything before the first '*'.
+func literal[T string | []byte](lit T, star bool) T {
+	if star {
+		for i := 0; i < len(lit); i++ {
+			if lit[i] == '*' {
+				return lit[:i]
+			}
+		}
+	}
+	return lit
+}
+
+// litKey is a rule being sorted by literal prefix: eight bytes of it from
+// some depth on, big-endian and padded with zeros, and its index in the
+// group. Literal prefixes hold no NUL (a line ends at one), so padding
+// orders a shorter prefix first, as string comparison does.
+type litKey struct {
+	key uint64
+	i   uint32
+}
+
+// keyAt returns eight bytes of lit from depth on, as a litKey's key.
+func keyAt(lit []byte, depth int) uint64 {
+	if depth+8 <= len(lit) {
+		return binary.BigEndian.Uint64(lit[depth:])
+	}
+	var pad [8]byte
+	if depth < len(lit) {
+		copy(pad[:], lit[depth:])
+	}
+	return binary.BigEndian.Uint64(pad[:])
+}
+
+// sortIndexed orders the rules of a large group as an index needs them (see
+// the top of this file) and appends their probes and links, relative to the
+// group's first rule, to links. The rules come in file order.
+func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
+	lits := make([][]byte, len(rules))
+	keys := make([]litKey, len(rules))
+	for i, ru := range rules {
+		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
+		keys[i] = litKey{i: uint32(i)}
+	}
+	sortByLiteral(keys, lits, 0)
+	// Within a run, precedence order; the index stands for the line, as the
+	// rules are in file order.
+	for a := 0; a < len(keys); {
+		z := a + 1
+		for z < len(keys) && bytes.Equal(lits[keys[z].i], lits[keys[a].i]) {
+			z++
+		}
+		if z-a > 1 {
+			slices.SortFunc(keys[a:z], func(x, y litKey) int {
+				if rx, ry := rules[x.i].rank(), rules[y.i].rank(); rx != ry {
+					return ry - rx
+				}
+				return int(x.i) - int(y.i)
+			})
+		}
+		a = z
+	}
+	sorted := make([]rule, len(rules))
+	for k, lk := range keys {
+		sorted[k] = rules[lk.i]
+	}
+	copy(rules, sorted)
+
+	// Links: a stack holds the chain of runs whose literal prefixes are
+	// prefixes of the current one.
+	var stack []uint32 // first rules of runs
+	run := uint32(0)
+	for k := range rules {
+		lit := lits[keys[k].i]
+		var probes uint32
+		if ru := rules[k]; ru.flags&ruleStar != 0 {
+			probes = patternProbes(b.patternBytes(ru))
+		}
+		links = append(links, probes)
+		if k > 0 && bytes.Equal(lit, lits[keys[run].i]) {
+			links = append(links, runBit|run)
+			continue
+		}
+		run = uint32(k)
+		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]].i]) {
+			stack = stack[:len(stack)-1]
+		}
+		parent := uint32(0)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1] + 1
+		}
+		links = append(links, parent)
+		stack = append(stack, run)
+	}
+	return links
+}
+
+// sortByLiteral sorts keys by the literal prefixes lits[key.i] from byte
+// depth on, eight bytes at a time: prefixes that tie on eight bytes and go
+// on are sorted again from depth+8.
+func sortByLiteral(keys []litKey, lits [][]byte, depth int) {
+	for k := range keys {
+		keys[k].key = keyAt(lits[keys[k].i], depth)
+	}
+	slices.SortFunc(keys, func(x, y litKey) int {
+		switch {
+		case x.key < y.key:
+			return -1
+		case x.key > y.key:
+			return 1
+		}
+		return 0
+	})
+	for a := 0; a < len(keys); {
+		z := a + 1
+		longer := len(lits[keys[a].i]) > depth+8
+		for z < len(keys) && keys[z].key == keys[a].key {
+			longer = longer || len(lits[keys[z].i]) > depth+8
+			z++
+		}
+		if z-a > 1 && longer {
+			sortByLiteral(keys[a:z], lits, depth+8)
+		}
+		a = z
+	}
+}
+
+// patternBytes returns the normalised pattern of a builder rule, final '$'
+// removed.
+func (b *builder) patternBytes(ru rule) []byte {
+	from := b.src
+	if ru.flags&ruleEscaped != 0 {
+		from = b.pats
+	}
+	return from[ru.off : ru.off+uint32(ru.n)]
+}
+
+// linkWords is the number of words an indexed rule has in links.
+const linkWords = 2
+
+// link returns the link of rule i of an indexed group whose rules start at
+// rule start and whose links start at word at.
+func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
+
+// probesLink returns the probes and the link of rule i, as link does.
+func (r *Robots) probesLink(at, start, i uint32) (probes, link uint32) {
+	s := r.words(at+(i-start)*linkWords, linkWords)
+	return le32(s[0:4]), le32(s[4:8])
+}
+
+// literalOf returns the literal prefix of rule i.
+func (r *Robots) literalOf(i uint32) string {
+	w0, w1, end := r.ruleWords3(i)
+	lit := r.text[w0&^bit31 : end]
+	if w1&(1<<29) != 0 {
+		if star := strings.IndexByte(lit, '*'); star >= 0 {
+			return lit[:star]
+		}
+	}
+	if n := len(lit); n > 0 && lit[n-1] == '$' {
+		lit = lit[:n-1]
+	}
+	return lit
+}
+
+// firstIndexed is first for an indexed group whose rules are [start:end)
+// and whose links start at word at.
+func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found bool) (rule, bool) {
+	p := q.p
+	// The last rule whose literal prefix sorts at or before p.
+	lo, hi := start, end
+	for lo < hi {
+		m := uint32(uint(lo+hi) >> 1)
+		if p.compare(r.literalOf(m)) >= 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == start {
+		return rule{}, false
+	}
+	run := lo - 1
+	if l := r.link(at, start, run); l&runBit != 0 {
+		run = start + l&^runBit
+	}
+	// Up to the deepest run whose literal prefix is a prefix of p: the
+	// first whose prefix is no longer than what it has in common with p.
+	lit := r.literalOf(run)
+	common := p.commonPrefix(lit)
+	for len(lit) > common {
+		l := r.link(at, start, run)
+		if l == 0 {
+			return rule{}, false
+		}
+		run = start + l - 1
+		lit = r.literalOf(run)
+	}
+	pathLen := len(p.rest)
+	if p.slash {
+		pathLen++
+	}
+	var got bool
+	for {
+		for i := run; i < end; i++ {
+			probes, l := r.probesLink(at, start, i)
+			if i > run && l&runBit == 0 {
+				break // the next run
+			}
+			if !q.admits(probes) {
+				continue
+			}
+			ru := r.rule(i)
+			if found && !before(ru, best) {
+				break
+			}
+			// The literal prefix matches: a rule without '*' matches
+			// unless anchored to a longer path.
+			var ok bool
+			switch {
+			case ru.flags&ruleStar != 0:
+				ok = matchPath(r.text[ru.off:ru.off+uint32(ru.n)], ru.flags&ruleAnchored != 0, p)
+			case ru.flags&ruleAnchored != 0:
+				ok = int(ru.n) == pathLen
+			default:
+				ok = true
+			}
+			if ok {
+				best, found, got = ru, true, true
+				break
+			}
+		}
+		l := r.link(at, start, run)
+		if l == 0 {
+			return best, got
+		}
+		run = start + l - 1
+	}
+}
+
+// compare compares the path with s, as strings.Compare does.
+func (p urlPath) compare(s string) int {
+	if !p.slash {
+		return strings.Compare(p.rest, s)
+	}
+	switch {
+	case s == "":
+		return 1
+	case s[0] != '/':
+		if '/' < s[0] {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(p.rest, s[1:])
+}
+
+// commonPrefix returns the length of the longest common prefix of the path
+// and s.
+func (p urlPath) commonPrefix(s string) int {
+	n := 0
+	if p.slash {
+		if s == "" || s[0] != '/' {
+			return 0
+		}
+		s, n = s[1:], 1
+	}
+	rest := p.rest
+	m := min(len(rest), len(s))
+	i := 0
+	for i+8 <= m && rest[i:i+8] == s[i:i+8] {
+		i += 8
+	}
+	for i < m && rest[i] == s[i] {
+		i++
+	}
+	return n + i
+}

@@ -1,0 +1,151 @@
+package robotstxt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// These tests hold the index of large groups (index.go) against the slow
+// reference: rules whose literal prefixes share long prefixes and nest,
+// wildcard and anchored rules, "/index.htm" rules and empty patterns, in
+// groups that are merged for one agent.
+
+// prefixPieces are the path segments that literal prefixes are made of, so
+// that many rules share long prefixes and nest in one another.
+var prefixPieces = []string{"/a", "/ab", "/b", "/a/", "/", "/x1", "/x12", "/x1/y", "?q=", ";p", "/%C3%A9", "/a%2f"}
+
+// randIndexedPattern returns a pattern built from prefixPieces, maybe with
+// '*', a final '$' or an "/index.htm" segment.
+func randIndexedPattern(rng *rand.Rand) string {
+	var b strings.Builder
+	switch rng.IntN(10) {
+	case 0:
+		return ""
+	case 1:
+		b.WriteByte('*')
+	}
+	for range 1 + rng.IntN(4) {
+		b.WriteString(prefixPieces[rng.IntN(len(prefixPieces))])
+	}
+	switch rng.IntN(8) {
+	case 0:
+		b.WriteString("*")
+		b.WriteString(prefixPieces[rng.IntN(len(prefixPieces))])
+	case 1:
+		b.WriteString("/index.htm")
+	case 2:
+		b.WriteString("*.pdf")
+	}
+	if rng.IntN(5) == 0 {
+		b.WriteByte('$')
+	}
+	s := b.String()
+	if s[0] != '/' && s[0] != '*' {
+		s = "/" + s
+	}
+	return s
+}
+
+// randIndexedFile returns a file of one to three groups with many rules
+// each, the agent names repeating so that groups merge.
+func randIndexedFile(rng *rand.Rand) []byte {
+	var b strings.Builder
+	for range 1 + rng.IntN(3) {
+		fmt.Fprintf(&b, "User-agent: %s\n", []string{"*", "a", "b", "a"}[rng.IntN(4)])
+		for range rng.IntN(80) {
+			key := "Disallow: "
+			if rng.IntN(2) == 0 {
+				key = "Allow: "
+			}
+			b.WriteString(key + randIndexedPattern(rng) + "\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// randIndexedURL returns a path built like the patterns, so that it often
+// runs along their literal prefixes; sometimes absolute, or a query alone.
+func randIndexedURL(rng *rand.Rand) string {
+	var b strings.Builder
+	for range rng.IntN(6) {
+		b.WriteString(prefixPieces[rng.IntN(len(prefixPieces))])
+	}
+	b.WriteString([]string{"", "", ".pdf", "/index.html", "x"}[rng.IntN(5)])
+	u := b.String()
+	switch rng.IntN(6) {
+	case 0:
+		return "http://h" + u
+	case 1:
+		return "http://h?" + u
+	}
+	if u == "" || u[0] != '/' {
+		u = "/" + u
+	}
+	return u
+}
+
+// TestIndexAgreesWithSlow compares files whose every group is indexed, and
+// files laid out as Parse lays them out, with the slow reference.
+func TestIndexAgreesWithSlow(t *testing.T) {
+	n := 150
+	if !longTests() {
+		n = 60
+	}
+	rng := rand.New(rand.NewPCG(9309, 11))
+	for range n {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		for _, min := range []int{1, indexMin} {
+			r := parseWith(body, min)
+			checkFile(t, body, r, slow)
+			for range 20 {
+				for _, agent := range []string{"a", "b", "c"} {
+					checkDecide(t, body, r, slow, agent, randIndexedURL(rng))
+				}
+			}
+			for _, sr := range slow.rules("a") {
+				checkDecide(t, body, r, slow, "a", urlFromPattern(rng, sr.pattern))
+			}
+		}
+	}
+}
+
+// TestIndexIsUsed checks that a large group is indexed and a small one is
+// not, so that the tests above hold both layouts.
+func TestIndexIsUsed(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: a\nDisallow: /x\nUser-agent: b\n")
+	for i := range indexMin {
+		fmt.Fprintf(&b, "Disallow: /d%d/\n", i)
+	}
+	r := Parse([]byte(b.String()))
+	for i, want := range []bool{false, true} {
+		_, wild, _ := r.groupRules(uint32(i))
+		if got := wild&idxBit != 0; got != want {
+			t.Errorf("group %d indexed = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// FuzzIndex checks any file, with every group indexed, against the slow
+// reference.
+func FuzzIndex(f *testing.F) {
+	rng := rand.New(rand.NewPCG(9309, 12))
+	for range 8 {
+		f.Add(randIndexedFile(rng), randIndexedURL(rng))
+	}
+	f.Fuzz(func(t *testing.T, body []byte, url string) {
+		if len(body) > 16<<10 || len(url) > 1024 {
+			return
+		}
+		r, slow := parseWith(body, 1), slowParse(body)
+		checkFile(t, body, r, slow)
+		for _, agent := range []string{"a", "b", "*"} {
+			if slow.cost(agent, url) <= slowBudget {
+				checkDecide(t, body, r, slow, agent, url)
+			}
+		}
+	})
+}

@@ -624,9 +624,13 @@ func (d *diagnoser) closed() {
 			"%q in the group for \"*\" closes the whole site to every crawler: search engines will crawl none of its pages", rule))
 		return
 	}
+	have := "have"
+	if len(named) == 1 {
+		have = "has"
+	}
 	d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
-		"%q in the group for \"*\" closes the whole site to every crawler that no other group names: only %s have rules of their own",
-		rule, quoteList(named)))
+		"%q in the group for \"*\" closes the whole site to every crawler that no other group names: only %s %s rules of their own",
+		rule, quoteList(named), have))
 }
 
 // add records a finding about one line. Findings about single lines of an

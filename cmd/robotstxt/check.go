@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
 const checkHelp = `usage: robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
@@ -33,7 +34,8 @@ starts with '/'; anything else is an error.
 Before the answers, check prints to standard error the errors that
 "robotstxt lint" finds in the file (an HTML page, UTF-16, binary data, a
 rule that can never match...), the first few of a kind, and whether the
-file goes on past the 500 KiB that crawlers read. With -json it prints one
+file goes on past the 500 KiB that crawlers read (the rules past it are
+ignored, as crawlers ignore them). With -json it prints one
 object a line per URL, and the errors go to standard error as text.
 
 ` + exitStatuses + `
@@ -194,13 +196,14 @@ func verdictWord(allowed bool) string {
 	return "disallowed"
 }
 
-// readSource reads and parses a robots.txt body.
+// readSource reads and parses a robots.txt body. As a crawler does, it
+// reads rules from the first 500 KiB only; the findings cover it all.
 func readSource(name string, read func() ([]byte, error)) (*source, error) {
 	body, err := read()
 	if err != nil {
 		return nil, err
 	}
-	return &source{name: name, robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}, nil
+	return &source{name: name, robots: robotstxt.Parse(body[:min(len(body), fetch.MaxBodySize)]), report: robotstxt.Diagnose(body)}, nil
 }
 
 // fetchSource fetches the robots.txt that applies to url, sending header as

@@ -217,6 +217,8 @@ func TestCommand(t *testing.T) {
 			[]string{"check", "-json", "-", "not a url", "/a"}, "User-agent: *\nDisallow: /a\n"},
 		{"check_url_busy", "a 503 is unreachable: disallow all, exit status 3",
 			[]string{"check", "-url", "https://busy.example/page"}, ""},
+		{"check_large", "content past 500 KiB is ignored, as crawlers ignore it, and check says so before the answers",
+			[]string{"check", "-", "/a/x", "/z/x"}, "User-agent: *\nDisallow: /a/\n" + strings.Repeat("# "+strings.Repeat("-", 97)+"\n", 5200) + "Disallow: /z/\n"},
 		{"check_many", "thousands of identical errors are summarised before the answers",
 			[]string{"check", "-", "/offer-1"}, manyErrors()},
 		{"fetch_html", "an HTML body: the error as a lint row before the verdict, exit status 4",

@@ -148,26 +148,12 @@ User-agent: *
 Disallow: /
 `
 
-// TestTesterPage drives the page as a person would: paste a file, choose an
-// agent, list URLs, read the verdicts and the highlighted deciding line,
-// open the shared link, then fetch a robots.txt by URL.
-func TestTesterPage(t *testing.T) {
+// TestTester starts Chromium once and drives the tester page through it.
+func TestTester(t *testing.T) {
 	chromium := findChromium(t)
 	bin := buildCommand(t)
-
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		fmt.Fprint(w, "User-agent: *\nDisallow: /cart/\nNoindex: /drafts/\n")
-	}))
-	defer site.Close()
-	base := startServe(t, bin, "-allow-private")
-
-	dir := t.TempDir()
 	var chromeLog bytes.Buffer
-	b, err := startBrowser(chromium, filepath.Join(dir, "profile"), &chromeLog)
+	b, err := startBrowser(chromium, filepath.Join(t.TempDir(), "profile"), &chromeLog)
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("starting chromium: %v", err)
@@ -179,6 +165,24 @@ func TestTesterPage(t *testing.T) {
 			t.Logf("chromium: %v", err)
 		}
 	}()
+	t.Run("page", func(t *testing.T) { testPage(t, b, bin, &chromeLog) })
+	t.Run("refuses loopback", func(t *testing.T) { testRefusesLoopback(t, b, bin, &chromeLog) })
+}
+
+// testPage drives the page as a person would: paste a file, choose an
+// agent, list URLs, read the verdicts and the highlighted deciding line,
+// open the shared link, then fetch a robots.txt by URL.
+func testPage(t *testing.T, b *browser, bin string, chromeLog *bytes.Buffer) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /cart/\nNoindex: /drafts/\n")
+	}))
+	defer site.Close()
+	base := startServe(t, bin, "-allow-private")
+	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	fail := func(err error) {
@@ -239,7 +243,7 @@ func TestTesterPage(t *testing.T) {
 	}
 	path := filepath.Join(dir, "tester.png")
 	fail(os.WriteFile(path, shot, 0o644))
-	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
+	t.Logf("screenshots: %s (%d bytes), and tester-fetch.png beside it", path, len(shot))
 	if *screenshotCopy != "" {
 		fail(os.WriteFile(*screenshotCopy, shot, 0o644))
 	}
@@ -287,6 +291,9 @@ func TestTesterPage(t *testing.T) {
 	if !strings.Contains(finding, "noindex lines in robots.txt are read by no major search engine") {
 		t.Errorf("line 3's finding after fetching = %q, want the noindex error", finding)
 	}
+	shot, err = p.screenshot(ctx)
+	fail(err)
+	fail(os.WriteFile(filepath.Join(dir, "tester-fetch.png"), shot, 0o644))
 	var fetchLink string
 	fail(p.eval(ctx, `location.hash`, &fetchLink))
 	if !strings.Contains(fetchLink, "fetch=") {
@@ -311,22 +318,13 @@ func TestTesterPage(t *testing.T) {
 	if len(got) != 1 || got[0].Verdict != "disallowed" {
 		t.Errorf("verdicts for an unreachable robots.txt = %q, want one disallowed", got)
 	}
+	fail(p.close(ctx))
 }
 
-// TestTesterRefusesLoopback checks, through the page, that a server started
+// testRefusesLoopback checks, through the page, that a server started
 // without -allow-private does not fetch from a loopback address.
-func TestTesterRefusesLoopback(t *testing.T) {
-	chromium := findChromium(t)
-	bin := buildCommand(t)
+func testRefusesLoopback(t *testing.T, b *browser, bin string, chromeLog *bytes.Buffer) {
 	base := startServe(t, bin)
-
-	dir := t.TempDir()
-	var chromeLog bytes.Buffer
-	b, err := startBrowser(chromium, filepath.Join(dir, "profile"), &chromeLog)
-	if err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	defer b.close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p, err := b.newPage(ctx, 1280, 900)
@@ -339,6 +337,9 @@ func TestTesterRefusesLoopback(t *testing.T) {
 	var problems string
 	if err == nil {
 		err = p.eval(ctx, `document.querySelector("#problems").textContent`, &problems)
+	}
+	if err == nil {
+		err = p.close(ctx)
 	}
 	if err != nil {
 		t.Fatalf("%v\nchromium's output:\n%s", err, chromeLog.String())

@@ -173,8 +173,15 @@ function renderFetch(res) {
   res.redirects.forEach((r, i) => rows.push([i === 0 ? 'redirects' : '', `${i + 1}: ${r}`]));
   rows.push(['bytes', String(res.bytes) + (res.truncated ? ' (the rest, past 500 KiB, is ignored)' : '')]);
   rows.push(['rules', res.rules + (res.reason ? ': ' + res.reason : '')]);
-  rows.push(['cache', `${res.cache_seconds} s`]);
+  rows.push(['cache', duration(res.cache_seconds)]);
   table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('th', { scope: 'row' }, k), el('td', {}, v))));
+}
+
+// duration says how long a crawler may keep the rules: "24 h", "5 min".
+function duration(secs) {
+  if (secs >= 3600 && secs % 3600 === 0) return `${secs / 3600} h`;
+  if (secs >= 60 && secs % 60 === 0) return `${secs / 60} min`;
+  return `${secs} s`;
 }
 
 function renderAgents(fileAgents) {

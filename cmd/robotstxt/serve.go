@@ -44,14 +44,15 @@ query: curl --data-binary @robots.txt
 to answer for, repeated) instead. Errors are {"error": MESSAGE} with a 4xx
 or 5xx status.
 
-Serve is safe to leave running: it listens on 127.0.0.1 unless -addr says
-otherwise, and then answers only requests addressed to 127.0.0.1, localhost
-or [::1] (so that no web page can reach it through DNS rebinding); request
-bodies are limited to 500 KiB and 1000 URLs, and every request and fetch
-has a timeout. It fetches only http and https URLs, and refuses addresses
-that are loopback, private, link-local or otherwise not public, checked on
-the address each connection goes to (redirects included), unless
--allow-private is given.
+Serve is safe to leave running. It listens on 127.0.0.1 unless -addr says
+otherwise; on a loopback address it answers only requests addressed to
+127.0.0.1, localhost or [::1], so that no web page can reach it through DNS
+rebinding, and it refuses the requests that another site's page makes.
+Request bodies are limited to 500 KiB and 1000 URLs, and every request and
+fetch has a timeout. It fetches only http and https URLs, and refuses
+addresses that are loopback, private, link-local or otherwise not public,
+checked on the address each connection goes to (redirects included),
+unless -allow-private is given.
 
 Exit status: 0 when stopped by an interrupt, 2 when it cannot listen.
 

@@ -358,11 +358,17 @@ verdict     disallowed  line 2: Disallow: /private/
 	mu.Unlock()
 
 	stdout.Reset()
-	code = run([]string{"check", "-url", srv.URL + "/", "/private/y", "/public"}, strings.NewReader(""), &stdout, &stderr)
+	code = run([]string{"check", "-url", srv.URL + "/", "-user-agent", "Mozilla/5.0 (compatible; Foobot/1.0)", "/private/y", "/public"},
+		strings.NewReader(""), &stdout, &stderr)
 	want = "allowed     /private/y  no rule matched\nallowed     /public  no rule matched\n"
 	if code != exitOK || stdout.String() != want {
 		t.Errorf("robotstxt check -url: exit %d, stdout %q, want 0, %q", code, stdout.String(), want)
 	}
+	mu.Lock()
+	if last := agents[len(agents)-1]; last != "Mozilla/5.0 (compatible; Foobot/1.0)" {
+		t.Errorf("check -url -user-agent sent User-Agent %q", last)
+	}
+	mu.Unlock()
 
 	stdout.Reset()
 	stderr.Reset()

@@ -131,10 +131,21 @@ async function run() {
     setStatus('', 'done');
   } catch (err) {
     if (id !== runs) return;
+    clear();
     showProblems([err.message]);
     setStatus('', 'error');
   }
   document.body.dataset.runs = String(id);
+}
+
+// clear removes the answers of an earlier run, so that none is taken for
+// the answer to a request that failed.
+function clear() {
+  results = [];
+  renderVerdicts();
+  renderFetch(null);
+  $('lines').replaceChildren();
+  $('file-summary').textContent = '';
 }
 
 function showProblems(messages) {

@@ -112,7 +112,8 @@ func (c *cli) check(args []string) int {
 			if *asJSON {
 				return enc.Encode(urlErrorJSON{URL: u, Error: err.Error()})
 			}
-			// Keep the order of the answers and the error together.
+			// Flush the answers so far, so that on a terminal the
+			// error comes between them in order.
 			if err := out.Flush(); err != nil {
 				return err
 			}
@@ -132,7 +133,9 @@ func (c *cli) check(args []string) int {
 	}
 	if len(urls) > 0 {
 		for _, u := range urls {
-			err = verdict(u)
+			if err = verdict(u); err != nil {
+				break
+			}
 		}
 	} else {
 		err = readLines(c.stdin, verdict)

@@ -253,11 +253,8 @@ func agentWarning(agent, use string) string {
 	if agent == "*" || robotstxt.ValidAgent(agent) {
 		return ""
 	}
-	n := 0
-	for n < len(agent) && isTokenByte(agent[n]) {
-		n++
-	}
-	tok := agent[:n]
+	// A whole User-Agent header names its crawler's token in the middle.
+	tok := robotstxt.ProductToken(agent)
 	hint := ""
 	if tok != "" {
 		hint = "; use " + use + tok

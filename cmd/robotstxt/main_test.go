@@ -157,6 +157,8 @@ func TestCommand(t *testing.T) {
 			[]string{"check", "-", "/a/b", "/c", "-agent", "Foo"}, "User-agent: Foo\nDisallow: /a/\nDisallow:\n"},
 		{"check_bad_agent", "an agent with a version names no group, and the command says so",
 			[]string{"check", "-file", example, "-agent", "Googlebot/2.1", "/private/press/x"}, ""},
+		{"check_header_agent", "a whole User-Agent header: the hint names the crawler's token inside it",
+			[]string{"check", "-file", example, "-agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/private/press/x"}, ""},
 		{"check_no_robots", "the error says what to do",
 			[]string{"check", "/a"}, ""},
 		{"check_two_robots", "only one source of robots.txt",

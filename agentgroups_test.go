@@ -1,10 +1,12 @@
 package robotstxt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // These tests hold the agent records and their group lists against the slow
@@ -29,12 +31,13 @@ var askedAgents = []string{"", "a", "A", "b", "ab", "B", "c", "*"}
 // askedURLs are the URLs every file is asked about.
 var askedURLs = []string{"/", "/a", "/ab", "http://example.com/", "/b", "/index.html"}
 
-// randAgentFile returns a file of up to 8 groups, each with 0–40
+// randAgentFile returns a file of up to 20 groups, each with 0–40
 // User-agent lines and 0–3 rules; a group without rules merges with the
-// next one's User-agent lines, as in Google's parser.
+// next one's User-agent lines, as in Google's parser. With many groups
+// naming one token, lists get merged copies (see mergeMin).
 func randAgentFile(rng *rand.Rand) []byte {
 	var b strings.Builder
-	for range 1 + rng.IntN(8) {
+	for range 1 + rng.IntN(20) {
 		for range rng.IntN(41) {
 			b.WriteString(agentKeys[rng.IntN(len(agentKeys))])
 			b.WriteString(agentValues[rng.IntN(len(agentValues))])
@@ -180,5 +183,54 @@ func TestGroupForAgreesWithSlow(t *testing.T) {
 				t.Fatalf("%q: GroupFor(%q).Rules() = %+v, slow reference says %+v", body, agents, got, want)
 			}
 		}
+	}
+}
+
+// TestMergedGroups checks that an agent named in many groups is answered
+// from one merged copy of their rules, as if it were asked group by group.
+func TestMergedGroups(t *testing.T) {
+	var b strings.Builder
+	for i := range 2 * mergeMin {
+		star := ""
+		if i%2 == 0 {
+			star = "User-agent: *\n"
+		}
+		fmt.Fprintf(&b, "User-agent: a\n%sDisallow: /d%d/\nAllow: /d%d/x$\nCrawl-delay: %d\n", star, i, i, i+1)
+	}
+	body := []byte(b.String())
+	r, slow := Parse(body), slowParse(body)
+	copies := 0
+	for g := range r.numGroups() {
+		if r.isCopy(g) {
+			copies++
+		}
+	}
+	if copies != 2 { // one for "a", one for "*"
+		t.Errorf("%d merged copies, want 2", copies)
+	}
+	for _, agent := range []string{"a", "b"} {
+		if g := r.Group(agent); g.merged == 0 {
+			t.Errorf("Group(%q) has no merged copy", agent)
+		}
+		if d, ok := r.CrawlDelay(agent); !ok || d != time.Second {
+			t.Errorf("CrawlDelay(%q) = %v %v, want the first group's 1s", agent, d, ok)
+		}
+		for _, u := range []string{"/d3/", "/d3/x", "/d15/x", "/e", "/d7/xy"} {
+			checkDecide(t, body, r, slow, agent, u)
+		}
+	}
+}
+
+// TestMergedListsShareACopy checks that equal lists share one merged copy.
+func TestMergedListsShareACopy(t *testing.T) {
+	r := Parse([]byte(strings.Repeat("User-agent: a\nUser-agent: b\nDisallow: /x\n", mergeMin)))
+	copies := 0
+	for g := range r.numGroups() {
+		if r.isCopy(g) {
+			copies++
+		}
+	}
+	if ga, gb := r.Group("a"), r.Group("b"); copies != 1 || ga.merged == 0 || ga.merged != gb.merged {
+		t.Errorf("%d copies, a's %d, b's %d: want one, shared", copies, ga.merged, gb.merged)
 	}
 }

@@ -274,9 +274,13 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 		if k >= sRaws {
 			return errors.New("group list out of range")
 		}
-		at, n := r.list(k)
-		if uint64(at)+uint64(n) > uint64(sRaws) {
+		at, n := k+1, r.word(k)&^mergedBit
+		merged := r.word(k)&mergedBit != 0
+		if uint64(at)+uint64(n)+uint64(b2u(merged)) > uint64(sRaws) {
 			return errors.New("group list out of range")
+		}
+		if merged && r.word(at+n) >= nGroups {
+			return errors.New("group list names no merged group")
 		}
 		for j := at; j < at+n; j++ {
 			if r.word(j) >= nGroups {
@@ -342,4 +346,11 @@ func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
 		return errors.New("values as written of no rule")
 	}
 	return nil
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -166,6 +166,7 @@ func TestBinaryMutations(t *testing.T) {
 	bodies := [][]byte{
 		[]byte("User-agent: a\nUser-agent: b\nAllow: /d/index.html\nDisallow: /%aa$\nHost: h\nUser-agent: *\nDisallow: /*.pdf$\nUser-agent: a\nDisallow: /x\nSitemap: /s"),
 	}
+	bodies = append(bodies, []byte(strings.Repeat("User-agent: a\nDisallow: /x\nUser-agent: *\nAllow: /y\n", mergeMin)))
 	if body, err := os.ReadFile(filepath.Join("testdata", "small.txt")); err == nil {
 		bodies = append(bodies, body)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -41,6 +43,9 @@ var (
 	ErrNUL           = errors.New("NUL byte")                                      // ends the line's content
 	ErrIgnoredLine   = errors.New("line is not a key and value")                   // text with neither ':' nor two tokens
 	ErrSitemap       = errors.New("sitemap is not an absolute URL")                // or empty
+	ErrNoindex       = errors.New("noindex or nofollow line")                      // read by no major search engine
+	ErrGoogleIgnores = errors.New("line Google ignores")                           // crawl-delay: other crawlers read it
+	ErrSiteClosed    = errors.New("whole site disallowed")                         // "User-agent: *" with "Disallow: /"
 )
 
 // Severity ranks a finding. A file with errors does not do what its author
@@ -216,6 +221,7 @@ type diagnoser struct {
 	fileLevel   bool        // HTML or UTF-16: per-line findings would be noise
 	seenContent bool        // a line with content has gone by
 	nonUTF8     []int       // lines with bytes that are not UTF-8
+	delayNoted  bool        // the note that Google ignores crawl-delay is made
 	scratch     []byte      // a normalised pattern, reused from rule to rule
 }
 
@@ -226,13 +232,16 @@ type diagGroup struct {
 	global    bool
 	rules     int               // allow and disallow lines
 	delayLine int               // the first valid crawl-delay
+	closeLine int               // the first disallow rule that matches every URL, such as "Disallow: /"
+	opens     bool              // an allow rule that can match
 	patterns  map[string][2]int // normalised pattern → first disallow line, first allow line
 }
 
 func (d *diagnoser) run() {
 	if bytes.HasPrefix(d.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(d.data, []byte{0xfe, 0xff}) {
 		d.fileLevel = true
-		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read")
+		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read"+
+			meantAsUTF16(d.data[2:], d.data[0] == 0xfe))
 	} else if looksBinary(d.data) {
 		d.fileLevel = true
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
@@ -348,6 +357,22 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 	}
 }
 
+// isAgentList reports whether rest, what follows the product token of a
+// user-agent value, starts a list of names ("Googlebot, Bingbot") rather
+// than going on with the same name ("MJ12bot").
+func isAgentList(rest []byte) bool {
+	return len(rest) > 0 && (isSpace(rest[0]) || rest[0] == ',' || rest[0] == ';' || rest[0] == '|')
+}
+
+// writtenName returns the name a user-agent value gives, as a person reads
+// it: up to the first space, ',', ';', '/' or '('.
+func writtenName(value string) string {
+	if i := strings.IndexAny(value, " \t,;/("); i >= 0 {
+		return value[:i]
+	}
+	return value
+}
+
 // canonicalKey is how each known key is written.
 var canonicalKey = [...]string{
 	keyOther:     "",
@@ -374,15 +399,26 @@ func (d *diagnoser) agent(ln *Line, value []byte) {
 		d.add(ln.Num, SeverityError, ErrAgentInvalid, "empty user-agent: the group applies to no crawler")
 	case len(tok) == 0:
 		d.add(ln.Num, SeverityError, ErrAgentInvalid, fmt.Sprintf(
-			"user-agent %q names no crawler: a product token is made of letters, '-' and '_', and this one starts with %q",
+			"user-agent %q names no crawler: a product token is made of letters, '-' and '_', and this one starts with %q, so the group applies to no crawler",
 			ln.Value, firstRune(ln.Value)))
 	case len(tok) < len(value) && value[len(tok)] == '/':
 		d.add(ln.Num, SeverityInfo, ErrAgentReduced, fmt.Sprintf(
 			"user-agent %q is read as %q: the version is ignored", ln.Value, tok))
-	case len(tok) < len(value):
+	case len(tok) == len(value):
+	case len(bytes.Trim(value[len(tok):], "*")) == 0:
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: '*' is no wildcard after a name, so this group is for %q only",
+			ln.Value, tok, tok))
+	case isAgentList(value[len(tok):]):
 		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
 			"user-agent %q is read as %q: only the leading letters, '-' and '_' count; name one crawler per user-agent line",
 			ln.Value, tok))
+	default:
+		// "MJ12bot", "AhrefsBot2": the name goes on past the token, so
+		// the crawler that calls itself by the whole name is not matched.
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: Google reads the name up to the first character that is not a letter, '-' or '_' (here %q), so this group is for a crawler called %q, and a crawler called %q is not matched by it",
+			ln.Value, tok, firstRune(ln.Value[len(tok):]), tok, writtenName(ln.Value)))
 	}
 }
 
@@ -393,11 +429,11 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind))
 		return
 	}
-	d.groups[d.b.current()].rules++
+	g := &d.groups[d.b.current()]
+	g.rules++
 	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 		d.rep.Counts.NeverMatch++
-		d.add(ln.Num, SeverityError, ErrNeverMatches, fmt.Sprintf(
-			"pattern %q can never match: a pattern starts with '/' or '*'; did you mean %q?", ln.Value, suggestPath(ln.Value)))
+		d.add(ln.Num, SeverityError, ErrNeverMatches, neverMatches(ln.Value))
 	} else if allow {
 		d.rep.Counts.Allow++
 	} else {
@@ -406,11 +442,17 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if len(value) == 0 {
 		return
 	}
+	switch {
+	case value[0] != '/' && value[0] != '*':
+	case allow:
+		g.opens = true
+	case g.closeLine == 0 && matchesAll(value):
+		g.closeLine = ln.Num
+	}
 	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
 			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value))
 	}
-	g := &d.groups[d.b.current()]
 	if g.patterns == nil {
 		g.patterns = make(map[string][2]int)
 	}
@@ -434,13 +476,39 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 func (d *diagnoser) sitemap(ln *Line) {
 	v := ln.Value
 	if v == "" {
-		d.add(ln.Num, SeverityWarning, ErrSitemap, "empty sitemap line is ignored")
+		d.add(ln.Num, SeverityError, ErrSitemap,
+			"empty sitemap line is ignored: search engines need the absolute URL of a sitemap, such as \"https://example.com/sitemap.xml\"")
 		return
 	}
-	if !hasPrefixFold([]byte(v), "http://") && !hasPrefixFold([]byte(v), "https://") {
-		d.add(ln.Num, SeverityWarning, ErrSitemap, fmt.Sprintf(
-			"sitemap %q is not an absolute http or https URL, which crawlers expect", v))
+	if !absoluteHTTP(v) {
+		d.add(ln.Num, SeverityError, ErrSitemap, fmt.Sprintf(
+			"sitemap %q is not an absolute http or https URL, so search engines ignore it; write it with scheme and host, such as %q",
+			v, suggestSitemap(v)))
 	}
+}
+
+// absoluteHTTP reports whether v starts with "http://" or "https://" and a
+// host.
+func absoluteHTTP(v string) bool {
+	for _, scheme := range []string{"http://", "https://"} {
+		if hasPrefixFold([]byte(v), scheme) {
+			rest := v[len(scheme):]
+			return rest != "" && rest[0] != '/' && rest[0] != '?' && rest[0] != '#'
+		}
+	}
+	return false
+}
+
+// suggestSitemap turns a sitemap value that is not an absolute URL into
+// one: "www.example.com/s.xml" gets a scheme, a path gets a host.
+func suggestSitemap(v string) string {
+	if host, path, ok := splitHostPattern(v); ok {
+		return "https://" + host + path
+	}
+	if hostLike(v) {
+		return "https://" + v + "/"
+	}
+	return "https://example.com/" + strings.TrimLeft(v, "/")
 }
 
 // knownOtherKeys are keys that Parse keeps as other lines and that some
@@ -458,6 +526,14 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 	known := slices.ContainsFunc(knownOtherKeys, func(k string) bool { return equalFold(key, k) })
 	isDelay := equalFold(key, "crawl-delay")
 	switch {
+	case equalFold(key, "noindex") || equalFold(key, "nofollow"):
+		what := strings.ToLower(ln.Key)
+		instead := "to keep pages out of search results, send a noindex robots meta tag or X-Robots-Tag header with them, and do not disallow them, or crawlers never see it"
+		if what == "nofollow" {
+			instead = "put a nofollow robots meta tag on the pages, or rel=\"nofollow\" on the links"
+		}
+		d.add(ln.Num, SeverityError, ErrNoindex, fmt.Sprintf(
+			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead))
 	case !known:
 		msg := fmt.Sprintf("unknown key %q is ignored", ln.Key)
 		if s := nearestKey(ln.Key); s != "" {
@@ -480,6 +556,11 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine))
 	default:
 		d.groups[d.b.current()].delayLine = ln.Num
+		if !d.delayNoted {
+			d.delayNoted = true
+			d.add(ln.Num, SeverityInfo, ErrGoogleIgnores,
+				"crawl-delay is ignored by Google; Bing, Yandex and other crawlers read it (noted once, at the first crawl-delay line)")
+		}
 	}
 }
 
@@ -509,11 +590,47 @@ func (d *diagnoser) finish() {
 			"group for %s has no allow or disallow rules: these crawlers may fetch everything, and the rules for \"*\" do not apply to them",
 			quoteList(g.agents)))
 	}
+	d.closed()
 	c := &d.rep.Counts
 	c.Lines = len(d.rep.Lines)
 	c.Groups = len(d.b.groups)
 	c.Sitemaps = len(d.b.sitemaps)
 	slices.SortStableFunc(d.rep.Findings, func(a, b *Error) int { return a.Line - b.Line })
+}
+
+// closed reports a file whose groups for "*" disallow every URL and allow
+// none: the site is closed to every crawler that no other group names.
+// Google merges the groups for "*", so they are taken together.
+func (d *diagnoser) closed() {
+	line, opens := 0, false
+	var named []string
+	for _, g := range d.groups {
+		if !g.global {
+			named = append(named, g.agents...)
+			continue
+		}
+		opens = opens || g.opens
+		if line == 0 || 0 < g.closeLine && g.closeLine < line {
+			line = g.closeLine
+		}
+	}
+	if line == 0 || opens {
+		return
+	}
+	l := d.rep.Lines[line-1]
+	rule := l.Key + ": " + l.Value
+	if len(named) == 0 {
+		d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
+			"%q in the group for \"*\" closes the whole site to every crawler: search engines will crawl none of its pages", rule))
+		return
+	}
+	have := "have"
+	if len(named) == 1 {
+		have = "has"
+	}
+	d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
+		"%q in the group for \"*\" closes the whole site to every crawler that no other group names: only %s %s rules of their own",
+		rule, quoteList(named), have))
 }
 
 // add records a finding about one line. Findings about single lines of an
@@ -539,6 +656,53 @@ func (d *diagnoser) str(b []byte) string {
 		return string(b)
 	}
 	return d.text[off : off+len(b)]
+}
+
+// meantAsUTF16 decodes data as UTF-16 (big-endian when be is set) and says
+// what the file holds when saved as UTF-8, or "" when it holds no rules.
+func meantAsUTF16(data []byte, be bool) string {
+	const maxUnits = 1 << 20 // a UTF-16 robots.txt of 2 MiB is read far enough
+	units := make([]uint16, 0, min(len(data)/2, maxUnits))
+	for i := 0; i+1 < len(data) && len(units) < maxUnits; i += 2 {
+		u := uint16(data[i]) | uint16(data[i+1])<<8
+		if be {
+			u = uint16(data[i])<<8 | uint16(data[i+1])
+		}
+		units = append(units, u)
+	}
+	text := []byte(string(utf16.Decode(units)))
+	rep := Diagnose(text)
+	n := rep.Counts
+	if n.Allow+n.Disallow == 0 || rep.fileLevel() {
+		return ""
+	}
+	first := ""
+	for _, l := range rep.Lines {
+		if (l.Kind == LineAllow || l.Kind == LineDisallow) && l.Group > 0 {
+			first = fmt.Sprintf(", the first on line %d: %q", l.Num, l.Key+": "+l.Value)
+			break
+		}
+	}
+	return fmt.Sprintf("; saved as UTF-8 it would hold %s and %s%s",
+		countOf(n.Groups, "group"), countOf(n.Allow+n.Disallow, "rule"), first)
+}
+
+// fileLevel reports whether r holds a finding about the whole file: an HTML
+// page or bytes that are not text.
+func (r *Report) fileLevel() bool {
+	for _, e := range r.Findings {
+		if e.Severity == SeverityError && (errors.Is(e, ErrHTML) || errors.Is(e, ErrEncoding)) {
+			return true
+		}
+	}
+	return false
+}
+
+func countOf(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // looksLikeHTML reports whether data, from its first non-blank line on,
@@ -576,6 +740,26 @@ func looksBinary(data []byte) bool {
 
 func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
 
+// neverMatches says why the pattern v, which starts with neither '/' nor
+// '*', can never match, and what its author likely meant.
+func neverMatches(v string) string {
+	msg := fmt.Sprintf("pattern %q can never match: ", v)
+	if n, what := leadingInvisible(v); n > 0 {
+		fixed := v[n:]
+		switch {
+		case fixed == "":
+			return msg + fmt.Sprintf("it holds only %s, which crawlers do not take for a space; delete it", what)
+		case fixed[0] != '/' && fixed[0] != '*':
+			fixed = suggestPath(fixed)
+		}
+		return msg + fmt.Sprintf("it starts with %s, which crawlers do not take for a space; delete it: %q", what, fixed)
+	}
+	if host, path, ok := splitHostPattern(v); ok {
+		return msg + fmt.Sprintf("a pattern is a path and holds no host (%q); did you mean %q?", host, path)
+	}
+	return msg + fmt.Sprintf("a pattern starts with '/' or '*'; did you mean %q?", suggestPath(v))
+}
+
 // suggestPath turns a pattern that can never match into one that can: the
 // path of a URL, or the value with a leading '/'.
 func suggestPath(v string) string {
@@ -583,6 +767,83 @@ func suggestPath(v string) string {
 		return pathOf(v).String()
 	}
 	return "/" + v
+}
+
+// leadingInvisible returns the number of bytes at the start of v that look
+// like a space to a person but are none to a crawler, which trims only
+// ASCII whitespace, and names the first of them.
+func leadingInvisible(v string) (n int, what string) {
+	for n < len(v) {
+		r, size := utf8.DecodeRuneInString(v[n:])
+		var name string
+		switch {
+		case r == utf8.RuneError && size == 1 && v[n] == 0xa0:
+			name = "a non-breaking space byte (0xA0, from a Latin-1 editor)"
+		case r == 0xa0:
+			name = "a non-breaking space (U+00A0)"
+		case r == 0xfeff:
+			name = "a byte order mark (U+FEFF)"
+		case 0x200b <= r && r <= 0x200d || r == 0x2060:
+			name = fmt.Sprintf("a zero-width character (U+%04X)", r)
+		case r > 0x7f && unicode.IsSpace(r):
+			name = fmt.Sprintf("a space character (U+%04X)", r)
+		default:
+			return n, what
+		}
+		if what == "" {
+			what = name
+		}
+		n += size
+	}
+	return n, what
+}
+
+// splitHostPattern splits a pattern that starts with a host name
+// ("www.example.com/blog/") into the host and the path.
+func splitHostPattern(v string) (host, path string, ok bool) {
+	slash := strings.IndexByte(v, '/')
+	if slash <= 0 || !hostLike(v[:slash]) {
+		return "", "", false
+	}
+	return v[:slash], v[slash:], true
+}
+
+// hostLike reports whether s looks like a host name with an optional port:
+// labels of letters, digits and '-', at least two, the last of letters only
+// and not a usual file extension ("index.html" is a file, not a host).
+func hostLike(s string) bool {
+	if h, port, found := strings.Cut(s, ":"); found {
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		s = h
+	}
+	labels := strings.Split(s, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := strings.ToLower(labels[len(labels)-1])
+	return len(tld) >= 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == "" && !slices.Contains(fileExtensions, tld)
+}
+
+// fileExtensions are the extensions of files often named at the start of a
+// pattern, which hostLike must not take for top-level domains.
+var fileExtensions = []string{
+	"htm", "html", "shtml", "xhtml", "php", "asp", "aspx", "jsp", "cgi", "pl", "py", "cfm", "do", "action",
+	"xml", "txt", "json", "js", "css", "pdf", "jpg", "jpeg", "png", "gif", "svg", "zip", "gz",
+}
+
+// matchesAll reports whether a pattern matches every URL: "/", "*", "/*".
+func matchesAll(v []byte) bool {
+	if len(v) > 0 && v[0] == '/' {
+		v = v[1:]
+	}
+	return len(bytes.Trim(v, "*")) == 0
 }
 
 // firstRune returns the first character of s, or its first byte when that

@@ -46,3 +46,25 @@ func ExampleReport_Err() {
 	// robotstxt: line 1: error: disallow rule before any user-agent line belongs to no group and is ignored
 	// true
 }
+
+// Diagnose explains mistakes that crawlers pass over in silence: a group
+// for MJ12bot is a group for "MJ", no search engine reads Noindex, and a
+// sitemap needs an absolute URL.
+func ExampleDiagnose_mistakes() {
+	robots := []byte(`User-agent: MJ12bot
+Disallow: /
+
+User-agent: *
+Noindex: /drafts/
+Disallow: /tmp/
+
+Sitemap: /sitemap.xml
+`)
+	for _, e := range robotstxt.Diagnose(robots).Findings {
+		fmt.Printf("line %d: %s: %v\n", e.Line, e.Severity, e.Err)
+	}
+	// Output:
+	// line 1: warning: user-agent value reduced to its product token
+	// line 5: error: noindex or nofollow line
+	// line 8: error: sitemap is not an absolute URL
+}

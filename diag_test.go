@@ -60,13 +60,13 @@ func TestDiagnoseFindings(t *testing.T) {
 		{"unknown keys are ignored; a close one is suggested",
 			"User-agent: *\nCrawl_delay: 5\nDisallow: /a\n", []string{"2:warning:unknown key"}},
 		{"SPEC §6: well-known other keys are no finding",
-			"User-agent: *\nCrawl-delay: 5\nClean-param: ref /x\nRequest-rate: 1/5\nDisallow: /a\n", nil},
+			"User-agent: *\nClean-param: ref /x\nRequest-rate: 1/5\nHost: example.com\nDisallow: /a\n", nil},
 		{"SPEC §5: '$' is an anchor only at the end",
 			"User-agent: *\nDisallow: /a$b\nDisallow: /c$\n", []string{"2:warning:'$' inside a pattern"}},
 		{"SPEC §6: invalid crawl-delay values are ignored",
 			"User-agent: *\nCrawl-delay: ten\nDisallow: /a\n", []string{"2:warning:invalid or repeated crawl-delay"}},
 		{"SPEC §6: the first valid crawl-delay of a group counts",
-			"User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /a\n", []string{"3:warning:invalid or repeated crawl-delay"}},
+			"User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /a\n", []string{"2:info:line Google ignores", "3:warning:invalid or repeated crawl-delay"}},
 		{"SPEC §5: allow wins a tie, so the disallow is dead",
 			"User-agent: *\nDisallow: /a\nAllow: /a\n", []string{"3:warning:same pattern allowed and disallowed"}},
 		{"SPEC §3: patterns are compared after normalisation",
@@ -74,7 +74,7 @@ func TestDiagnoseFindings(t *testing.T) {
 		{"the same pattern in different groups is fine",
 			"User-agent: a\nDisallow: /a\nUser-agent: b\nAllow: /a\n", nil},
 		{"SPEC §4: a named group without rules allows everything to its agents",
-			"User-agent: *\nDisallow: /\n\nUser-agent: Foo\nCrawl-delay: 5\n", []string{"4:warning:group without rules"}},
+			"User-agent: *\nDisallow: /a\n\nUser-agent: Foo\nHost: example.com\n", []string{"4:warning:group without rules"}},
 		{"a '*' group without rules is only worth a note",
 			"User-agent: Foo\nDisallow: /\nUser-agent: *\n", []string{"3:info:group without rules"}},
 		{"SPEC §1: a line keeps at most 16,663 bytes",
@@ -103,7 +103,26 @@ func TestDiagnoseFindings(t *testing.T) {
 		{"a '<' in a comment is no HTML page",
 			"# <b>rules</b>\nUser-agent: *\nDisallow: /a\n", nil},
 		{"a sitemap must be an absolute URL",
-			"Sitemap: /sitemap.xml\n", []string{"1:warning:sitemap is not an absolute URL"}},
+			"Sitemap: /sitemap.xml\n", []string{"1:error:sitemap is not an absolute URL"}},
+		{"a sitemap URL needs a host after the scheme",
+			"Sitemap: https:///sitemap.xml\nSitemap: HTTP://e.com/s.xml\n", []string{"1:error:sitemap is not an absolute URL"}},
+		{"noindex before any group is still a noindex line, reported once",
+			"Noindex: /a\nUser-agent: *\nDisallow: /b\n", []string{"1:error:noindex or nofollow line"}},
+		{"an invalid crawl-delay draws no note that Google ignores it: the warning says it is ignored",
+			"User-agent: *\nCrawl-delay: soon\nDisallow: /a\n", []string{"2:warning:invalid or repeated crawl-delay"}},
+		{"'*' closes the site as '/' does",
+			"User-agent: *\nDisallow: *\n", []string{"2:warning:whole site disallowed"}},
+		{"Google merges the groups for '*': an Allow in another of them opens the site",
+			"User-agent: *\nDisallow: /\n\nUser-agent: *\nAllow: /public/\n", nil},
+		{"an empty Allow opens nothing: Disallow: / is longer and wins",
+			"User-agent: *\nDisallow: /\nAllow:\n", []string{"2:warning:whole site disallowed"}},
+		{"Disallow: / for a named crawler is no finding: it closes the site to that crawler only",
+			"User-agent: BadBot\nDisallow: /\n", nil},
+		{"a '*' after a name is no wildcard",
+			"User-agent: Googlebot*\nDisallow: /a\n", []string{"1:warning:user-agent value reduced to its product token"}},
+		{"a UTF-16 file in big-endian order is read too",
+			"\xfe\xff\x00U\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00*\x00\n\x00D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00/\x00x\x00\n",
+			[]string{"1:error:not UTF-8"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -205,7 +224,7 @@ func TestDiagnoseMessages(t *testing.T) {
 		{"an empty named group lists its agents",
 			"User-agent: A\nUser-agent: B\n", `robots.txt:1: warning: group for "A", "B" has no allow or disallow rules: these crawlers may fetch everything, and the rules for "*" do not apply to them`},
 		{"an invalid token names its first character",
-			"User-agent: \xffbot\nDisallow: /\n", `robots.txt:1: error: user-agent "\xffbot" names no crawler: a product token is made of letters, '-' and '_', and this one starts with "\xff"`},
+			"User-agent: \xffbot\nDisallow: /\n", `robots.txt:1: error: user-agent "\xffbot" names no crawler: a product token is made of letters, '-' and '_', and this one starts with "\xff", so the group applies to no crawler`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -247,6 +266,51 @@ func TestErrorList(t *testing.T) {
 	}
 }
 
+func TestHostLike(t *testing.T) {
+	tests := []struct {
+		s      string
+		want   bool
+		reason string
+	}{
+		{"www.example.com", true, "the usual host"},
+		{"example.co.uk", true, "more labels"},
+		{"example.com:8080", true, "with a port"},
+		{"index.html", false, "a file, not a host"},
+		{"search.php", false, "a script"},
+		{"drafts", false, "one label"},
+		{"10.0.0.1", false, "the last label is digits: an address, or a version"},
+		{"a..b", false, "an empty label"},
+		{"example.com:", false, "an empty port"},
+		{"exa_mple.com", false, "'_' is no host character"},
+	}
+	for _, tt := range tests {
+		if got := hostLike(tt.s); got != tt.want {
+			t.Errorf("hostLike(%q) = %v, want %v (%s)", tt.s, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestLeadingInvisible(t *testing.T) {
+	tests := []struct {
+		v      string
+		n      int
+		reason string
+	}{
+		{"\xa0/x", 1, "a Latin-1 non-breaking space byte"},
+		{"\u00a0\u00a0/x", 4, "two UTF-8 non-breaking spaces"},
+		{"\ufeff/x", 3, "a byte order mark inside the line"},
+		{"\u200b/x", 3, "a zero-width space"},
+		{"\u3000/x", 3, "an ideographic space"},
+		{"/x", 0, "nothing to delete"},
+		{"\xe9/x", 0, "another Latin-1 byte is no space"},
+	}
+	for _, tt := range tests {
+		if n, what := leadingInvisible(tt.v); n != tt.n || (n > 0) != (what != "") {
+			t.Errorf("leadingInvisible(%q) = %d, %q; want %d (%s)", tt.v, n, what, tt.n, tt.reason)
+		}
+	}
+}
+
 func TestNearestKey(t *testing.T) {
 	tests := []struct{ key, want, reason string }{
 		{"crawldelay", "crawl-delay", "a missing dash"},
@@ -279,7 +343,7 @@ func TestDiagnoseInvariants(t *testing.T) {
 	}
 	causes := []error{ErrNeverMatches, ErrNoGroup, ErrAgentReduced, ErrAgentInvalid, ErrUnknownKey, ErrDollar,
 		ErrCrawlDelay, ErrEncoding, ErrTooLarge, ErrHTML, ErrAllowDisallow, ErrEmptyGroup, ErrLineTooLong,
-		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap}
+		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap, ErrNoindex, ErrGoogleIgnores, ErrSiteClosed}
 	for _, in := range inputs {
 		r := Diagnose([]byte(in))
 		if r.Counts.Lines != len(r.Lines) || len(r.Lines) == 0 {
@@ -308,15 +372,22 @@ func corpusCounts(r *Robots) Counts {
 	if !r.hasWords() {
 		return Counts{} // nothing kept: no groups, no sitemaps
 	}
-	c := Counts{Groups: int(r.numGroups()), Sitemaps: len(r.Sitemaps())}
+	c := Counts{Sitemaps: len(r.Sitemaps())}
 	c.Others = int(r.numOthers()) - c.Sitemaps - len(r.Others()) // those before the first group are Outside
-	for i := uint32(0); i < r.group(r.numGroups()).start; i++ {
-		switch ru := r.rule(i); {
-		case ru.flags&ruleIndex != 0:
-		case ru.flags&ruleAllow != 0:
-			c.Allow++
-		default:
-			c.Disallow++
+	for g := uint32(0); g < r.numGroups(); g++ {
+		if r.isCopy(g) {
+			continue // a merged copy of other groups' rules
+		}
+		c.Groups++
+		start, _, end := r.groupRules(g)
+		for i := start; i < end; i++ {
+			switch ru := r.rule(i); {
+			case ru.flags&ruleIndex != 0:
+			case ru.flags&ruleAllow != 0:
+				c.Allow++
+			default:
+				c.Disallow++
+			}
 		}
 	}
 	return c
@@ -407,5 +478,71 @@ func TestDiagnoseLineCount(t *testing.T) {
 		if got := Diagnose([]byte(tt.robots)).Counts.Lines; got != tt.want {
 			t.Errorf("Diagnose(%q): %d lines, want %d (%s)", tt.robots, got, tt.want, tt.reason)
 		}
+	}
+}
+
+// TestDiagnoseLintFiles runs Diagnose on the files of testdata/lint, one a
+// mistake that webmasters make, and checks the findings and the message that
+// explains the mistake.
+func TestDiagnoseLintFiles(t *testing.T) {
+	tests := []struct {
+		file   string
+		reason string
+		want   []string // finding() of each finding, in order
+		msg    string   // a part of the message of the finding on line msgAt
+		msgAt  int
+	}{
+		{"noindex.txt", "Google stopped reading noindex and nofollow lines in 2019",
+			[]string{"4:error:noindex or nofollow line", "5:error:noindex or nofollow line"},
+			"noindex lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019)", 4},
+		{"crawl-delay.txt", "Google ignores crawl-delay; the note is made once, not per group",
+			[]string{"2:info:line Google ignores"},
+			"crawl-delay is ignored by Google; Bing, Yandex and other crawlers read it", 2},
+		{"site-closed.txt", `"User-agent: *" with "Disallow: /" closes the site to every crawler`,
+			[]string{"3:warning:whole site disallowed"},
+			`"Disallow: /" in the group for "*" closes the whole site to every crawler: search engines will crawl none of its pages`, 3},
+		{"site-closed-named.txt", `"Disallow: /*" is "Disallow: /"; the crawlers named elsewhere keep their own rules`,
+			[]string{"8:warning:whole site disallowed"},
+			`closes the whole site to every crawler that no other group names: only "Googlebot", "Bingbot" have rules of their own`, 8},
+		{"site-open-allow.txt", "an Allow rule opens part of the site: not the whole site closed",
+			nil, "", 0},
+		{"agent-digits.txt", "Google reads an agent up to the first digit: a group for MJ12bot is a group for MJ",
+			[]string{"1:warning:user-agent value reduced to its product token", "4:warning:user-agent value reduced to its product token",
+				"7:error:user-agent value names no product token", "10:warning:user-agent value reduced to its product token"},
+			`user-agent "MJ12bot" is read as "MJ": Google reads the name up to the first character that is not a letter, '-' or '_' (here "1"), so this group is for a crawler called "MJ", and a crawler called "MJ12bot" is not matched by it`, 1},
+		{"sitemap-relative.txt", "relative and empty sitemaps are errors: search engines need an absolute URL",
+			[]string{"4:error:sitemap is not an absolute URL", "5:error:sitemap is not an absolute URL", "6:error:sitemap is not an absolute URL"},
+			`such as "https://www.example.com/sitemap-news.xml"`, 6},
+		{"nbsp.txt", "a pattern that starts with a non-breaking space: the fix is to delete it (www.wsop.com)",
+			[]string{"2:error:pattern can never match", "2:warning:not UTF-8", "3:error:pattern can never match"},
+			`it starts with a non-breaking space byte (0xA0, from a Latin-1 editor), which crawlers do not take for a space; delete it: "/_Incapsula_Resource*"`, 2},
+		{"host-pattern.txt", "a pattern that starts with a host suggests its path (atlassian.com)",
+			[]string{"2:error:pattern can never match", "3:error:pattern can never match", "4:error:pattern can never match",
+				"5:error:pattern can never match", "6:error:pattern can never match"},
+			`a pattern is a path and holds no host ("www.example.com"); did you mean "/blog/2006/02/draft$"?`, 2},
+		{"utf16.txt", "a UTF-16 file says what it would hold as UTF-8 (store.usps.com)",
+			[]string{"1:error:not UTF-8"},
+			`saved as UTF-8 it would hold 1 group and 2 rules, the first on line 3: "Disallow: /store/ajax/"`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "lint", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Diagnose(data)
+			if got := findings(r); !slices.Equal(got, tt.want) {
+				t.Errorf("findings (%s):\n got %q\nwant %q\n(%v)", tt.reason, got, tt.want, r.Findings)
+			}
+			if tt.msg == "" {
+				return
+			}
+			for _, e := range r.Findings {
+				if e.Line == tt.msgAt && strings.Contains(e.Msg, tt.msg) {
+					return
+				}
+			}
+			t.Errorf("no finding on line %d says %q (%s); findings:\n%v", tt.msgAt, tt.msg, tt.reason, r.Findings)
+		})
 	}
 }

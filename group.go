@@ -91,9 +91,10 @@ func sortLayout(rules []rule, s *sortScratch) {
 // everything. A Group is a small value that refers into its Robots; it is
 // safe for concurrent use.
 type Group struct {
-	r     *Robots
-	at, n uint32   // the indexes of the groups are n words from word at,
-	ids   []uint32 // or these n, when several agents are merged (see GroupFor)
+	r      *Robots
+	at, n  uint32   // the indexes of the groups are n words from word at,
+	ids    []uint32 // or these n, when several agents are merged (see GroupFor)
+	merged uint32   // a group merging them all + 1, which queries ask, or 0
 }
 
 // id returns the index of the i-th group of g.
@@ -111,8 +112,8 @@ func (r *Robots) Group(agent string) Group {
 		return Group{}
 	}
 	if i, ok := r.findAgent(agent); ok {
-		at, n := r.agentGroups(i)
-		return Group{r: r, at: at, n: n}
+		at, n, merged := r.agentGroups(i)
+		return Group{r: r, at: at, n: n, merged: merged}
 	}
 	return r.globalGroup()
 }
@@ -122,8 +123,8 @@ func (r *Robots) globalGroup() Group {
 	if !r.hasWords() {
 		return Group{r: r}
 	}
-	at, n := r.list(r.word(hLists))
-	return Group{r: r, at: at, n: n}
+	at, n, merged := r.list(r.word(hLists))
+	return Group{r: r, at: at, n: n, merged: merged}
 }
 
 // GroupFor returns the merged group that decides for a crawler that
@@ -146,11 +147,12 @@ func (r *Robots) GroupFor(agents []string) Group {
 		if !ok {
 			continue
 		}
-		at, n := r.agentGroups(i)
+		at, n, merged := r.agentGroups(i)
 		if named++; named == 1 {
-			g = Group{r: r, at: at, n: n}
+			g = Group{r: r, at: at, n: n, merged: merged}
 			continue
 		}
+		g.merged = 0
 		if g.ids == nil {
 			g.ids = make([]uint32, 0, g.n+n)
 			for k := range g.n {
@@ -233,6 +235,9 @@ func (g Group) decide(url string) (best rule, found bool) {
 		return rule{}, false
 	}
 	q := query{p: pathOf(url)}
+	if g.merged != 0 {
+		return g.r.first(g.merged-1, &q, best, found)
+	}
 	for i := uint32(0); i < g.n; i++ {
 		if ru, ok := g.r.first(g.id(i), &q, best, found); ok {
 			best, found = ru, true

@@ -60,25 +60,33 @@ func literal[T string | []byte](lit T, star bool) T {
 	return lit
 }
 
-// litKey is a rule being sorted by literal prefix: eight bytes of it from
-// some depth on, big-endian and padded with zeros, and its index in the
-// group. Literal prefixes hold no NUL (a line ends at one), so padding
-// orders a shorter prefix first, as string comparison does.
-type litKey struct {
-	key uint64
-	i   uint32
-}
+// A rule being sorted by literal prefix is one integer: five bytes of its
+// literal prefix from some depth on, big-endian and padded with zeros, over
+// its index in the group (idxBits). Sorting integers spares a comparison
+// function call per pair of rules. Literal prefixes hold no NUL (a line ends
+// at one), so padding orders a shorter prefix first, as string comparison
+// does.
+const (
+	idxBits   = 24
+	idxMask   = 1<<idxBits - 1
+	keyDigits = 5 // bytes of literal prefix in a key
+)
 
-// keyAt returns eight bytes of lit from depth on, as a litKey's key.
-func keyAt(lit []byte, depth int) uint64 {
+// keyAt returns the key of rule i whose literal prefix is lit, from byte
+// depth on.
+func keyAt(lit []byte, depth int, i uint32) uint64 {
+	var k uint64
 	if depth+8 <= len(lit) {
-		return binary.BigEndian.Uint64(lit[depth:])
+		k = binary.BigEndian.Uint64(lit[depth:]) >> (64 - 8*keyDigits)
+	} else {
+		for d := depth; d < depth+keyDigits; d++ {
+			k <<= 8
+			if d < len(lit) {
+				k |= uint64(lit[d])
+			}
+		}
 	}
-	var pad [8]byte
-	if depth < len(lit) {
-		copy(pad[:], lit[depth:])
-	}
-	return binary.BigEndian.Uint64(pad[:])
+	return k<<idxBits | uint64(i)
 }
 
 // sortIndexed orders the rules of a large group as an index needs them (see
@@ -86,52 +94,53 @@ func keyAt(lit []byte, depth int) uint64 {
 // group's first rule, to links. The rules come in file order.
 func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	lits := make([][]byte, len(rules))
-	keys := make([]litKey, len(rules))
+	keys := slices.Grow(b.sort.keys[:0], len(rules))[:len(rules)]
+	b.sort.keys = keys
+	links = slices.Grow(links, linkWords*len(rules))
 	for i, ru := range rules {
 		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
-		keys[i] = litKey{i: uint32(i)}
+		keys[i] = uint64(i)
 	}
 	sortByLiteral(keys, lits, 0)
 	// Within a run, precedence order; the index stands for the line, as the
 	// rules are in file order.
 	for a := 0; a < len(keys); {
 		z := a + 1
-		for z < len(keys) && bytes.Equal(lits[keys[z].i], lits[keys[a].i]) {
+		for z < len(keys) && bytes.Equal(lits[keys[z]&idxMask], lits[keys[a]&idxMask]) {
 			z++
 		}
 		if z-a > 1 {
-			slices.SortFunc(keys[a:z], func(x, y litKey) int {
-				if rx, ry := rules[x.i].rank(), rules[y.i].rank(); rx != ry {
+			slices.SortFunc(keys[a:z], func(x, y uint64) int {
+				if rx, ry := rules[x&idxMask].rank(), rules[y&idxMask].rank(); rx != ry {
 					return ry - rx
 				}
-				return int(x.i) - int(y.i)
+				return int(x&idxMask) - int(y&idxMask)
 			})
 		}
 		a = z
 	}
-	sorted := make([]rule, len(rules))
-	for k, lk := range keys {
-		sorted[k] = rules[lk.i]
+	b.sort.rules = append(b.sort.rules[:0], rules...)
+	for k, key := range keys {
+		rules[k] = b.sort.rules[key&idxMask]
 	}
-	copy(rules, sorted)
 
 	// Links: a stack holds the chain of runs whose literal prefixes are
 	// prefixes of the current one.
 	var stack []uint32 // first rules of runs
 	run := uint32(0)
 	for k := range rules {
-		lit := lits[keys[k].i]
+		lit := lits[keys[k]&idxMask]
 		var probes uint32
 		if ru := rules[k]; ru.flags&ruleStar != 0 {
 			probes = patternProbes(b.patternBytes(ru))
 		}
 		links = append(links, probes)
-		if k > 0 && bytes.Equal(lit, lits[keys[run].i]) {
+		if k > 0 && bytes.Equal(lit, lits[keys[run]&idxMask]) {
 			links = append(links, runBit|run)
 			continue
 		}
 		run = uint32(k)
-		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]].i]) {
+		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
 			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
@@ -144,33 +153,66 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	return links
 }
 
-// sortByLiteral sorts keys by the literal prefixes lits[key.i] from byte
-// depth on, eight bytes at a time: prefixes that tie on eight bytes and go
-// on are sorted again from depth+8.
-func sortByLiteral(keys []litKey, lits [][]byte, depth int) {
-	for k := range keys {
-		keys[k].key = keyAt(lits[keys[k].i], depth)
+// sortByLiteral sorts keys by the literal prefixes lits[key&idxMask] from
+// byte depth on, keyDigits bytes at a time: prefixes that tie on those
+// bytes and go on are sorted again from the next depth.
+func sortByLiteral(keys []uint64, lits [][]byte, depth int) {
+	for k, key := range keys {
+		i := uint32(key & idxMask)
+		keys[k] = keyAt(lits[i], depth, i)
 	}
-	slices.SortFunc(keys, func(x, y litKey) int {
-		switch {
-		case x.key < y.key:
-			return -1
-		case x.key > y.key:
-			return 1
-		}
-		return 0
-	})
+	sortKeys(keys)
+	next := depth + keyDigits
 	for a := 0; a < len(keys); {
 		z := a + 1
-		longer := len(lits[keys[a].i]) > depth+8
-		for z < len(keys) && keys[z].key == keys[a].key {
-			longer = longer || len(lits[keys[z].i]) > depth+8
+		longer := len(lits[keys[a]&idxMask]) > next
+		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
+			longer = longer || len(lits[keys[z]&idxMask]) > next
 			z++
 		}
 		if z-a > 1 && longer {
-			sortByLiteral(keys[a:z], lits, depth+8)
+			sortByLiteral(keys[a:z], lits, next)
 		}
 		a = z
+	}
+}
+
+// radixMin is the number of keys from which sortKeys sorts by radix.
+const radixMin = 256
+
+// sortKeys sorts keys by their key bytes (the bits above idxBits): a
+// radix sort, a byte a pass from the lowest, for many keys; passes on a
+// byte that all keys share are skipped, as the first byte of a literal
+// prefix, '/', mostly is.
+func sortKeys(keys []uint64) {
+	if len(keys) < radixMin {
+		slices.Sort(keys)
+		return
+	}
+	tmp := make([]uint64, len(keys))
+	src, dst := keys, tmp
+	for shift := uint(idxBits); shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range src {
+			count[k>>shift&0xff]++
+		}
+		if count[src[0]>>shift&0xff] == len(src) {
+			continue
+		}
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for _, k := range src {
+			d := k >> shift & 0xff
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
 	}
 }
 

@@ -31,7 +31,9 @@ import (
 //	                              totals
 //	agents                        2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
-//	lists                         group lists: a count, then group indexes;
+//	lists                         group lists: a count, then group indexes,
+//	                              then, when the count has mergedBit, the
+//	                              index of the merged copy of its groups;
 //	                              the global ("*") list comes first
 //	raws                          2 words a rule whose value as written is
 //	                              not its pattern: rule index, offset
@@ -71,8 +73,22 @@ const (
 )
 
 // idxBit marks the wild word of an indexed group, whose other bits say where
-// its links start (see index.go).
-const idxBit = 1 << 31
+// its links start (see index.go). copyBit marks that of a merged copy.
+const (
+	idxBit  = 1 << 31
+	copyBit = 1 << 30
+)
+
+// mergedBit marks the count of a group list that is followed by the index
+// of its merged copy.
+const mergedBit = 1 << 31
+
+// mergeMin is the number of groups from which the groups of a list are
+// also merged into one copy that queries ask instead, so that a query
+// costs one group's search, not one per group: some files name one
+// crawler in hundreds of one-rule groups. The copies of a file hold at most
+// twice as many rules as the file (see builder.addList).
+const mergeMin = 8
 
 // noGroup is the group of a sitemap among the others, and preamble that of
 // an other line before the first group.
@@ -218,7 +234,13 @@ func (r *Robots) group(i uint32) group {
 // rules start, and where they end.
 func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
 	k := r.word(hGroups) + i*groupWords
-	return r.word(k), r.word(k + 1), r.word(k + groupWords)
+	return r.word(k), r.word(k+1) &^ copyBit, r.word(k + groupWords)
+}
+
+// isCopy reports whether group i is the merged copy of the groups of a
+// list (see mergeMin), rather than a group of the file.
+func (r *Robots) isCopy(i uint32) bool {
+	return r.word(r.word(hGroups)+i*groupWords+1)&copyBit != 0
 }
 
 // agents returns the word where the agent records start, and their number.
@@ -238,17 +260,25 @@ func (r *Robots) tokenAt(base, i uint32) string {
 }
 
 // agentGroups returns where the indexes of the groups that name agent i
-// are: n words from word at.
-func (r *Robots) agentGroups(i uint32) (at, n uint32) {
+// are, n words from word at, and their merged copy + 1, or 0.
+func (r *Robots) agentGroups(i uint32) (at, n, merged uint32) {
 	a := r.word(hAgents) + i*agentWords + 1
 	if g := r.word(a); g&listBit != 0 {
 		return r.list(r.word(hLists) + g&^listBit)
 	}
-	return a, 1
+	return a, 1, 0
 }
 
-// list returns where the group list at word k is: n words from word at.
-func (r *Robots) list(k uint32) (at, n uint32) { return k + 1, r.word(k) }
+// list returns where the group list at word k is, n words from word at,
+// and the list's merged copy + 1, or 0 when it has none.
+func (r *Robots) list(k uint32) (at, n, merged uint32) {
+	n = r.word(k)
+	if n&mergedBit != 0 {
+		n &^= mergedBit
+		return k + 1, n, r.word(k+1+n) + 1
+	}
+	return k + 1, n, 0
+}
 
 func (r *Robots) numOthers() uint32 {
 	if !r.hasWords() {

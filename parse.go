@@ -156,6 +156,8 @@ type builder struct {
 	hasRules bool // whether the current group has seen an Allow or Disallow line
 	sort     sortScratch
 	indexMin int      // groups with this many rules or more are indexed
+	copied   uint32   // rules copied into merged groups (see addList)
+	merged   []uint32 // where the lists with a merged copy start
 	links    []uint32 // the links of indexed groups (see index.go)
 }
 
@@ -551,25 +553,6 @@ func (b *builder) finish() *Robots {
 		// at all, like the Robots of FromStatus.
 		return &Robots{kind: Parsed}
 	}
-	for i := range b.groups {
-		g := &b.groups[i]
-		end := uint32(len(b.rules))
-		if i+1 < len(b.groups) {
-			end = b.groups[i+1].start
-		}
-		rules := b.rules[g.start:end]
-		if len(rules) >= b.indexMin {
-			g.wild = idxBit | uint32(len(b.links))
-			b.links = b.sortIndexed(rules, b.links)
-			continue
-		}
-		sortLayout(rules, &b.sort)
-		g.wild = g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
-	}
-	n := uint32(len(b.rules))
-	b.groups = append(b.groups, group{start: n, wild: n})
-	b.others = append(b.others, b.preamble...)
-	b.others = append(b.others, b.sitemaps...)
 
 	// Each distinct token gets its groups: the index of its only group, as
 	// mostly, or a list. Tokens go to the end of the text in the order
@@ -585,10 +568,12 @@ func (b *builder) finish() *Robots {
 		}
 		return int(x.group) - int(y.group)
 	})
+	// Merged copies (see addList) go after the file's groups and rules.
+	fileRules := uint32(len(b.rules))
 	lists := make([]uint32, 0, 1+len(b.global))
-	lists = append(lists, uint32(len(b.global)))
-	lists = append(lists, b.global...)
+	lists = b.addList(lists, b.global, fileRules)
 	agents := make([]agentEntry, 0, len(b.names))
+	var ids []uint32
 	for i := 0; i < len(b.names); {
 		t := tok(b.names[i])
 		j := i + 1
@@ -600,22 +585,85 @@ func (b *builder) finish() *Robots {
 			a.groups = g // the same group throughout, since names are in file order
 		} else {
 			a.groups = listBit | uint32(len(lists))
-			at := len(lists)
-			lists = append(lists, 0)
+			ids = ids[:0]
 			for _, nm := range b.names[i:j] {
 				// A group naming the token twice is listed once.
-				if last := len(lists) - 1; last == at || lists[last] != nm.group {
-					lists = append(lists, nm.group)
+				if len(ids) == 0 || ids[len(ids)-1] != nm.group {
+					ids = append(ids, nm.group)
 				}
 			}
-			lists[at] = uint32(len(lists) - at - 1)
+			lists = b.addList(lists, ids, fileRules)
 		}
 		agents = append(agents, a)
 		i = j
 	}
+
+	for i := range b.groups {
+		g := &b.groups[i]
+		end := uint32(len(b.rules))
+		if i+1 < len(b.groups) {
+			end = b.groups[i+1].start
+		}
+		rules := b.rules[g.start:end]
+		copied := g.wild & copyBit
+		if len(rules) >= b.indexMin && len(rules) <= idxMask {
+			g.wild = idxBit | copied | uint32(len(b.links))
+			b.links = b.sortIndexed(rules, b.links)
+			continue
+		}
+		sortLayout(rules, &b.sort)
+		g.wild = copied | g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
+	}
+	n := uint32(len(b.rules))
+	b.groups = append(b.groups, group{start: n, wild: n})
+	b.others = append(b.others, b.preamble...)
+	b.others = append(b.others, b.sitemaps...)
 	r := &Robots{kind: Parsed}
 	b.encode(r, agents, lists)
 	return r
+}
+
+// addList appends to lists the group list of ids: its count, the ids and,
+// for mergeMin groups or more, the index of their merged copy (see
+// mergeMin), a group of copies of their rules in file order, made here or
+// shared with an equal list; the count then has mergedBit. The copies of a
+// file hold at most twice as many rules as the file (fileRules); a list
+// past that gets no copy.
+func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
+	n := uint32(len(ids))
+	if n >= mergeMin {
+		for _, m := range b.merged {
+			if lists[m] == n|mergedBit && slices.Equal(lists[m+1:m+1+n], ids) {
+				lists = append(lists, n|mergedBit)
+				lists = append(lists, ids...)
+				return append(lists, lists[m+1+n])
+			}
+		}
+	}
+	end := func(g uint32) uint32 {
+		if g+1 < uint32(len(b.groups)) {
+			return b.groups[g+1].start
+		}
+		return fileRules
+	}
+	total := uint32(0)
+	for _, g := range ids {
+		total += end(g) - b.groups[g].start
+	}
+	if n < mergeMin || total > 2*fileRules-b.copied {
+		lists = append(lists, n)
+		return append(lists, ids...)
+	}
+	b.copied += total
+	b.merged = append(b.merged, uint32(len(lists)))
+	lists = append(lists, n|mergedBit)
+	lists = append(lists, ids...)
+	lists = append(lists, uint32(len(b.groups)))
+	b.groups = append(b.groups, group{start: uint32(len(b.rules)), wild: copyBit})
+	for _, g := range ids {
+		b.rules = append(b.rules, b.rules[b.groups[g].start:end(g)]...)
+	}
+	return lists
 }
 
 // countWhile returns the length of the longest prefix of rules for which f

@@ -201,3 +201,26 @@ func TestDeriveQuestions(t *testing.T) {
 		t.Errorf("addDerived gave a file with corpus.tsv questions %d derived ones", len(asked.derived))
 	}
 }
+
+// TestOursCodec checks that the package's binary form is found, and that a
+// file loaded from it answers as the parsed one.
+func TestOursCodec(t *testing.T) {
+	c := oursCodec()
+	if c == nil {
+		t.Fatal("*robotstxt.Robots has no MarshalBinary and UnmarshalBinary")
+	}
+	r := robotstxt.Parse([]byte("User-agent: *\nDisallow: /a/*.pdf$\nAllow: /a/b\n"))
+	blob, err := c.marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := c.unmarshal(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"https://x/a/c.pdf", "https://x/a/b.pdf", "https://x/a/c.pdf?x"} {
+		if got, want := loaded.Decide("bot", u), r.Decide("bot", u); got != want {
+			t.Errorf("%s: loaded %+v, parsed %+v", u, got, want)
+		}
+	}
+}

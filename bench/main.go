@@ -3,7 +3,7 @@
 // robots.txt corpus that sits beside the repository (../shared), in one
 // interleaved run, and prints Markdown tables.
 //
-//	cd bench && go run .          # full run: about a minute or two on 2 cores
+//	cd bench && go run .          # full run: two to four minutes on 2 shared cores
 //	cd bench && go run . -quick   # every 10th file, 2 rounds: well under a minute
 //
 // Every timed measurement is a series: a batch of calls of one library on
@@ -19,7 +19,7 @@
 // agreement with the reference), heap.go (retained heap), hostile.go,
 // synthetic.go (the corpus's synthetic files), scaling.go (synthetic groups
 // of 10 to 100,000 rules) and binary.go (loading the binary form against
-// parsing).
+// parsing). data.go and derive.go read and make the questions.
 package main
 
 import (

@@ -13,9 +13,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
-const checkHelp = `usage: robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
+const checkHelp = `usage: robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
 
 Check says whether a crawler may fetch each URL, and which line of the
 robots.txt decides:
@@ -27,11 +28,17 @@ the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
 URLs come from the arguments or, when there are none, from standard input,
 one a line (a crawl frontier); with -url and no URLs, U itself is checked.
 The agent is a product token such as Googlebot; the default "*" stands for
-any crawler that no group names.
+any crawler that no group names. A URL is an absolute URL or a path that
+starts with '/'; anything else is an error.
 
-Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on
-errors.
+Before the answers, check prints to standard error the errors that
+"robotstxt lint" finds in the file (an HTML page, UTF-16, binary data, a
+rule that can never match...), the first few of a kind, and whether the
+file goes on past the 500 KiB that crawlers read (the rules past it are
+ignored, as crawlers ignore them). With -json it prints one
+object a line per URL, and the errors go to standard error as text.
 
+` + exitStatuses + `
 Examples:
 
 	robotstxt check -file robots.txt -agent Googlebot https://example.com/private/x
@@ -43,10 +50,11 @@ Examples:
 
 // source is a robots.txt and where it came from.
 type source struct {
-	name   string // file name, "<stdin>" or the robots.txt URL
-	robots *robotstxt.Robots
-	report *robotstxt.Report // nil when there was no body to parse
-	why    string            // when robots is not parsed: what stands for the rules
+	name        string // file name, "<stdin>" or the robots.txt URL
+	robots      *robotstxt.Robots
+	report      *robotstxt.Report // nil when there was no body to parse
+	why         string            // when robots is not parsed: what stands for the rules
+	unreachable bool              // the robots.txt could not be fetched: robots disallows everything
 }
 
 func (c *cli) check(args []string) int {
@@ -54,6 +62,7 @@ func (c *cli) check(args []string) int {
 	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
 	file := fs.String("file", "", "read the robots.txt from `FILE`")
 	url := fs.String("url", "", "fetch the robots.txt of `URL`'s site, as a crawler does")
+	userAgent := fs.String("user-agent", "", "with -url, send `HEADER` as the User-Agent header (default: the agent's token, or Go's default for \"*\")")
 	asJSON := fs.Bool("json", false, "print one JSON object a line, one per URL")
 	urls, status, ok := c.parse(fs, checkHelp, args)
 	if !ok {
@@ -84,19 +93,33 @@ func (c *cli) check(args []string) int {
 	case fromStdin:
 		src, err = readSource("<stdin>", func() ([]byte, error) { return io.ReadAll(c.stdin) })
 	default:
-		src, err = c.fetchSource(*agent, *url)
+		src, err = c.fetchSource(headerFor(*agent, *userAgent), *url)
 	}
 	if err != nil {
-		return c.fail("robotstxt check: %v", err)
+		return c.fail("robotstxt check: %s", describeURLError(err))
 	}
+	c.warnSource("robotstxt check", src)
 	c.warnAgent(*agent)
 
 	out := bufio.NewWriter(c.stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	g := src.robots.Group(*agent)
-	anyDisallowed := false
+	anyDisallowed, badURL := false, false
 	verdict := func(u string) error {
+		if err := checkableURL(u); err != nil {
+			badURL = true
+			if *asJSON {
+				return enc.Encode(urlErrorJSON{URL: u, Error: err.Error()})
+			}
+			// Flush the answers so far, so that on a terminal the
+			// error comes between them in order.
+			if err := out.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stderr, "robotstxt check: %v\n", err)
+			return nil
+		}
 		if *url != "" {
 			c.warnOrigin(src.name, u)
 		}
@@ -110,7 +133,9 @@ func (c *cli) check(args []string) int {
 	}
 	if len(urls) > 0 {
 		for _, u := range urls {
-			err = verdict(u)
+			if err = verdict(u); err != nil {
+				break
+			}
 		}
 	} else {
 		err = readLines(c.stdin, verdict)
@@ -121,10 +146,43 @@ func (c *cli) check(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt check: %v", err)
 	}
-	if anyDisallowed {
+	return src.status(badURL, anyDisallowed)
+}
+
+// status is the exit status of check or fetch: see exitStatuses.
+func (s *source) status(badURL, anyDisallowed bool) int {
+	switch {
+	case badURL:
+		return exitFailure
+	case s.robots.Kind() == robotstxt.DisallowAll && s.unreachable:
+		return exitUnreachable
+	case s.report != nil && unreadable(s.report):
+		return exitNotRobots
+	case anyDisallowed:
 		return exitNegative
 	}
 	return exitOK
+}
+
+// warnSource prints, before the answers, what makes them other than the
+// file seems to say: that the robots.txt is unreachable, or the errors in
+// it.
+func (c *cli) warnSource(prefix string, s *source) {
+	if s.unreachable {
+		fmt.Fprintf(c.stderr, "%s: %s %s (exit status %d)\n", prefix, s.name, strings.TrimPrefix(s.why, "robots.txt "), exitUnreachable)
+	}
+	if s.report == nil {
+		return
+	}
+	for _, f := range summarize(answerFindings(s.report), false) {
+		fmt.Fprintln(c.stderr, f.render(s.name, "robotstxt lint -all lists them"))
+	}
+}
+
+// urlErrorJSON is what check -json prints for a URL it cannot answer for.
+type urlErrorJSON struct {
+	URL   string `json:"url"`
+	Error string `json:"error"`
 }
 
 func btoi(b bool) int {
@@ -141,26 +199,36 @@ func verdictWord(allowed bool) string {
 	return "disallowed"
 }
 
-// readSource reads and parses a robots.txt body.
+// readSource reads and parses a robots.txt body. As a crawler does, it
+// reads rules from the first 500 KiB only; the findings cover it all.
 func readSource(name string, read func() ([]byte, error)) (*source, error) {
 	body, err := read()
 	if err != nil {
 		return nil, err
 	}
-	return &source{name: name, robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}, nil
+	return &source{name: name, robots: robotstxt.Parse(body[:min(len(body), fetch.MaxBodySize)]), report: robotstxt.Diagnose(body)}, nil
 }
 
-// fetchSource fetches the robots.txt that applies to url.
-func (c *cli) fetchSource(agent, url string) (*source, error) {
-	res, err := c.fetcher.Fetch(context.Background(), agent, url)
+// fetchSource fetches the robots.txt that applies to url, sending header as
+// the User-Agent ("" for Go's default).
+func (c *cli) fetchSource(header, url string) (*source, error) {
+	res, err := c.fetcher.Fetch(context.Background(), header, url)
 	if err != nil {
 		return nil, err
 	}
-	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
-	if res.Robots.Kind() == robotstxt.Parsed {
-		src.report = robotstxt.Diagnose(res.Body)
+	return res.source(), nil
+}
+
+// headerFor returns the User-Agent header to send: the one given, else the
+// agent's product token, else "" for Go's default.
+func headerFor(agent, given string) string {
+	switch {
+	case given != "":
+		return given
+	case robotstxt.ValidAgent(agent):
+		return agent
 	}
-	return src, nil
+	return ""
 }
 
 // warnOrigin tells when u is on another site than the robots.txt fetched,
@@ -174,19 +242,24 @@ func (c *cli) warnOrigin(robotsURL, u string) {
 // warnAgent tells when the agent can name no group, as "Googlebot/2.1"
 // cannot: such an agent always gets the rules for "*".
 func (c *cli) warnAgent(agent string) {
+	if w := agentWarning(agent, "-agent "); w != "" {
+		fmt.Fprintln(c.stderr, "robotstxt: "+w)
+	}
+}
+
+// agentWarning says why an agent that is not a product token gets the
+// rules for "*", and suggests use+token, or returns "" when it is one.
+func agentWarning(agent, use string) string {
 	if agent == "*" || robotstxt.ValidAgent(agent) {
-		return
+		return ""
 	}
-	n := 0
-	for n < len(agent) && isTokenByte(agent[n]) {
-		n++
-	}
-	tok := agent[:n]
+	// A whole User-Agent header names its crawler's token in the middle.
+	tok := robotstxt.ProductToken(agent)
 	hint := ""
 	if tok != "" {
-		hint = fmt.Sprintf("; use -agent %s", tok)
+		hint = "; use " + use + tok
 	}
-	fmt.Fprintf(c.stderr, "robotstxt: agent %q is not a product token (letters, '-' and '_'): it names no group and gets the rules for \"*\"%s\n", agent, hint)
+	return fmt.Sprintf("agent %q is not a product token (letters, '-' and '_'): it names no group and gets the rules for \"*\"%s", agent, hint)
 }
 
 func isTokenByte(c byte) bool {
@@ -200,6 +273,9 @@ func (s *source) explain(url string, d robotstxt.Decision) string {
 		return s.why
 	}
 	if d.Line == 0 {
+		if s.report != nil && unreadable(s.report) {
+			return "no rule matched: crawlers read no rules from this file (see the error above)"
+		}
 		return "no rule matched"
 	}
 	key := "Disallow"

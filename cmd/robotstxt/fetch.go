@@ -16,33 +16,44 @@ import (
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
-const fetchHelp = `usage: robotstxt fetch [-agent A] [-json] URL
+const fetchHelp = `usage: robotstxt fetch [-agent A] [-user-agent H] [-json] URL
 
 Fetch does what a crawler does before it fetches URL: it fetches the
 robots.txt of URL's site (following redirects, reading at most 500 KiB) and
-reports where it was, the HTTP status, the redirects, the bytes read, the
-rules that apply (the parsed file, or allow-all or disallow-all as RFC 9309
-prescribes for the status) and how long a crawler may cache them; then
-whether the agent may fetch URL, and which line decides.
+reports where it was, the User-Agent header sent, the HTTP status, the
+redirects, the bytes read, the rules that apply (the parsed file, or
+allow-all or disallow-all as RFC 9309 prescribes for the status), how long a
+crawler may cache them and the errors "robotstxt lint" finds in the file;
+then whether the agent may fetch URL, and which line decides. With -json
+the findings are all there, with their line numbers.
 
-Exit status: 0 when the URL is allowed, 1 when it is disallowed, 2 on errors.
+The User-Agent header is the agent's product token (Go's default for "*")
+unless -user-agent gives one: some firewalls answer 403 to Go's default,
+which makes a site look as if it had no robots.txt.
 
+` + exitStatuses + `
 Examples:
 
 	robotstxt fetch https://example.com/private/x
 	robotstxt fetch -agent Googlebot -json https://example.com/private/x
+	robotstxt fetch -user-agent "Mozilla/5.0 (compatible; Foobot/1.0)" https://example.com/
 `
 
 // robotsFetcher fetches the robots.txt that applies to a URL, as a crawler
-// does. A failure to reach the server is a result (disallow-all), not an
-// error; errors are for URLs that have no robots.txt, such as relative ones.
+// does, sending header as the User-Agent ("" for Go's default). A failure
+// to reach the server is a result (disallow-all), not an error; errors are
+// for URLs that have no robots.txt, such as relative ones.
 type robotsFetcher interface {
-	Fetch(ctx context.Context, agent, url string) (*fetched, error)
+	Fetch(ctx context.Context, header, url string) (*fetched, error)
 }
+
+// goDefaultUA is the User-Agent header net/http sends when none is set.
+const goDefaultUA = "Go-http-client/1.1"
 
 // fetched is what fetching a robots.txt gave.
 type fetched struct {
 	RobotsURL string
+	UserAgent string   // the User-Agent header sent; "" for Go's default
 	Status    int      // the final HTTP status; 0 when no response came
 	Redirects []string // the URLs redirected to, in order
 	Body      []byte   // what was read of a 2xx body, at most fetch.MaxBodySize bytes
@@ -55,19 +66,46 @@ type fetched struct {
 
 // why says what stands for the rules when no file was parsed.
 func (f *fetched) why() string {
+	const unreachable = "robots.txt unreachable (%s): RFC 9309 has crawlers disallow everything until they can fetch it"
 	switch f.Robots.Kind() {
 	case robotstxt.AllowAll:
+		switch {
+		case f.Err != nil:
+			return fmt.Sprintf("%s: everything is allowed", networkCause(f.Err))
+		case f.Status == 401 || f.Status == 403:
+			return fmt.Sprintf("no robots.txt (HTTP %d): everything is allowed; a %d may also be a firewall refusing the User-Agent header sent (%s): try -user-agent",
+				f.Status, f.Status, f.header())
+		}
 		return fmt.Sprintf("no robots.txt (HTTP %d): everything is allowed", f.Status)
 	case robotstxt.DisallowAll:
 		switch {
 		case f.Err != nil:
-			return fmt.Sprintf("robots.txt unreachable (%v): everything is disallowed", f.Err)
+			return fmt.Sprintf(unreachable, networkCause(f.Err))
 		case f.Status == 0:
-			return "robots.txt unreachable: everything is disallowed"
+			return fmt.Sprintf(unreachable, "no response")
 		}
-		return fmt.Sprintf("robots.txt unreachable (HTTP %d): everything is disallowed", f.Status)
+		return fmt.Sprintf(unreachable, "HTTP "+strconv.Itoa(f.Status))
 	}
 	return ""
+}
+
+// header returns the User-Agent header sent, as the server saw it.
+func (f *fetched) header() string {
+	if f.UserAgent == "" {
+		return goDefaultUA + ", Go's default"
+	}
+	return f.UserAgent
+}
+
+// source returns the robots.txt fetched as a source of answers, with the
+// findings of its body.
+func (f *fetched) source() *source {
+	src := &source{name: f.RobotsURL, robots: f.Robots, why: f.why()}
+	src.unreachable = f.Robots.Kind() == robotstxt.DisallowAll
+	if f.Robots.Kind() == robotstxt.Parsed {
+		src.report = robotstxt.Diagnose(f.Body)
+	}
+	return src
 }
 
 // newFetcher returns the fetcher the command uses: package fetch over the
@@ -78,24 +116,24 @@ func newFetcher() robotsFetcher { return httpFetcher{base: http.DefaultTransport
 // nor the URLs redirected to, which the command shows, so a recorder between
 // the client and the network keeps them.
 type httpFetcher struct {
-	base http.RoundTripper
+	base    http.RoundTripper
+	timeout time.Duration // of the whole fetch; 0 for fetch.DefaultTimeout
 }
 
-func (h httpFetcher) Fetch(ctx context.Context, agent, url string) (*fetched, error) {
+func (h httpFetcher) Fetch(ctx context.Context, header, url string) (*fetched, error) {
 	rec := &recorder{base: h.base}
-	client := &http.Client{Transport: rec, Timeout: fetch.DefaultTimeout}
-	// Servers may answer crawlers differently; send the agent's token as
-	// the User-Agent header, as a crawler would.
-	ua := ""
-	if robotstxt.ValidAgent(agent) {
-		ua = agent
+	timeout := h.timeout
+	if timeout == 0 {
+		timeout = fetch.DefaultTimeout
 	}
-	res, err := fetch.Fetch(ctx, client, ua, url)
+	client := &http.Client{Transport: rec, Timeout: timeout}
+	res, err := fetch.Fetch(ctx, client, header, url)
 	if err != nil {
 		return nil, err
 	}
 	f := &fetched{
 		RobotsURL: res.RobotsURL,
+		UserAgent: header,
 		Status:    res.StatusCode,
 		Bytes:     res.Bytes,
 		Truncated: res.Truncated,
@@ -155,6 +193,7 @@ func (t *teeBody) Read(p []byte) (int, error) {
 func (c *cli) fetch(args []string) int {
 	fs := c.newFlags("fetch")
 	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token, or Go's default for \"*\")")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	pos, status, ok := c.parse(fs, fetchHelp, args)
 	if !ok {
@@ -165,14 +204,11 @@ func (c *cli) fetch(args []string) int {
 	}
 	url := pos[0]
 	c.warnAgent(*agent)
-	res, err := c.fetcher.Fetch(context.Background(), *agent, url)
+	res, err := c.fetcher.Fetch(context.Background(), headerFor(*agent, *userAgent), url)
 	if err != nil {
-		return c.fail("robotstxt fetch: %v", err)
+		return c.fail("robotstxt fetch: %s", describeURLError(err))
 	}
-	src := &source{name: res.RobotsURL, robots: res.Robots, why: res.why()}
-	if res.Robots.Kind() == robotstxt.Parsed {
-		src.report = robotstxt.Diagnose(res.Body)
-	}
+	src := res.source()
 	d := res.Robots.Decide(*agent, url)
 	if *asJSON {
 		err = c.fetchJSON(url, *agent, res, src, d)
@@ -182,10 +218,7 @@ func (c *cli) fetch(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt fetch: %v", err)
 	}
-	if !d.Allowed {
-		return exitNegative
-	}
-	return exitOK
+	return src.status(false, !d.Allowed)
 }
 
 func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
@@ -193,13 +226,14 @@ func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstx
 	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
 	row("url", url)
 	row("robots.txt", res.RobotsURL)
+	row("user-agent", res.header())
 	if res.Status > 0 {
 		row("status", strconv.Itoa(res.Status))
 	} else {
 		row("status", "no response")
 	}
 	if res.Err != nil {
-		row("error", res.Err.Error())
+		row("error", networkCause(res.Err))
 	}
 	if len(res.Redirects) == 0 {
 		row("redirects", "none")
@@ -213,6 +247,15 @@ func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstx
 	}
 	row("bytes", n)
 	row("rules", rulesSummary(res.Robots, src))
+	if src.report != nil {
+		for _, f := range summarize(answerFindings(src.report), false) {
+			row("lint", "line "+strings.TrimPrefix(f.render("", "robotstxt lint -all lists them"), ":"))
+		}
+		if e, w, i := severityCounts(src.report); e+w+i > 0 {
+			row("lint", fmt.Sprintf("%s, %s, %s in all: curl -s %s | robotstxt lint - lists them",
+				plural(e, "error"), plural(w, "warning"), plural(i, "info"), res.RobotsURL))
+		}
+	}
 	row("cache", res.TTL.String())
 	row("agent", agent)
 	row("verdict", verdictWord(d.Allowed)+"  "+src.explain(url, d))
@@ -240,50 +283,61 @@ func plural(n int, what string) string {
 
 // fetchJSON is what fetch -json prints.
 type fetchJSON struct {
-	URL        string       `json:"url"`
-	RobotsURL  string       `json:"robots_url"`
-	Status     int          `json:"status"`
-	Error      string       `json:"error,omitempty"`
-	Redirects  []string     `json:"redirects"`
-	Bytes      int          `json:"bytes"`
-	Truncated  bool         `json:"truncated"`
-	Rules      string       `json:"rules"` // parsed, allow-all or disallow-all
-	CacheSecs  float64      `json:"cache_seconds"`
-	Agent      string       `json:"agent"`
-	Decision   decisionJSON `json:"decision"`
-	Findings   int          `json:"findings"` // lint findings in the file; robotstxt lint tells which
-	ErrorCount int          `json:"errors"`   // of which of severity error
+	URL       string        `json:"url"`
+	RobotsURL string        `json:"robots_url"`
+	UserAgent string        `json:"user_agent"` // the User-Agent header sent
+	Status    int           `json:"status"`
+	Error     string        `json:"error,omitempty"`
+	Redirects []string      `json:"redirects"`
+	Bytes     int           `json:"bytes"`
+	Truncated bool          `json:"truncated"`
+	Rules     string        `json:"rules"`            // parsed, allow-all or disallow-all
+	Reason    string        `json:"reason,omitempty"` // why, when no file was parsed
+	CacheSecs float64       `json:"cache_seconds"`
+	Agent     string        `json:"agent"`
+	Decision  decisionJSON  `json:"decision"`
+	Errors    int           `json:"errors"` // findings of severity error
+	Warnings  int           `json:"warnings"`
+	Infos     int           `json:"infos"`
+	Findings  []findingJSON `json:"findings"` // all of them, as robotstxt lint -json prints them
 }
 
 func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(newFetchJSON(url, agent, res, src, d))
+}
+
+// newFetchJSON returns what fetch -json prints.
+func newFetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) fetchJSON {
 	j := fetchJSON{
 		URL:       url,
 		RobotsURL: res.RobotsURL,
+		UserAgent: res.UserAgent,
 		Status:    res.Status,
 		Redirects: res.Redirects,
 		Bytes:     res.Bytes,
 		Truncated: res.Truncated,
 		Rules:     res.Robots.Kind().String(),
+		Reason:    src.why,
 		CacheSecs: res.TTL.Seconds(),
 		Agent:     agent,
 		Decision:  src.decisionJSON(url, d),
+		Findings:  []findingJSON{},
+	}
+	if j.UserAgent == "" {
+		j.UserAgent = goDefaultUA
 	}
 	if j.Redirects == nil {
 		j.Redirects = []string{}
 	}
 	if res.Err != nil {
-		j.Error = res.Err.Error()
+		j.Error = networkCause(res.Err)
 	}
 	if src.report != nil {
-		j.Findings = len(src.report.Findings)
-		for _, e := range src.report.Findings {
-			if e.Severity == robotstxt.SeverityError {
-				j.ErrorCount++
-			}
-		}
+		j.Errors, j.Warnings, j.Infos = severityCounts(src.report)
+		j.Findings = findingsJSON(src.report)
 	}
-	enc := json.NewEncoder(c.stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(j)
+	return j
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 )
 
-const lintHelp = `usage: robotstxt lint [-json] [-lines] FILE|-
+const lintHelp = `usage: robotstxt lint [-json] [-lines] [-all] FILE|-
 
 Lint reports what looks wrong in a robots.txt, one finding a line, as a
 compiler does, then a summary:
@@ -24,6 +24,10 @@ match, a rule outside any group, an HTML page served as robots.txt); a
 warning is something crawlers read differently, or a likely mistake; an info
 explains how a line was read. With -lines it first says what it saw on every
 line. "-" reads the file from standard input.
+
+Of a kind of finding that comes more than 10 times (thousands of patterns
+that can never match, say), the first 5 are printed, then one line with the
+count and the line range; -all prints every one, and -json holds them all.
 
 Exit status: 1 when there is any error, 0 otherwise, 2 when the file cannot
 be read.
@@ -40,6 +44,7 @@ func (c *cli) lint(args []string) int {
 	fs := c.newFlags("lint")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	lines := fs.Bool("lines", false, "say what was seen on every line")
+	all := fs.Bool("all", false, "print every finding, even of a kind that comes many times")
 	pos, status, ok := c.parse(fs, lintHelp, args)
 	if !ok {
 		return status
@@ -60,7 +65,7 @@ func (c *cli) lint(args []string) int {
 	if *asJSON {
 		err = writeLintJSON(out, name, rep, *lines)
 	} else {
-		writeLintText(out, name, rep, *lines)
+		writeLintText(out, name, rep, *lines, *all)
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -74,7 +79,7 @@ func (c *cli) lint(args []string) int {
 	return exitOK
 }
 
-func writeLintText(w io.Writer, name string, rep *robotstxt.Report, lines bool) {
+func writeLintText(w io.Writer, name string, rep *robotstxt.Report, lines, all bool) {
 	if lines {
 		width := len(strconv.Itoa(len(rep.Lines)))
 		for _, l := range rep.Lines {
@@ -82,8 +87,8 @@ func writeLintText(w io.Writer, name string, rep *robotstxt.Report, lines bool) 
 		}
 		fmt.Fprintln(w)
 	}
-	for _, e := range rep.Findings {
-		fmt.Fprintln(w, e.Render(name))
+	for _, f := range summarize(rep.Findings, all) {
+		fmt.Fprintln(w, f.render(name, "-all lists them"))
 	}
 	fmt.Fprintf(w, "%s: %s; %s\n", name, severitySummary(rep), countsSummary(rep.Counts))
 }
@@ -209,7 +214,24 @@ type lineJSON struct {
 	Flags []string `json:"flags,omitempty"`
 }
 
+// findingsJSON returns every finding of rep, for JSON.
+func findingsJSON(rep *robotstxt.Report) []findingJSON {
+	out := make([]findingJSON, 0, len(rep.Findings))
+	for _, e := range rep.Findings {
+		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg})
+	}
+	return out
+}
+
 func writeLintJSON(w io.Writer, name string, rep *robotstxt.Report, lines bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(newLintJSON(name, rep, lines))
+}
+
+// newLintJSON returns the report as lint -json prints it.
+func newLintJSON(name string, rep *robotstxt.Report, lines bool) lintJSON {
 	n := rep.Counts
 	j := lintJSON{
 		File: name,
@@ -218,16 +240,11 @@ func writeLintJSON(w io.Writer, name string, rep *robotstxt.Report, lines bool) 
 		Findings: []findingJSON{},
 	}
 	j.Errors, j.Warnings, j.Infos = severityCounts(rep)
-	for _, e := range rep.Findings {
-		j.Findings = append(j.Findings, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg})
-	}
+	j.Findings = findingsJSON(rep)
 	if lines {
 		for _, l := range rep.Lines {
 			j.Lines = append(j.Lines, lineJSON{l.Num, l.Kind.String(), l.Group, l.Key, l.Value, lineFlags(l)})
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(j)
+	return j
 }

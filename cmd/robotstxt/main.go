@@ -4,21 +4,33 @@
 //
 // Usage:
 //
-//	robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
-//	robotstxt lint [-json] [-lines] FILE|-
-//	robotstxt fetch [-agent A] [-json] URL
+//	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
+//	robotstxt lint [-json] [-lines] [-all] FILE|-
+//	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
+//	robotstxt serve [-addr HOST:PORT] [-allow-private]
 //
 // check prints one line per URL:
 //
 //	disallowed  https://example.com/private/x  line 6: Disallow: /private/
 //
-// and exits with status 0 when every URL is allowed, 1 when any is
-// disallowed and 2 on errors. lint prints the findings of
-// [robotstxt.Diagnose] as a compiler does ("robots.txt:17: error: ...") and
-// exits with status 1 when any has severity error. fetch reports what a
-// crawler would do for a URL: where its robots.txt is, the HTTP status, the
-// redirects, the bytes read, the rules that apply and for how long they are
-// cached. Every subcommand takes -json and -h.
+// after the errors that [robotstxt.Diagnose] finds in the file. lint prints
+// the findings of Diagnose as a compiler does ("robots.txt:17: error: ...").
+// fetch reports what a crawler would do for a URL: where its robots.txt is,
+// the HTTP status, the redirects, the bytes read, the rules that apply, for
+// how long they are cached and what is wrong with the file. serve runs a
+// robots.txt tester in the browser, with a JSON API behind it.
+//
+// Exit statuses:
+//
+//	0  every URL is allowed; lint found no error
+//	1  some URL is disallowed; lint found errors
+//	2  bad usage, an unreadable file, a URL that is neither a URL nor a path
+//	3  the robots.txt is unreachable (network failure, 5xx, 429): RFC 9309
+//	   has crawlers disallow every URL until they can fetch it
+//	4  the robots.txt is no robots.txt (an HTML page, UTF-16, binary data):
+//	   crawlers read no rules from it, and the answers printed say so
+//
+// Status 3 comes before 4, and both before 0 and 1.
 package main
 
 import (
@@ -37,30 +49,55 @@ func main() {
 
 // Exit statuses.
 const (
-	exitOK       = 0 // all allowed; no errors found
-	exitNegative = 1 // some URL disallowed; lint found errors
-	exitFailure  = 2 // bad usage, unreadable input
+	exitOK          = 0 // all allowed; no errors found
+	exitNegative    = 1 // some URL disallowed; lint found errors
+	exitFailure     = 2 // bad usage, unreadable input, a bad URL
+	exitUnreachable = 3 // the robots.txt is unreachable: everything is disallowed
+	exitNotRobots   = 4 // the robots.txt is an HTML page, UTF-16 or binary data
 )
+
+// exitStatuses documents the exit statuses of check and fetch in their help.
+const exitStatuses = `Exit status:
+
+	0  every URL is allowed
+	1  some URL is disallowed
+	2  bad usage, an unreadable file, or a URL that is neither an absolute
+	   URL nor a path
+	3  the robots.txt is unreachable (a network failure, a timeout, HTTP 5xx
+	   or 429): RFC 9309 has crawlers disallow every URL until they can
+	   fetch it, and the answers printed say so
+	4  the robots.txt is no robots.txt (an HTML page, UTF-16 or binary
+	   data): crawlers read no rules from it; the answers printed are theirs
+
+When several apply, the first of 2, 3 and 4 is the status.
+`
 
 const usage = `robotstxt explains robots.txt files.
 
 Usage:
 
-	robotstxt check [-agent A] [-json] (-file F | -url U | -) [URL...]
-	robotstxt lint [-json] [-lines] FILE|-
-	robotstxt fetch [-agent A] [-json] URL
+	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
+	robotstxt lint [-json] [-lines] [-all] FILE|-
+	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
+	robotstxt serve [-addr HOST:PORT] [-allow-private]
 
 Commands:
 
 	check   say whether an agent may fetch URLs, and which line decides
 	lint    report what looks wrong in a robots.txt, line by line
 	fetch   fetch a site's robots.txt as a crawler does and explain the result
+	serve   run a robots.txt tester page in the browser, with a JSON API
 
 Examples:
 
 	robotstxt check -file robots.txt -agent Googlebot https://example.com/private/x
 	robotstxt lint robots.txt
 	robotstxt fetch -agent Googlebot https://example.com/page
+	robotstxt serve
+
+Exit status: 0 when every URL is allowed (lint: no error), 1 when some URL is
+disallowed (lint: errors found), 2 on bad usage, 3 when the robots.txt is
+unreachable, 4 when it is no robots.txt (an HTML page, UTF-16, binary data).
 
 Run "robotstxt COMMAND -h" for the options of a command.
 `
@@ -91,11 +128,13 @@ func (c *cli) run(args []string) int {
 		return c.lint(rest)
 	case "fetch":
 		return c.fetch(rest)
+	case "serve":
+		return c.serve(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	default:
-		return c.fail("robotstxt: unknown command %q: use check, lint or fetch (robotstxt -h for help)", cmd)
+		return c.fail("robotstxt: unknown command %q: use check, lint, fetch or serve (robotstxt -h for help)", cmd)
 	}
 }
 

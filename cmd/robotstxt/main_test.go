@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image"
+	jpegenc "image/jpeg"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -26,28 +29,42 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // example is the repository's example robots.txt, as the README uses it.
 const example = "../../testdata/example.txt"
 
-// fakeFetcher answers from a table instead of the network.
+// fakeFetcher answers from a table instead of the network, and records
+// the User-Agent header sent. A URL that is not in the table goes to
+// package fetch, whose transport fails, so that bad URLs are refused as
+// they are for real.
 type fakeFetcher map[string]*fetched
 
-func (f fakeFetcher) Fetch(_ context.Context, _, url string) (*fetched, error) {
+func (f fakeFetcher) Fetch(ctx context.Context, header, url string) (*fetched, error) {
 	if res, ok := f[url]; ok {
-		return res, nil
+		res := *res
+		res.UserAgent = header
+		return &res, nil
 	}
-	return nil, fmt.Errorf("%q is not an absolute http or https URL", url)
+	client := &http.Client{Transport: failingTransport{}}
+	if _, err := fetch.Fetch(ctx, client, header, url); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%s is not in the test table", url)
+}
+
+type failingTransport struct{}
+
+func (failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("no network in this test")
+}
+
+// fetchedBody is a 200 answer with body.
+func fetchedBody(robotsURL string, body []byte) *fetched {
+	return &fetched{RobotsURL: robotsURL, Status: 200, Body: body, Bytes: len(body), Robots: robotstxt.Parse(body), TTL: 24 * time.Hour}
 }
 
 func fakeSites() fakeFetcher {
 	body := []byte("User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nSitemap: https://example.com/sitemap.xml\n")
+	example := fetchedBody("https://example.com/robots.txt", body)
+	example.Redirects = []string{"https://www.example.com/robots.txt", "https://example.com/robots.txt"}
 	return fakeFetcher{
-		"https://example.com/private/x": {
-			RobotsURL: "https://example.com/robots.txt",
-			Status:    200,
-			Redirects: []string{"https://www.example.com/robots.txt", "https://example.com/robots.txt"},
-			Body:      body,
-			Bytes:     len(body),
-			Robots:    robotstxt.Parse(body),
-			TTL:       24 * time.Hour,
-		},
+		"https://example.com/private/x": example,
 		"https://gone.example/page": {
 			RobotsURL: "https://gone.example/robots.txt",
 			Status:    404,
@@ -60,7 +77,59 @@ func fakeSites() fakeFetcher {
 			Err:       errors.New("dial tcp 127.0.0.1:9: connection refused"),
 			TTL:       time.Hour,
 		},
+		"https://busy.example/page": {
+			RobotsURL: "https://busy.example/robots.txt",
+			Status:    503,
+			Robots:    robotstxt.FromStatus(503, nil),
+			TTL:       5 * time.Minute,
+		},
+		"https://walled.example/page": {
+			RobotsURL: "https://walled.example/robots.txt",
+			Status:    403,
+			Robots:    robotstxt.FromStatus(403, nil),
+			TTL:       24 * time.Hour,
+		},
+		"https://html.example/page":  fetchedBody("https://html.example/robots.txt", []byte(htmlPage)),
+		"https://noisy.example/page": fetchedBody("https://noisy.example/robots.txt", []byte(noisyRobots)),
 	}
+}
+
+// htmlPage is what a server that answers every path with its home page
+// sends for /robots.txt.
+const htmlPage = `<!DOCTYPE html>
+<html><head><title>Welcome</title></head>
+<body><p>Disallow: nothing here</p></body></html>
+`
+
+// noisyRobots has an error, a warning and an info.
+const noisyRobots = "User-agent: MJ12bot\nDisallow: /\n\nUser-agent: *\nDisallow: private/\nCrawl-delay: 2\nNoindex: /drafts/\n"
+
+// manyErrors is a file with 40 patterns that can never match, and another
+// error between them: lint shows the first few of a kind.
+func manyErrors() string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "Disallow: https://example.com/offer-%d\n", i)
+		if i == 20 {
+			b.WriteString("Noindex: /drafts/\n")
+		}
+	}
+	return b.String()
+}
+
+// jpeg returns a small JPEG image, as a server that answers /robots.txt
+// with an image sends.
+func jpeg() string {
+	img := image.NewGray(image.Rect(0, 0, 16, 16))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	var b bytes.Buffer
+	if err := jpegenc.Encode(&b, img, nil); err != nil {
+		panic(err)
+	}
+	return b.String()
 }
 
 // TestCommand runs the command in-process and compares its exit status and
@@ -88,6 +157,8 @@ func TestCommand(t *testing.T) {
 			[]string{"check", "-", "/a/b", "/c", "-agent", "Foo"}, "User-agent: Foo\nDisallow: /a/\nDisallow:\n"},
 		{"check_bad_agent", "an agent with a version names no group, and the command says so",
 			[]string{"check", "-file", example, "-agent", "Googlebot/2.1", "/private/press/x"}, ""},
+		{"check_header_agent", "a whole User-Agent header: the hint names the crawler's token inside it",
+			[]string{"check", "-file", example, "-agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/private/press/x"}, ""},
 		{"check_no_robots", "the error says what to do",
 			[]string{"check", "/a"}, ""},
 		{"check_two_robots", "only one source of robots.txt",
@@ -132,6 +203,70 @@ func TestCommand(t *testing.T) {
 			nil, ""},
 		{"unknown", "an unknown command says which exist",
 			[]string{"chek"}, ""},
+
+		// check and fetch do not hide what lint knows (HTML, UTF-16, binary, errors).
+		{"check_html", "an HTML page read as robots.txt: the error first, answers that say no rule was read, exit status 4",
+			[]string{"check", "-", "/private/x"}, htmlPage},
+		{"check_utf16", "a UTF-16 file (as store.usps.com serves): what it would hold as UTF-8, exit status 4",
+			[]string{"check", "-file", "../../testdata/lint/utf16.txt", "/store/ajax/x"}, ""},
+		{"check_jpeg", "an image read as robots.txt",
+			[]string{"check", "-", "/a"}, jpeg()},
+		{"check_url_html", "-url: the errors of the body fetched come first",
+			[]string{"check", "-url", "https://html.example/page"}, ""},
+		{"check_not_url", "text that is neither a URL nor a path is an error, not \"allowed\"; the other URLs are answered",
+			[]string{"check", "-file", example, "not a url", "/docs/", "example.com/private/x"}, ""},
+		{"check_not_url_json", "with -json the bad URL gets an object with an error",
+			[]string{"check", "-json", "-", "not a url", "/a"}, "User-agent: *\nDisallow: /a\n"},
+		{"check_url_busy", "a 503 is unreachable: disallow all, exit status 3",
+			[]string{"check", "-url", "https://busy.example/page"}, ""},
+		{"check_large", "content past 500 KiB is ignored, as crawlers ignore it, and check says so before the answers",
+			[]string{"check", "-", "/a/x", "/z/x"}, "User-agent: *\nDisallow: /a/\n" + strings.Repeat("# "+strings.Repeat("-", 97)+"\n", 5200) + "Disallow: /z/\n"},
+		{"check_many", "thousands of identical errors are summarised before the answers",
+			[]string{"check", "-", "/offer-1"}, manyErrors()},
+		{"fetch_html", "an HTML body: the error as a lint row before the verdict, exit status 4",
+			[]string{"fetch", "https://html.example/page"}, ""},
+		{"fetch_json_findings", "-json carries every finding",
+			[]string{"fetch", "-json", "-agent", "Googlebot", "https://noisy.example/page"}, ""},
+		{"fetch_findings", "the errors as lint rows, and a count of all findings",
+			[]string{"fetch", "-agent", "Googlebot", "https://noisy.example/page"}, ""},
+		{"fetch_user_agent", "-user-agent sets the header sent, and fetch shows it",
+			[]string{"fetch", "-agent", "Googlebot", "-user-agent", "Mozilla/5.0 (compatible; Foobot/1.0)", "https://example.com/private/x"}, ""},
+		{"fetch_403", "a 403 allows everything, and may be a firewall refusing the header",
+			[]string{"fetch", "https://walled.example/page"}, ""},
+		{"fetch_no_scheme", "a host without a scheme: one prefix, and the URL meant",
+			[]string{"fetch", "localhost:8081/x"}, ""},
+		{"fetch_ftp", "only http and https can be fetched",
+			[]string{"fetch", "ftp://example.com/x"}, ""},
+		{"fetch_help", "fetch -h documents the exit statuses and -user-agent",
+			[]string{"fetch", "-h"}, ""},
+
+		// lint: what webmasters get wrong, each on a file of its own.
+		{"lint_noindex", "noindex and nofollow lines, which no search engine reads",
+			[]string{"lint", "../../testdata/lint/noindex.txt"}, ""},
+		{"lint_crawl_delay", "crawl-delay: Google ignores it, noted once",
+			[]string{"lint", "../../testdata/lint/crawl-delay.txt"}, ""},
+		{"lint_site_closed", "User-agent: * with Disallow: / closes the site",
+			[]string{"lint", "../../testdata/lint/site-closed.txt"}, ""},
+		{"lint_agent_digits", "MJ12bot is read as MJ, and the message says what follows",
+			[]string{"lint", "../../testdata/lint/agent-digits.txt"}, ""},
+		{"lint_sitemap", "relative and empty sitemaps are errors",
+			[]string{"lint", "../../testdata/lint/sitemap-relative.txt"}, ""},
+		{"lint_nbsp", "a pattern that starts with a non-breaking space: delete it",
+			[]string{"lint", "../../testdata/lint/nbsp.txt"}, ""},
+		{"lint_host_pattern", "a pattern that starts with a host: the path without it",
+			[]string{"lint", "../../testdata/lint/host-pattern.txt"}, ""},
+		{"lint_many", "the first 5 findings of a kind, then one line with the count and the line range",
+			[]string{"lint", "-"}, manyErrors()},
+		{"lint_many_all", "-all prints every finding",
+			[]string{"lint", "-all", "-"}, manyErrors()},
+		{"lint_help", "lint -h documents -all",
+			[]string{"lint", "-h"}, ""},
+
+		// serve
+		{"serve_help", "serve -h documents the API and what keeps it safe",
+			[]string{"serve", "-h"}, ""},
+		{"serve_arg", "serve takes no arguments",
+			[]string{"serve", "now"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,6 +341,7 @@ func TestHTTPFetch(t *testing.T) {
 	code := run([]string{"fetch", "-agent", "Googlebot", srv.URL + "/private/x"}, strings.NewReader(""), &stdout, &stderr)
 	want := fmt.Sprintf(`url         %[1]s/private/x
 robots.txt  %[1]s/robots.txt
+user-agent  Googlebot
 status      200
 redirects   1: %[1]s/moved/robots.txt
 bytes       42
@@ -224,11 +360,17 @@ verdict     disallowed  line 2: Disallow: /private/
 	mu.Unlock()
 
 	stdout.Reset()
-	code = run([]string{"check", "-url", srv.URL + "/", "/private/y", "/public"}, strings.NewReader(""), &stdout, &stderr)
+	code = run([]string{"check", "-url", srv.URL + "/", "-user-agent", "Mozilla/5.0 (compatible; Foobot/1.0)", "/private/y", "/public"},
+		strings.NewReader(""), &stdout, &stderr)
 	want = "allowed     /private/y  no rule matched\nallowed     /public  no rule matched\n"
 	if code != exitOK || stdout.String() != want {
 		t.Errorf("robotstxt check -url: exit %d, stdout %q, want 0, %q", code, stdout.String(), want)
 	}
+	mu.Lock()
+	if last := agents[len(agents)-1]; last != "Mozilla/5.0 (compatible; Foobot/1.0)" {
+		t.Errorf("check -url -user-agent sent User-Agent %q", last)
+	}
+	mu.Unlock()
 
 	stdout.Reset()
 	stderr.Reset()

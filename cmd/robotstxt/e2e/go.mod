@@ -1,0 +1,3 @@
+module github.com/robotstxt-go/robotstxt/cmd/robotstxt/e2e
+
+go 1.26.0

@@ -168,9 +168,10 @@ var ErrNoResult = errors.New("robotstxt: no result to put: a nil Result or nil R
 
 // Put records res as the latest fetch of the robots.txt at res.RobotsURL,
 // as if the cache had just made it: a crawler that kept its results can
-// start warm. The cache keeps its own copy of *res, with Fetched set to now
-// when zero, TTL to the lifetime a fetch would get when zero, and Expires to
-// Fetched+TTL when zero. A result older than the one the cache holds for the
+// start warm. The cache keeps its own copy of *res, with the times it lacks
+// filled in: Fetched is now when zero; TTL, when zero, is Expires-Fetched,
+// or the lifetime a fetch without max-age gets when Expires is zero too; and
+// Expires is Fetched+TTL when zero. A result older than the one the cache holds for the
 // origin (by Fetched) is ignored.
 //
 // Put fills this cache only, not the Store: the Store holds what was
@@ -190,11 +191,13 @@ func (c *Cache) Put(res *Result) error {
 	if r.Fetched.IsZero() {
 		r.Fetched = c.f.now()
 	}
-	if r.TTL == 0 {
+	switch {
+	case r.TTL == 0 && !r.Expires.IsZero():
+		r.TTL = r.Expires.Sub(r.Fetched)
+	case r.TTL == 0 && r.Unreachable():
+		r.TTL = c.f.retryTTL
+	case r.TTL == 0:
 		r.TTL = c.f.ttl
-		if r.Unreachable() {
-			r.TTL = c.f.retryTTL
-		}
 	}
 	if r.Expires.IsZero() {
 		r.Expires = r.Fetched.Add(r.TTL)

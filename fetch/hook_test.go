@@ -165,6 +165,13 @@ func TestPut(t *testing.T) {
 	if d, _ := c.Decide(ctx, "Foobot", srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(DefaultRetryTTL)) {
 		t.Errorf("after putting an unreachable result: %v, %v, expires %v; want the good copy, Stale, for the retry interval", d.Allowed, d.Source, d.Latest.Expires)
 	}
+	dated := &Result{RobotsURL: "http://dated.test/robots.txt", Robots: robotsOf(404, ""), Fetched: clk.Now(), Expires: clk.Now().Add(time.Hour)}
+	if err := c.Put(dated); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.Rules(ctx, "http://dated.test/"); err != nil || r.Result.TTL != time.Hour || !r.Result.Expires.Equal(dated.Expires) {
+		t.Errorf("Put with Expires and no TTL kept %+v, %v; want TTL = Expires-Fetched = 1h", r.Result, err)
+	}
 	for _, tt := range []struct {
 		res  *Result
 		want error

@@ -63,6 +63,10 @@
 // good); with none, everything is disallowed, until the origin has been
 // unreachable for more than 30 days (Options.GiveUpAfter), when everything
 // is allowed (RFC 9309 §2.3.1.4). [Rules.Source] tells which case applies.
+//
+// A fleet of crawler processes can share one cache: set Options.Store
+// (module github.com/robotstxt-go/robotstxt/redisstore keeps it in Redis),
+// and each robots.txt is fetched once for the whole fleet. See [Store].
 package fetch
 
 import (

@@ -84,7 +84,9 @@ func TestBinaryRoundTrip(t *testing.T) {
 }
 
 // TestBinaryCorpus round-trips every testdata file and every real corpus
-// file and asks the loaded file the conformance questions.
+// file: the loaded file answers the conformance questions as the reference
+// does, and lists the same sitemaps, other lines, rules and crawl-delays as
+// the parsed one for the agents the file names and for '*'.
 func TestBinaryCorpus(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	for _, name := range files {
@@ -94,6 +96,33 @@ func TestBinaryCorpus(t *testing.T) {
 		}
 		r := Parse(body)
 		sameAnswers(t, name, r, load(t, r), []string{"Googlebot", "bingbot", "*"}, []string{"/", "/private/x", "/docs/", "/a.pdf"})
+	}
+	dir := needShared(t, filepath.Join("corpus", "real"))
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no corpus files in %s: %v", dir, err)
+	}
+	step := 10 // every tenth file; all of them in the long sweeps
+	if longTests() {
+		step = 1
+	}
+	for k := 0; k < len(names); k += step {
+		name := names[k]
+		body, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Parse(body)
+		l := load(t, p)
+		if diff := cmp.Diff(p.Others(), l.Others()); diff != "" {
+			t.Fatalf("%s: Others differ:\n%s", name, diff)
+		}
+		agents := []string{"*", "Googlebot"}
+		base, n := p.agents()
+		for i := range min(n, 16) {
+			agents = append(agents, p.tokenAt(base, i))
+		}
+		sameAnswers(t, name, p, l, agents, nil)
 	}
 	path := needShared(t, filepath.Join("conformance", "corpus.tsv"))
 	loaded := map[string]*Robots{}

@@ -272,3 +272,39 @@ func FuzzUnmarshal(f *testing.F) {
 		exercise(t, b)
 	})
 }
+
+// BenchmarkBinary compares loading the binary form of testdata/small.txt
+// with parsing it, and times marshalling.
+func BenchmarkBinary(b *testing.B) {
+	body, err := os.ReadFile(filepath.Join("testdata", "small.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := Parse(body)
+	data, _ := r.MarshalBinary()
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			robotsSink = Parse(body)
+		}
+	})
+	b.Run("unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var l Robots
+			if err := l.UnmarshalBinary(data); err != nil {
+				b.Fatal(err)
+			}
+			robotsSink = &l
+		}
+	})
+	b.Run("marshal", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			data, _ = r.MarshalBinary()
+		}
+	})
+}

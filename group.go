@@ -60,6 +60,8 @@ func before(a, b rule) bool {
 type sortScratch struct {
 	keys  []uint64
 	rules []rule
+	lits  [][]byte // sortIndexed's literal prefixes
+	stack []uint32 // sortIndexed's chain of runs
 }
 
 // sortLayout orders the rules of a group: rules that can match any path

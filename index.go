@@ -93,7 +93,8 @@ func keyAt(lit []byte, depth int, i uint32) uint64 {
 // the top of this file) and appends their probes and links, relative to the
 // group's first rule, to links. The rules come in file order.
 func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
-	lits := make([][]byte, len(rules))
+	lits := slices.Grow(b.sort.lits[:0], len(rules))[:len(rules)]
+	b.sort.lits = lits
 	keys := slices.Grow(b.sort.keys[:0], len(rules))[:len(rules)]
 	b.sort.keys = keys
 	links = slices.Grow(links, linkWords*len(rules))
@@ -126,7 +127,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 
 	// Links: a stack holds the chain of runs whose literal prefixes are
 	// prefixes of the current one.
-	var stack []uint32 // first rules of runs
+	stack := b.sort.stack[:0] // first rules of runs
 	run := uint32(0)
 	for k := range rules {
 		lit := lits[keys[k]&idxMask]
@@ -150,6 +151,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		links = append(links, parent)
 		stack = append(stack, run)
 	}
+	b.sort.stack = stack
 	return links
 }
 

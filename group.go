@@ -16,6 +16,8 @@ type rule struct {
 	key   byte   // the byte after a leading '/', or 0 (see ruleKey); builder only
 	i     uint32 // index among the rules of a Robots (decoded rules)
 	raw   uint32 // where the value as written is in builder.raws (builder)
+
+	probes uint32 // of a pattern with a '*' (see patternProbes); builder only
 }
 
 type ruleFlags uint8

@@ -131,11 +131,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	run := uint32(0)
 	for k := range rules {
 		lit := lits[keys[k]&idxMask]
-		var probes uint32
-		if ru := rules[k]; ru.flags&ruleStar != 0 {
-			probes = patternProbes(b.patternBytes(ru))
-		}
-		links = append(links, probes)
+		links = append(links, rules[k].probes)
 		if k > 0 && bytes.Equal(lit, lits[keys[run]&idxMask]) {
 			links = append(links, runBit|run)
 			continue

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -338,7 +339,9 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	text.Grow(size + 4*n)
 
 	// The words go to w as bytes, to follow the text at the end.
-	w := make([]byte, 4*headerWords, 4*n)
+	w := slices.Grow(b.sc.words[:0], 4*n)[:4*headerWords]
+	clear(w)
+	defer func() { b.sc.words = w }()
 	put := func(v ...uint32) {
 		for _, x := range v {
 			w = binary.LittleEndian.AppendUint32(w, x)
@@ -346,7 +349,8 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	}
 	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
 
-	raws := make([]uint32, 0, nRaws*rawWords)
+	raws := slices.Grow(b.sc.rawRecs[:0], nRaws*rawWords)
+	defer func() { b.sc.rawRecs = raws }()
 	for i, ru := range b.rules {
 		w0 := uint32(text.Len())
 		if ru.flags&ruleAllow != 0 {
@@ -375,7 +379,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		}
 		if ru.flags&ruleStar != 0 {
 			var f [filterLen]byte
-			binary.LittleEndian.PutUint32(f[:], patternProbes(pat))
+			binary.LittleEndian.PutUint32(f[:], ru.probes)
 			text.Write(f[:])
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -155,6 +156,7 @@ type builder struct {
 
 	hasRules bool // whether the current group has seen an Allow or Disallow line
 	sort     sortScratch
+	sc       *scratch // where the slices come from, see scratch
 	indexMin int      // groups with this many rules or more are indexed
 	copied   uint32   // rules copied into merged groups (see addList)
 	merged   []uint32 // where the lists with a merged copy start
@@ -187,30 +189,27 @@ func parseWith(data []byte, indexMin int) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	// Sizing the scratch space from the file saves most of the regrowing;
-	// none of it is kept.
+	sc := scratchPool.Get().(*scratch)
 	b := builder{
 		src:      data,
-		rules:    make([]rule, 0, len(data)/32+8),
 		indexMin: indexMin,
+		sc:       sc,
+		rules:    slices.Grow(sc.rules[:0], len(data)/32+8),
+		pats:     sc.pats[:0],
+		raws:     sc.raws[:0],
+		text:     sc.text[:0],
+		tokens:   sc.tokens[:0],
+		groups:   sc.groups[:0],
+		others:   sc.others[:0],
+		sitemaps: sc.sitemaps[:0],
+		preamble: sc.preamble[:0],
+		names:    sc.names[:0],
+		global:   sc.global[:0],
+		links:    sc.links[:0],
+		merged:   sc.merged[:0],
+		sort:     sc.sort,
 	}
-	if 256 < len(data) && len(data) <= 4<<10 {
-		// One block for the small slices of a typical file, instead of
-		// growing each from nothing.
-		room := new(struct {
-			text, tokens, raws [128]byte
-			groups             [8]group
-			global             [4]uint32
-			names              [16]agentName
-			others, sitemaps   [4]other
-			keys               [32]uint64
-			sorted             [32]rule
-		})
-		b.text, b.tokens, b.raws = room.text[:0], room.tokens[:0], room.raws[:0]
-		b.groups, b.global, b.names = room.groups[:0], room.global[:0], room.names[:0]
-		b.others, b.sitemaps = room.others[:0], room.sitemaps[:0]
-		b.sort = sortScratch{keys: room.keys[:0], rules: room.sorted[:0]}
-	}
+	defer b.release()
 	lx := newLexer(data)
 	for {
 		raw, ok := lx.next()
@@ -353,7 +352,11 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 // newRule makes a rule for the pattern lit, at text[off:]. flags has
 // ruleStar when lit has a '*'.
 func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
-	return rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
+	ru := rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
+	if flags&ruleStar != 0 {
+		ru.probes = patternProbes(lit)
+	}
+	return ru
 }
 
 // indexFallback returns the index of the last '/' of an Allow value whose
@@ -546,8 +549,51 @@ func allDigits(s string) bool {
 	return true
 }
 
+// scratch is the working space of a parse, kept between parses in
+// scratchPool: no part of it ends up in a parsed file (encode copies what
+// the file keeps into a new string), and reusing it spares a parse most of
+// its allocations.
+type scratch struct {
+	rules                      []rule
+	pats, raws, text, tokens   []byte
+	groups                     []group
+	others, sitemaps, preamble []other
+	names                      []agentName
+	global, links, merged      []uint32
+	lists, rawRecs             []uint32
+	agents                     []agentEntry
+	words                      []byte
+	sort                       sortScratch
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooled bounds the scratch space a parse returns to the pool, in bytes
+// of capacity, so that one very large file does not keep its working space
+// alive.
+const maxPooled = 1 << 20
+
+// release returns the builder's scratch space to the pool, grown as the
+// parse left it, unless it has grown past maxPooled.
+func (b *builder) release() {
+	sc := b.sc
+	sc.rules, sc.pats, sc.raws, sc.text, sc.tokens = b.rules, b.pats, b.raws, b.text, b.tokens
+	sc.groups, sc.others, sc.sitemaps, sc.preamble = b.groups, b.others, b.sitemaps, b.preamble
+	sc.names, sc.global, sc.links, sc.merged, sc.sort = b.names, b.global, b.links, b.merged, b.sort
+	size := 24*cap(sc.rules) + cap(sc.pats) + cap(sc.raws) + cap(sc.text) + cap(sc.tokens) +
+		8*cap(sc.groups) + 16*(cap(sc.others)+cap(sc.sitemaps)+cap(sc.preamble)) + 12*cap(sc.names) +
+		4*(cap(sc.global)+cap(sc.links)+cap(sc.merged)+cap(sc.lists)+cap(sc.rawRecs)) + 12*cap(sc.agents) +
+		cap(sc.words) + 8*cap(sc.sort.keys) + 24*(cap(sc.sort.rules)+cap(sc.sort.lits)) + 4*cap(sc.sort.stack)
+	if size <= maxPooled {
+		scratchPool.Put(sc)
+	}
+}
+
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
+	if b.sc == nil {
+		b.sc = new(scratch) // a builder of Diagnose's, which never finishes
+	}
 	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
@@ -570,9 +616,8 @@ func (b *builder) finish() *Robots {
 	})
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
-	lists := make([]uint32, 0, 1+len(b.global))
-	lists = b.addList(lists, b.global, fileRules)
-	agents := make([]agentEntry, 0, len(b.names))
+	lists := b.addList(b.sc.lists[:0], b.global, fileRules)
+	agents := b.sc.agents[:0]
 	var ids []uint32
 	for i := 0; i < len(b.names); {
 		t := tok(b.names[i])
@@ -620,6 +665,7 @@ func (b *builder) finish() *Robots {
 	b.others = append(b.others, b.sitemaps...)
 	r := &Robots{kind: Parsed}
 	b.encode(r, agents, lists)
+	b.sc.lists, b.sc.agents = lists, agents
 	return r
 }
 

@@ -571,7 +571,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // maxPooled bounds the scratch space a parse returns to the pool, in bytes
 // of capacity, so that one very large file does not keep its working space
 // alive.
-const maxPooled = 1 << 20
+const maxPooled = 256 << 10
 
 // release returns the builder's scratch space to the pool, grown as the
 // parse left it, unless it has grown past maxPooled.

@@ -173,22 +173,20 @@ func (r *Robots) validate() error {
 // validateRules checks that the patterns lie end to end within the text and
 // that a wildcard pattern has room for its probes.
 func (r *Robots) validateRules(nRules uint32) error {
-	prev := uint32(0)
-	for i := uint32(0); i <= nRules; i++ {
-		off := r.word(headerWords+i*ruleWords) &^ bit31
-		if off < prev || off > r.wordsAt {
+	// The rules' words and the closing word, as bytes: one bounds check.
+	ws := r.words(headerWords, nRules*ruleWords+1)
+	off := le32(ws) &^ bit31
+	if off > r.wordsAt {
+		return errors.New("rule 0 out of range")
+	}
+	for i := uint32(0); i < nRules; i++ {
+		rec := ws[8*i : 8*i+12]
+		w1, next := le32(rec[4:8]), le32(rec[8:12])&^bit31
+		if next < off || next > r.wordsAt {
 			return fmt.Errorf("rule %d out of range", i)
 		}
-		prev = off
-		if i == nRules {
-			break
-		}
-		w1 := r.word(headerWords + i*ruleWords + 1)
-		next := r.word(headerWords+(i+1)*ruleWords) &^ bit31
 		size := next - off
-		if next < off {
-			return fmt.Errorf("rule %d out of range", i)
-		}
+		off = next
 		if w1&(1<<29) != 0 {
 			if size < filterLen {
 				return fmt.Errorf("rule %d has no room for its probes", i)
@@ -226,15 +224,17 @@ func (r *Robots) validateGroups(nRules, sLinks, sGroups, sAgents uint32) error {
 			if wild < start || wild > end {
 				return fmt.Errorf("group %d out of range", g)
 			}
-			// Keyed rules: '/', their key, and more.
+			// Keyed rules: '/', their key, and more, in key order.
+			prev := byte(0)
 			for i := wild; i < end; i++ {
 				p := r.pattern(i)
 				if len(p) < 2 || p[0] != '/' || p[1] == '*' {
 					return fmt.Errorf("rule %d has no key", i)
 				}
-				if i > wild && r.keyedKey(i-1) > r.keyedKey(i) {
+				if p[1] < prev {
 					return fmt.Errorf("rule %d out of key order", i)
 				}
+				prev = p[1]
 			}
 			continue
 		}

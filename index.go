@@ -41,8 +41,12 @@ import (
 // search, and a crawler keeps millions of small files (see indexMin).
 
 // indexMin is the number of rules from which a group is indexed. Below it,
-// the rules are walked by key (see sortLayout).
-const indexMin = 32
+// the rules are walked by key (see sortLayout). At 16, a common template of
+// twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
+// their probes beside the links; the index then costs 8 bytes a rule in a
+// quarter of the corpus's groups of that size or more (the median file's
+// heap goes from 1.11 to 1.16 times its size: go test -bench Corpus/retained).
+const indexMin = 16
 
 // runBit marks the link of a rule that does not start its run.
 const runBit = 1 << 31
@@ -291,13 +295,22 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 	}
 	var got bool
 	for {
-		for i := run; i < end; i++ {
-			probes, l := r.probesLink(at, start, i)
-			if i > run && l&runBit == 0 {
+		// The run's probes and links, 8 bytes a rule, read in one piece.
+		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
+		for i := run; len(recs) >= 4*linkWords; i++ {
+			rec := recs[:4*linkWords]
+			recs = recs[4*linkWords:]
+			if i > run && le32(rec[4:8])&runBit == 0 {
 				break // the next run
 			}
-			if !q.admits(probes) {
-				continue
+			if probes := le32(rec[0:4]); probes != 0 {
+				if !q.filtered {
+					q.f, q.filtered = q.p.filter(), true
+				}
+				// Most wildcard rules lack their first probe.
+				if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 == 0 || !q.f.admits(probes) {
+					continue
+				}
 			}
 			ru := r.rule(i)
 			if found && !before(ru, best) {

@@ -262,6 +262,10 @@ func (p urlPath) filter() pathFilter {
 
 // admits reports whether the path has every probe.
 func (f *pathFilter) admits(probes uint32) bool {
-	b0, b1, b2, b3 := uint8(probes), uint8(probes>>8), uint8(probes>>16), uint8(probes>>24)
-	return f[b0>>6]>>(b0&63)&(f[b1>>6]>>(b1&63))&(f[b2>>6]>>(b2&63))&(f[b3>>6]>>(b3&63))&1 != 0
+	// Most rules lack their first probe: test it alone first.
+	if b0 := uint8(probes); f[b0>>6]>>(b0&63)&1 == 0 {
+		return false
+	}
+	b1, b2, b3 := uint8(probes>>8), uint8(probes>>16), uint8(probes>>24)
+	return f[b1>>6]>>(b1&63)&(f[b2>>6]>>(b2&63))&(f[b3>>6]>>(b3&63))&1 != 0
 }

@@ -43,9 +43,9 @@ import (
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links; the index then costs 8 bytes a rule in a
-// quarter of the corpus's groups of that size or more (the median file's
-// heap goes from 1.11 to 1.16 times its size: go test -bench Corpus/retained).
+// their probes beside the links. The index costs 8 bytes a rule: over the
+// corpus the median file's heap goes from 1.11 to 1.16 times its size
+// (go test -bench Corpus/retained).
 const indexMin = 16
 
 // runBit marks the link of a rule that does not start its run.

@@ -239,10 +239,14 @@ func (r *Robots) validateGroups(nRules, sLinks, sGroups, sAgents uint32) error {
 			continue
 		}
 		at := wild &^ idxBit
-		if at != sLinks+linked || uint64(at)+uint64(end-start)*linkWords > uint64(sGroups) {
+		size := (end-start)*linkWords + sampleWords(end-start)
+		if at != sLinks+linked || uint64(at)+uint64(size) > uint64(sGroups) {
 			return fmt.Errorf("links of group %d out of range", g)
 		}
-		linked += (end - start) * linkWords
+		linked += size
+		if sampleWords(end-start) > 0 && int(r.word(at+(end-start)*linkWords)) > len(r.literalOf(start)) {
+			return fmt.Errorf("samples of group %d out of range", g)
+		}
 		for i := start; i < end; i++ {
 			l := r.link(at, start, i)
 			rel := i - start

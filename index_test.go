@@ -149,3 +149,54 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexSamples checks groups large enough to keep samples (see
+// sampleMin): their answers equal those of the same file laid out without
+// an index, which the tests above hold against the slow reference, for
+// paths inside, between and outside the shared prefix of the rules.
+func TestIndexSamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 15))
+	for _, shared := range []string{"/", "/site/archive/d", "/a"} {
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		n := sampleMin + rng.IntN(3*sampleMin)
+		for range n {
+			key := "Disallow: "
+			if rng.IntN(3) == 0 {
+				key = "Allow: "
+			}
+			p := fmt.Sprintf("%s%05d/%s", shared, rng.IntN(4*n), strings.Repeat("sub/", rng.IntN(3)))
+			switch rng.IntN(6) {
+			case 0:
+				p += "*.pdf$"
+			case 1:
+				p += "$"
+			case 2:
+				p = p[:len(shared)+rng.IntN(6)]
+			}
+			b.WriteString(key + p + "\n")
+		}
+		body := []byte(b.String())
+		indexed, plain := Parse(body), parseWith(body, 1<<30)
+		if _, wild, end := indexed.groupRules(0); wild&idxBit == 0 || end < sampleMin {
+			t.Fatalf("the group of %d rules is not indexed with samples", end)
+		}
+		for range 3000 {
+			u := fmt.Sprintf("%s%05d/%s%s", shared, rng.IntN(4*n), strings.Repeat("sub/", rng.IntN(4)), []string{"", "x.pdf", "x", "?q"}[rng.IntN(4)])
+			switch rng.IntN(8) {
+			case 0:
+				u = u[:rng.IntN(len(u)+1)]
+			case 1:
+				u = "/zz" + u
+			case 2:
+				u = "http://h?" + u
+			}
+			if got, want := indexed.Decide("a", u), plain.Decide("a", u); got != want {
+				t.Fatalf("shared %q, %d rules: Decide(%q) = %+v, without the index %+v", shared, n, u, got, want)
+			}
+		}
+		if ga, gb := load(t, indexed).Decide("a", shared+"00001/"), indexed.Decide("a", shared+"00001/"); ga != gb {
+			t.Fatalf("loaded from its binary form: %+v, parsed: %+v", ga, gb)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func before(a, b rule) bool {
 type sortScratch struct {
 	keys  []uint64
 	rules []rule
-	lits  [][]byte // sortIndexed's literal prefixes
+	lens  []uint16 // sortIndexed's lengths of literal prefixes
 	stack []uint32 // sortIndexed's chain of runs
 }
 

@@ -583,7 +583,7 @@ func (b *builder) release() {
 	size := 24*cap(sc.rules) + cap(sc.pats) + cap(sc.raws) + cap(sc.text) + cap(sc.tokens) +
 		8*cap(sc.groups) + 16*(cap(sc.others)+cap(sc.sitemaps)+cap(sc.preamble)) + 12*cap(sc.names) +
 		4*(cap(sc.global)+cap(sc.links)+cap(sc.merged)+cap(sc.lists)+cap(sc.rawRecs)) + 12*cap(sc.agents) +
-		cap(sc.words) + 8*cap(sc.sort.keys) + 24*(cap(sc.sort.rules)+cap(sc.sort.lits)) + 4*cap(sc.sort.stack)
+		cap(sc.words) + 8*cap(sc.sort.keys) + 24*cap(sc.sort.rules) + 2*cap(sc.sort.lens) + 4*cap(sc.sort.stack)
 	if size <= maxPooled {
 		scratchPool.Put(sc)
 	}
@@ -701,6 +701,7 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 		return append(lists, ids...)
 	}
 	b.copied += total
+	b.rules = slices.Grow(b.rules, int(total))
 	b.merged = append(b.merged, uint32(len(lists)))
 	lists = append(lists, n|mergedBit)
 	lists = append(lists, ids...)

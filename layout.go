@@ -25,11 +25,13 @@ import (
 //	                              line | star<<29 | rawApart<<30 | index<<31;
 //	                              then one word: where the patterns end
 //	links                         2 words a rule of the indexed groups, in
-//	                              rule order: probes, link (see index.go)
+//	                              rule order: probes, link; then a large
+//	                              group's samples (see index.go)
 //	groups                        2 words a group: start, wild, where wild is
 //	                              idxBit | where its links start for an
-//	                              indexed group; a closing record holds the
-//	                              totals
+//	                              indexed group, and has copyBit for a
+//	                              merged copy; a closing record holds the
+//	                              totals; the merged copies come last
 //	agents                        2 words an agent: token offset, groups;
 //	                              a closing record holds where tokens end
 //	lists                         group lists: a count, then group indexes,

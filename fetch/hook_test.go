@@ -79,6 +79,7 @@ func TestStats(t *testing.T) {
 	ask("a.test")
 	ask("b.test")
 	ask("c.test") // evicts a.test
+	idle(t, c)    // a refresh stays in flight until its hook has run, after its callers are answered
 	want := Stats{Hits: 2, Misses: 3, Fetches: 3, Evictions: 1, Entries: 2}
 	if got := c.Stats(); got != want {
 		t.Errorf("Stats = %+v, want %+v", got, want)

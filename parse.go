@@ -549,6 +549,12 @@ func allDigits(s string) bool {
 	return true
 }
 
+// maxMergeLen is the file size past which no merged copies are made (see
+// addList): 64 MiB, over a hundred times what crawlers read. Escaping
+// triples a pattern at most and copies add twice the rules, so the patterns
+// of a file that size, with their copies and probes, stay far below 2 GiB.
+const maxMergeLen = maxFileLen / 4
+
 // scratch is the working space of a parse, kept between parses in
 // scratchPool: no part of it ends up in a parsed file (encode copies what
 // the file keeps into a new string), and reusing it spares a parse most of
@@ -696,7 +702,9 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 	for _, g := range ids {
 		total += end(g) - b.groups[g].start
 	}
-	if n < mergeMin || total > 2*fileRules-b.copied {
+	// Past maxMergeLen no copies are made: with its copies, a file's
+	// patterns must still fit the 31-bit offsets of the layout.
+	if n < mergeMin || total > 2*fileRules-b.copied || len(b.src) > maxMergeLen {
 		lists = append(lists, n)
 		return append(lists, ids...)
 	}

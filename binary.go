@@ -112,7 +112,7 @@ func (r *Robots) validate() error {
 	default:
 		return fmt.Errorf("unknown kind %d", r.kind)
 	}
-	if len(r.text) > 4*maxFileLen || uint64(r.wordsAt) > uint64(len(r.text)) {
+	if uint64(len(r.text)) > 1<<32-1 || uint64(r.wordsAt) > uint64(len(r.text)) {
 		return errors.New("records out of range")
 	}
 	if !r.hasWords() {

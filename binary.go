@@ -154,8 +154,8 @@ func (r *Robots) validate() error {
 		return err
 	}
 	// Others: in range, in group order, each group's in line order.
-	n := r.numOthers()
-	for i := uint32(0); i < n; i++ {
+	prev := uint32(0)
+	for i := range r.numOthers() {
 		o := r.other(i)
 		if uint64(o.off)+uint64(o.keyN)+uint64(o.valN) > uint64(r.wordsAt) {
 			return fmt.Errorf("other line %d out of range", i)
@@ -163,9 +163,10 @@ func (r *Robots) validate() error {
 		if o.group != noGroup && o.group != preamble && o.group >= nGroups {
 			return fmt.Errorf("other line %d of no group", i)
 		}
-		if i > 0 && r.other(i-1).group > o.group {
+		if o.group < prev {
 			return errors.New("other lines out of order")
 		}
+		prev = o.group
 	}
 	return nil
 }
@@ -329,8 +330,9 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 // their pattern, and only they, have one, in rule order and in range.
 func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
 	k := sRaws
+	ws := r.words(headerWords, nRules*ruleWords)
 	for i := uint32(0); i < nRules; i++ {
-		if r.word(headerWords+i*ruleWords+1)&(1<<30) == 0 {
+		if le32(ws[8*i+4:8*i+8])&(1<<30) == 0 {
 			continue
 		}
 		if k >= sOthers || r.word(k) != i {

@@ -27,7 +27,12 @@
 // immutable, safe for concurrent use by multiple goroutines and compact (a
 // small struct and one string, about the size of the file); Allowed and
 // Decide allocate nothing. A crawler asking many URLs for one agent selects
-// the agent's [Group] once with [Robots.Group] and asks it.
+// the agent's [Group] once with [Robots.Group] and asks it; a crawler that
+// answers to several agents asks [Robots.GroupFor]. A query's cost does not
+// grow with the size of the file: large groups are indexed by the literal
+// prefix of their rules. A parsed file has a versioned binary form
+// ([Robots.MarshalBinary]) that a cache can store and load again for a
+// fraction of the cost of parsing.
 //
 // # Differences from RFC 9309
 //

@@ -67,17 +67,24 @@ func firstToNormalize(s string) int {
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
+	// plain reports whether the word v holds neither a '%' nor a byte ≥
+	// 0x80. A byte of x is zero where v has a '%'; (x-ones)&^x sets the
+	// high bit of some byte exactly when x has a zero byte.
+	plain := func(v uint64) bool {
+		x := v ^ ('%' * ones)
+		return (v|(x-ones)&^x)&highs == 0
+	}
 	i := 0
 	for i < len(s) {
 		if i+8 <= len(s) {
-			v := load64(s, i)
-			// A byte of x is zero where v has a '%'; (x-ones)&^x sets the
-			// high bit of some byte exactly when x has a zero byte.
-			x := v ^ ('%' * ones)
-			if (v|(x-ones)&^x)&highs == 0 {
+			if plain(load64(s, i)) {
 				i += 8
 				continue
 			}
+		} else if len(s) >= 8 && plain(load64(s, len(s)-8)) {
+			// The last bytes, read as the string's last word, which
+			// overlaps bytes already seen.
+			return -1
 		}
 		switch c := s[i]; {
 		case c >= 0x80:

@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"bytes"
-	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -79,18 +78,7 @@ const (
 // keyAt returns the key of rule i whose literal prefix is lit, from byte
 // depth on.
 func keyAt(lit []byte, depth int, i uint32) uint64 {
-	var k uint64
-	if depth+8 <= len(lit) {
-		k = binary.BigEndian.Uint64(lit[depth:]) >> (64 - 8*keyDigits)
-	} else {
-		for d := depth; d < depth+keyDigits; d++ {
-			k <<= 8
-			if d < len(lit) {
-				k |= uint64(lit[d])
-			}
-		}
-	}
-	return k<<idxBits | uint64(i)
+	return headAt(lit, depth)>>(64-8*keyDigits)<<idxBits | uint64(i)
 }
 
 // sortIndexed orders the rules of a large group as an index needs them (see
@@ -199,6 +187,11 @@ func sampleWords(n uint32) uint32 {
 // headAt returns the 8 bytes of lit from depth on, big-endian and padded
 // with zeros.
 func headAt[T string | []byte](lit T, depth int) uint64 {
+	if depth+8 <= len(lit) {
+		b := lit[depth : depth+8]
+		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+	}
 	var h uint64
 	for d := depth; d < depth+8; d++ {
 		h <<= 8
@@ -308,16 +301,7 @@ func (r *Robots) probesLink(at, start, i uint32) (probes, link uint32) {
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
 	w0, w1, end := r.ruleWords3(i)
-	lit := r.text[w0&^bit31 : end]
-	if w1&(1<<29) != 0 {
-		if star := strings.IndexByte(lit, '*'); star >= 0 {
-			return lit[:star]
-		}
-	}
-	if n := len(lit); n > 0 && lit[n-1] == '$' {
-		lit = lit[:n-1]
-	}
-	return lit
+	return literal(strings.TrimSuffix(r.text[w0&^bit31:end], "$"), w1&(1<<29) != 0)
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

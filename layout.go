@@ -341,9 +341,8 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	text.Grow(size + 4*n)
 
 	// The words go to w as bytes, to follow the text at the end.
-	w := slices.Grow(b.sc.words[:0], 4*n)[:4*headerWords]
+	w := slices.Grow(b.words[:0], 4*n)[:4*headerWords]
 	clear(w)
-	defer func() { b.sc.words = w }()
 	put := func(v ...uint32) {
 		for _, x := range v {
 			w = binary.LittleEndian.AppendUint32(w, x)
@@ -351,8 +350,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	}
 	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
 
-	raws := slices.Grow(b.sc.rawRecs[:0], nRaws*rawWords)
-	defer func() { b.sc.rawRecs = raws }()
+	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
 	for i, ru := range b.rules {
 		w0 := uint32(text.Len())
 		if ru.flags&ruleAllow != 0 {
@@ -420,4 +418,5 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	r.wordsAt = uint32(text.Len())
 	text.Write(w)
 	r.text = text.String()
+	b.words, b.rawRecs = w, raws // their room goes back to the pool
 }

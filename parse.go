@@ -137,30 +137,14 @@ func hasPrefixFold(b []byte, prefix string) bool {
 
 // builder collects what Parse keeps while the lines go by.
 type builder struct {
-	src      []byte // the file; patterns that need no escaping are read from it
-	pats     []byte // escaped patterns
-	raws     []byte // values as written, where they differ: 2 bytes of length, then the bytes
-	text     []byte // other keys and values, sitemaps
-	rules    []rule
-	groups   []group
-	others   []other
-	sitemaps []other         // keyN 0
-	preamble []other         // other lines before the first group
-	seen     map[string]bool // sitemaps already kept, once there are many
+	src  []byte          // the file; patterns that need no escaping are read from it
+	seen map[string]bool // sitemaps already kept, once there are many
 
-	// names holds, per User-agent line that names a token, the token (lower
-	// case, in tokens) and the group it belongs to.
-	names  []agentName
-	tokens []byte
-	global []uint32 // groups that name "*"
-
-	hasRules bool // whether the current group has seen an Allow or Disallow line
-	sort     sortScratch
-	sc       *scratch // where the slices come from, see scratch
+	scratch           // the slices the parse fills (see scratch)
+	pooled   *scratch // where they go back to, or nil
+	hasRules bool     // whether the current group has seen an Allow or Disallow line
 	indexMin int      // groups with this many rules or more are indexed
 	copied   uint32   // rules copied into merged groups (see addList)
-	merged   []uint32 // where the lists with a merged copy start
-	links    []uint32 // the links of indexed groups (see index.go)
 }
 
 type agentName struct {
@@ -190,25 +174,9 @@ func parseWith(data []byte, indexMin int) *Robots {
 		data = data[:maxFileLen]
 	}
 	sc := scratchPool.Get().(*scratch)
-	b := builder{
-		src:      data,
-		indexMin: indexMin,
-		sc:       sc,
-		rules:    slices.Grow(sc.rules[:0], len(data)/32+8),
-		pats:     sc.pats[:0],
-		raws:     sc.raws[:0],
-		text:     sc.text[:0],
-		tokens:   sc.tokens[:0],
-		groups:   sc.groups[:0],
-		others:   sc.others[:0],
-		sitemaps: sc.sitemaps[:0],
-		preamble: sc.preamble[:0],
-		names:    sc.names[:0],
-		global:   sc.global[:0],
-		links:    sc.links[:0],
-		merged:   sc.merged[:0],
-		sort:     sc.sort,
-	}
+	b := builder{src: data, indexMin: indexMin, scratch: *sc, pooled: sc}
+	b.reset()
+	b.rules = slices.Grow(b.rules, len(data)/32+8)
 	defer b.release()
 	lx := newLexer(data)
 	for {
@@ -560,16 +528,45 @@ const maxMergeLen = maxFileLen / 4
 // the file keeps into a new string), and reusing it spares a parse most of
 // its allocations.
 type scratch struct {
-	rules                      []rule
-	pats, raws, text, tokens   []byte
-	groups                     []group
-	others, sitemaps, preamble []other
-	names                      []agentName
-	global, links, merged      []uint32
-	lists, rawRecs             []uint32
-	agents                     []agentEntry
-	words                      []byte
-	sort                       sortScratch
+	pats     []byte // escaped patterns
+	raws     []byte // values as written, where they differ: 2 bytes of length, then the bytes
+	text     []byte // other keys and values, sitemaps
+	rules    []rule
+	groups   []group
+	others   []other
+	sitemaps []other // keyN 0
+	preamble []other // other lines before the first group
+
+	// names holds, per User-agent line that names a token, the token (lower
+	// case, in tokens) and the group it belongs to.
+	names  []agentName
+	tokens []byte
+	global []uint32 // groups that name "*"
+
+	links  []uint32 // the links of indexed groups (see index.go)
+	merged []uint32 // where the lists with a merged copy start
+	sort   sortScratch
+
+	// What finish and encode build: group lists, agents, raw records, words.
+	lists, rawRecs []uint32
+	agents         []agentEntry
+	words          []byte
+}
+
+// reset empties every slice of s, keeping its room.
+func (s *scratch) reset() {
+	s.pats, s.raws, s.text, s.tokens, s.words = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.words[:0]
+	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
+	s.others, s.sitemaps, s.preamble = s.others[:0], s.sitemaps[:0], s.preamble[:0]
+	s.global, s.links, s.merged, s.lists, s.rawRecs = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.rawRecs[:0]
+}
+
+// size returns the bytes of room s holds.
+func (s *scratch) size() int {
+	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
+		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
+		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)) + 12*cap(s.agents) +
+		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 2*cap(s.sort.lens) + 4*cap(s.sort.stack)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -582,24 +579,14 @@ const maxPooled = 256 << 10
 // release returns the builder's scratch space to the pool, grown as the
 // parse left it, unless it has grown past maxPooled.
 func (b *builder) release() {
-	sc := b.sc
-	sc.rules, sc.pats, sc.raws, sc.text, sc.tokens = b.rules, b.pats, b.raws, b.text, b.tokens
-	sc.groups, sc.others, sc.sitemaps, sc.preamble = b.groups, b.others, b.sitemaps, b.preamble
-	sc.names, sc.global, sc.links, sc.merged, sc.sort = b.names, b.global, b.links, b.merged, b.sort
-	size := 24*cap(sc.rules) + cap(sc.pats) + cap(sc.raws) + cap(sc.text) + cap(sc.tokens) +
-		8*cap(sc.groups) + 16*(cap(sc.others)+cap(sc.sitemaps)+cap(sc.preamble)) + 12*cap(sc.names) +
-		4*(cap(sc.global)+cap(sc.links)+cap(sc.merged)+cap(sc.lists)+cap(sc.rawRecs)) + 12*cap(sc.agents) +
-		cap(sc.words) + 8*cap(sc.sort.keys) + 24*cap(sc.sort.rules) + 2*cap(sc.sort.lens) + 4*cap(sc.sort.stack)
-	if size <= maxPooled {
-		scratchPool.Put(sc)
+	*b.pooled = b.scratch
+	if b.pooled.size() <= maxPooled {
+		scratchPool.Put(b.pooled)
 	}
 }
 
 // finish sorts what the builder collected into a Robots.
 func (b *builder) finish() *Robots {
-	if b.sc == nil {
-		b.sc = new(scratch) // a builder of Diagnose's, which never finishes
-	}
 	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
@@ -622,8 +609,8 @@ func (b *builder) finish() *Robots {
 	})
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
-	lists := b.addList(b.sc.lists[:0], b.global, fileRules)
-	agents := b.sc.agents[:0]
+	lists := b.addList(b.lists[:0], b.global, fileRules)
+	agents := b.agents[:0]
 	var ids []uint32
 	for i := 0; i < len(b.names); {
 		t := tok(b.names[i])
@@ -671,7 +658,7 @@ func (b *builder) finish() *Robots {
 	b.others = append(b.others, b.sitemaps...)
 	r := &Robots{kind: Parsed}
 	b.encode(r, agents, lists)
-	b.sc.lists, b.sc.agents = lists, agents
+	b.lists, b.agents = lists, agents
 	return r
 }
 

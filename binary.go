@@ -281,7 +281,11 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 		}
 		at, n := k+1, r.word(k)&^mergedBit
 		merged := r.word(k)&mergedBit != 0
-		if uint64(at)+uint64(n)+uint64(b2u(merged)) > uint64(sRaws) {
+		words := uint64(n) // the ids, and the merged copy's index after them
+		if merged {
+			words++
+		}
+		if uint64(at)+words > uint64(sRaws) {
 			return errors.New("group list out of range")
 		}
 		if merged && r.word(at+n) >= nGroups {
@@ -352,11 +356,4 @@ func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
 		return errors.New("values as written of no rule")
 	}
 	return nil
-}
-
-func b2u(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -294,12 +294,6 @@ const linkWords = 2
 // rule start and whose links start at word at.
 func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
 
-// probesLink returns the probes and the link of rule i, as link does.
-func (r *Robots) probesLink(at, start, i uint32) (probes, link uint32) {
-	s := r.words(at+(i-start)*linkWords, linkWords)
-	return le32(s[0:4]), le32(s[4:8])
-}
-
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
 	w0, w1, end := r.ruleWords3(i)

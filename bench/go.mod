@@ -2,11 +2,10 @@ module github.com/robotstxt-go/robotstxt/bench
 
 go 1.26.0
 
-replace github.com/robotstxt-go/robotstxt => ../
 
 require (
 	github.com/jimsmart/grobotstxt v1.0.3
-	github.com/robotstxt-go/robotstxt v0.0.0-00010101000000-000000000000
+	github.com/robotstxt-go/robotstxt v0.0.0-20261122231904-45ef47ccd744
 	github.com/temoto/robotstxt v1.1.2
 )
 

@@ -150,10 +150,21 @@ type Result struct {
 	Fetched  time.Time
 	Duration time.Duration
 	// TTL is how long the result may be used, and Expires is Fetched+TTL:
-	// from Cache-Control max-age or the default for a good result, the
-	// retry interval for an unreachable one.
+	// from Cache-Control max-age or the default for a good result; for an
+	// unreachable one, the retry interval, or the answer's Retry-After
+	// when it has one, bounded by MinTTL and MaxTTL.
 	TTL     time.Duration
 	Expires time.Time
+	// RetryAfter is the Retry-After of a 429 or 503 answer (RFC 9110
+	// §10.2.3), as a wait from Fetched, or 0 when there is none. A
+	// [Pacer] holds the origin's requests back until it has passed.
+	RetryAfter time.Duration
+	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
+	// all: an HTML page (an error page or a login form served with 200),
+	// UTF-16 text or binary data. It wraps robotstxt.ErrHTML or
+	// robotstxt.ErrEncoding. The body is parsed all the same, as Google's
+	// parser reads it, and yields no rules a crawler would expect.
+	NotRobots error
 }
 
 // Unreachable reports whether the fetch found the robots.txt unreachable
@@ -286,10 +297,27 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 			return resp.Header
 		}
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, body)
+		res.NotRobots = notRobots(body)
 	default:
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
 	}
 	return resp.Header
+}
+
+// notRobots returns the finding of [robotstxt.Diagnose] that body is no
+// robots.txt at all, or nil. Only the body's first bytes are read, which
+// is where an HTML page or binary data shows itself.
+func notRobots(body []byte) error {
+	const head = 4096
+	if len(body) > head {
+		body = body[:head]
+	}
+	for _, e := range robotstxt.Diagnose(body).Findings {
+		if e.Severity == robotstxt.SeverityError && (errors.Is(e, robotstxt.ErrHTML) || errors.Is(e, robotstxt.ErrEncoding)) {
+			return e
+		}
+	}
+	return nil
 }
 
 // looped reports whether the redirect chain visited some URL twice.
@@ -341,7 +369,15 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 
 // lifetime returns how long res may be used.
 func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
+	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
+		if wait, ok := retryAfter(h, res.Fetched); ok {
+			res.RetryAfter = wait
+		}
+	}
 	if res.Unreachable() {
+		if res.RetryAfter > 0 {
+			return min(max(res.RetryAfter, MinTTL), max(f.maxTTL, MinTTL))
+		}
 		return f.retryTTL
 	}
 	age, ok := maxAge(h)

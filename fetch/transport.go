@@ -342,6 +342,9 @@ func (t *Transport) wire(req *http.Request) (*http.Request, string) {
 	path = robotstxt.NormalizeURL(path)
 	query := robotstxt.NormalizeURL(req.URL.RawQuery)
 	asked := req.URL.Scheme + "://" + req.URL.Host + path
+	if path == "" {
+		asked += "/" // as Go sends it
+	}
 	if query != "" || req.URL.ForceQuery {
 		asked += "?" + query
 	}

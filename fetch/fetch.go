@@ -22,12 +22,33 @@
 // A crawler states its identity once, in [Options]: the User-Agent header it
 // sends and the product token its robots.txt groups use, found in the header
 // when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
-// A question with an agent that is not a product token fails with an
-// [*AgentError] rather than being answered for the global group, which is
-// what the core package does with such an agent. URLs are matched in the
-// form the rules are stored in ([robotstxt.NormalizeURL]), so a raw href
-// with non-ASCII bytes meets the rule written for it. Package fetchtest
+// The robots.txt requests carry that header, and a [Transport] sets it on
+// every request that has none. A question with an agent that is not a
+// product token fails with an [*AgentError] rather than being answered for
+// the global group, which is what the core package does with such an
+// agent. URLs are matched in the form a Transport sends them
+// ([robotstxt.NormalizeURL]), so a raw href with non-ASCII bytes or a space
+// meets the rule written for the URL that goes out. Package fetchtest
 // serves made-up sites to a crawler's tests.
+//
+// # Timeouts, schedulers and other HTTP clients
+//
+// A paced Transport waits for the origin's turn inside RoundTrip, so the
+// wait counts against the request's deadline: http.Client.Timeout, or the
+// request context's. It never eats that deadline silently: a request whose
+// turn would come after its deadline fails at once with a [*WaitError]
+// (errors.Is [ErrWaitPastDeadline]) naming the origin, the wait and what
+// asked for it (a Crawl-delay line, a Retry-After). A crawler with many
+// origins takes turns with [Pacer.Reserve], which does not wait, serves
+// other origins until [Reservation.When], and sends the request with
+// [WithReservation]: the Transport then sends it on that turn, and the
+// client's timeout covers only the request itself.
+//
+// Crawler frameworks that take an http.RoundTripper, such as colly with
+// WithTransport, run their own timeout around it (colly's is 10 s): with
+// many requests queued for one slow origin, later ones get WaitErrors.
+// Give the framework's own rate limit the spacing and leave the pacer out
+// of the Transport, or raise its timeout above the queue's wait.
 //
 // # How a fetch is read
 //

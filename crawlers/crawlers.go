@@ -1,0 +1,77 @@
+// Package crawlers is a table of well-known web crawlers: the product token
+// each obeys robots.txt as, the User-Agent header its operator publishes,
+// what it crawls for, and the documentation that says so.
+//
+// The table is data beside package robotstxt, not part of it: the core
+// answers exactly as Google's parser for any agent it is given, and knows no
+// crawler by name. Tools that audit files for many crawlers at once, or that
+// model a crawler's documented behaviour (such as AdsBot-Google ignoring the
+// `*` group), read it from here so that they agree.
+package crawlers
+
+import "strings"
+
+// Purpose says what a crawler fetches pages for, as its operator documents it.
+type Purpose string
+
+// The purposes of the crawlers in the table.
+const (
+	// Search crawlers index pages for a search engine.
+	Search Purpose = "search"
+	// AITraining crawlers collect pages to train AI models.
+	AITraining Purpose = "ai-training"
+	// AISearch crawlers index pages for an AI product's search and answers.
+	AISearch Purpose = "ai-search"
+	// AIUser agents fetch a page when a user of an AI product asks for it.
+	AIUser Purpose = "ai-user"
+	// AIControl tokens fetch nothing: robots.txt groups naming them tell
+	// their operator whether pages fetched by its other crawlers may be used
+	// for AI (Google-Extended, Applebot-Extended).
+	AIControl Purpose = "ai-control"
+	// Ads crawlers check the quality of pages that advertisements link to.
+	Ads Purpose = "ads"
+	// Archive crawlers build public web archives and datasets.
+	Archive Purpose = "archive"
+	// Commerce crawlers check shopping pages.
+	Commerce Purpose = "commerce"
+)
+
+// Crawler is one crawler of the table.
+type Crawler struct {
+	// Token is the product token the crawler looks for in User-agent
+	// lines; it is a valid agent for robotstxt.Allowed.
+	Token string
+	// Operator is the company or project that runs the crawler.
+	Operator string
+	// Purpose says what the crawler fetches pages for.
+	Purpose Purpose
+	// UserAgent is a User-Agent header the operator publishes for the
+	// crawler, as it appears in the documentation (version numbers in it
+	// change over time). It is "" for a token that is never sent, such as
+	// Google-Extended.
+	UserAgent string
+	// IgnoresGlobal reports that the crawler does not obey the `*` group:
+	// only groups that name it apply, and with none it may fetch every URL
+	// (Google documents this for AdsBot-Google and AdsBot-Google-Mobile).
+	IgnoresGlobal bool
+	// Source is the address of the operator's documentation of the
+	// crawler, where the token, header and behaviour above are stated.
+	Source string
+}
+
+// All returns the table, ordered by operator and then by token. The slice
+// is a copy: changing it changes nothing here.
+func All() []Crawler {
+	return append([]Crawler(nil), table...)
+}
+
+// Lookup returns the crawler whose token equals token, compared without
+// regard to ASCII case as robots.txt compares agents.
+func Lookup(token string) (Crawler, bool) {
+	for _, c := range table {
+		if strings.EqualFold(c.Token, token) {
+			return c, true
+		}
+	}
+	return Crawler{}, false
+}

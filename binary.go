@@ -27,10 +27,10 @@ import (
 // out of range and without looping.
 
 // binaryVersion is the version of the stored form. It changes whenever the
-// layout does; a value of another version does not load. Version 2 names
-// the bit fields of the rule records (see packRule) and refuses values of
-// version 1, whose readers would not check what version 2 adds.
-const binaryVersion = 2
+// layout does; a value of another version does not load. Version 2 named
+// the bit fields of the rule records (see packRule); version 3 adds the
+// usage records of Content-Usage and Content-Signal lines.
+const binaryVersion = 3
 
 const (
 	binaryMagic  = "RBTX"

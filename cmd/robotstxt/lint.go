@@ -29,9 +29,7 @@ Of a kind of finding that comes more than 10 times (thousands of patterns
 that can never match, say), the first 5 are printed, then one line with the
 count and the line range; -all prints every one, and -json holds them all.
 
-Exit status: 1 when there is any error, 0 otherwise, 2 when the file cannot
-be read.
-
+` + exitStatuses + `
 Examples:
 
 	robotstxt lint robots.txt

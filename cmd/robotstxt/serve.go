@@ -54,8 +54,7 @@ addresses that are loopback, private, link-local or otherwise not public,
 checked on the address each connection goes to (redirects included),
 unless -allow-private is given.
 
-Exit status: 0 when stopped by an interrupt, 2 when it cannot listen.
-
+` + exitStatuses + `
 Examples:
 
 	robotstxt serve

@@ -46,6 +46,7 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		row.Lint = append(row.Lint, rs.lint.kinds...)
 	}
 	var delay float64
+	globalLabel := "" // the label of the "*" group, shared by every agent the file does not name
 	for i := range q.agents {
 		a := &q.agents[i]
 		row.Agent, row.Operator, row.Purpose = a.Name(), a.Operator, a.Purpose
@@ -60,7 +61,16 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		} else {
 			g, own := groupOf(rs.rules, a)
 			row.OwnGroup = own
-			row.Label = label(rs.rules, g)
+			shared := len(a.Tokens) == 1 && !own && !a.IgnoresGlobal
+			switch {
+			case shared && globalLabel != "":
+				row.Label = globalLabel
+			case shared:
+				row.Label = label(rs.rules, g)
+				globalLabel = row.Label
+			default:
+				row.Label = label(rs.rules, g)
+			}
 			for j, p := range q.asked {
 				d := decide(rs.rules, g, p)
 				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule})

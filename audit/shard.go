@@ -28,7 +28,7 @@ type resolved struct {
 }
 
 type lintCounts struct {
-	kinds          []Lint
+	kinds            []Lint
 	errors, warnings int32
 }
 

@@ -72,6 +72,9 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 			return err
 		}
 		rec, off, val, err := r.Next()
+		if err != nil && err != io.EOF && pending != nil && off == pending.Offset && gz && gzipTrouble(err) {
+			pending = nil // its gzip member ends early: the record is not whole
+		}
 		flush()
 		if err == io.EOF {
 			break
@@ -115,6 +118,10 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 		}
 		c := &Capture{Input: in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
 		buf, err = readHTTP(raw, c, buf)
+		if err == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated) {
+			problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
+			continue
+		}
 		if err != nil {
 			kind := ProblemHTTP
 			if gz && gzipTrouble(err) {
@@ -177,11 +184,8 @@ func readHTTP(raw io.Reader, c *Capture, buf []byte) ([]byte, error) {
 		}
 	}
 	buf, c.Oversize, err = readCapped(body, buf[:0])
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return buf, err
-	}
 	c.Body = buf
-	return buf, nil
+	return buf, err
 }
 
 // readCapped reads r into buf up to maxBody bytes and reports whether more
@@ -201,9 +205,6 @@ func readCapped(r io.Reader, buf []byte) ([]byte, bool, error) {
 		}
 	}
 	_, err := io.Copy(io.Discard, r)
-	if err == io.ErrUnexpectedEOF {
-		err = nil
-	}
 	return buf[:maxBody], true, err
 }
 

@@ -250,3 +250,5 @@ func TestParquetReadBack(t *testing.T) {
 		}
 	}
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -27,8 +27,10 @@ import (
 // out of range and without looping.
 
 // binaryVersion is the version of the stored form. It changes whenever the
-// layout does; a value of another version does not load.
-const binaryVersion = 1
+// layout does; a value of another version does not load. Version 2 names
+// the bit fields of the rule records (see packRule) and refuses values of
+// version 1, whose readers would not check what version 2 adds.
+const binaryVersion = 2
 
 const (
 	binaryMagic  = "RBTX"
@@ -129,14 +131,23 @@ func (r *Robots) validate() error {
 		return errors.New("records shorter than their header")
 	}
 	// Sections, in the order encode writes them.
+	prev := uint32(headerWords + 1)
+	for k, sec := range sections {
+		start, end := r.word(sec.h), nw
+		if k+1 < len(sections) {
+			end = r.word(sections[k+1].h)
+		}
+		if start < prev || end < start {
+			return errors.New("sections out of order")
+		}
+		if sec.size != 0 && (end-start)%sec.size != 0 {
+			return errors.New("section of partial records")
+		}
+		prev = start
+	}
 	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
 	sLists, sRaws, sOthers := r.word(hLists), r.word(hRaws), r.word(hOthers)
-	if !(headerWords+1 <= sLinks && sLinks <= sGroups && sGroups <= sAgents && sAgents <= sLists &&
-		sLists <= sRaws && sRaws <= sOthers && sOthers <= nw) {
-		return errors.New("sections out of order")
-	}
-	if (sLinks-headerWords-1)%ruleWords != 0 || (sAgents-sGroups)%groupWords != 0 ||
-		(sLists-sAgents)%agentWords != 0 || (sOthers-sRaws)%rawWords != 0 || (nw-sOthers)%otherWords != 0 {
+	if (sLinks-headerWords-1)%ruleWords != 0 {
 		return errors.New("section of partial records")
 	}
 	nRules := (sLinks - headerWords - 1) / ruleWords
@@ -154,7 +165,7 @@ func (r *Robots) validate() error {
 		return err
 	}
 	// Others: in range, in group order, each group's in line order.
-	prev := uint32(0)
+	prev = 0
 	for i := range r.numOthers() {
 		o := r.other(i)
 		if uint64(o.off)+uint64(o.keyN)+uint64(o.valN) > uint64(r.wordsAt) {
@@ -176,19 +187,19 @@ func (r *Robots) validate() error {
 func (r *Robots) validateRules(nRules uint32) error {
 	// The rules' words and the closing word, as bytes: one bounds check.
 	ws := r.words(headerWords, nRules*ruleWords+1)
-	off := le32(ws) &^ bit31
+	off := recOff(le32(ws))
 	if off > r.wordsAt {
 		return errors.New("rule 0 out of range")
 	}
 	for i := uint32(0); i < nRules; i++ {
 		rec := ws[8*i : 8*i+12]
-		w1, next := le32(rec[4:8]), le32(rec[8:12])&^bit31
+		w1, next := le32(rec[4:8]), recOff(le32(rec[8:12]))
 		if next < off || next > r.wordsAt {
 			return fmt.Errorf("rule %d out of range", i)
 		}
 		size := next - off
 		off = next
-		if w1&(1<<29) != 0 {
+		if recStar(w1) {
 			if size < filterLen {
 				return fmt.Errorf("rule %d has no room for its probes", i)
 			}
@@ -336,7 +347,7 @@ func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
 	k := sRaws
 	ws := r.words(headerWords, nRules*ruleWords)
 	for i := uint32(0); i < nRules; i++ {
-		if le32(ws[8*i+4:8*i+8])&(1<<30) == 0 {
+		if !recRawApart(le32(ws[8*i+4 : 8*i+8])) {
 			continue
 		}
 		if k >= sOthers || r.word(k) != i {

@@ -21,9 +21,8 @@ import (
 //
 //	header                        6 words: where groups, agents, lists, raws,
 //	                              others and links start
-//	rules                         2 words a rule: off | allow<<31,
-//	                              line | star<<29 | rawApart<<30 | index<<31;
-//	                              then one word: where the patterns end
+//	rules                         2 words a rule (see packRule); then one
+//	                              word: where the patterns end
 //	links                         2 words a rule of the indexed groups, in
 //	                              rule order: probes, link; then a large
 //	                              group's samples (see index.go)
@@ -75,6 +74,22 @@ const (
 	headerWords
 )
 
+// sections lists the sections that follow the rules, in the order encode
+// writes them, each with its header word and the size of its records in
+// words, or 0 when they vary. A section ends where the next one starts, the
+// last where the words end.
+var sections = [...]struct {
+	h    uint32
+	size uint32
+}{
+	{hLinks, 0},
+	{hGroups, groupWords},
+	{hAgents, agentWords},
+	{hLists, 0},
+	{hRaws, rawWords},
+	{hOthers, otherWords},
+}
+
 // idxBit marks the wild word of an indexed group, whose other bits say where
 // its links start (see index.go). copyBit marks that of a merged copy.
 const (
@@ -100,16 +115,101 @@ const (
 	preamble = noGroup - 1
 )
 
+// Sizes of the records, in words.
 const (
 	ruleWords  = 2
 	groupWords = 2
 	agentWords = 2
 	rawWords   = 2
 	otherWords = 4
-
-	bit31    = 1 << 31
-	lineMask = 1<<29 - 1
 )
+
+// The bit fields of a rule record. Its first word holds the offset of the
+// pattern in the text and the Allow flag:
+//
+//	bits 0-30   offset (ruleOffBits)
+//	bit  31     allow
+//
+// its second the line and three flags:
+//
+//	bits 0-28   line (ruleLineBits)
+//	bit  29     star: the pattern has a '*' and is followed by its probes
+//	bit  30     rawApart: the value as written is a record of the raws
+//	bit  31     index: the "/index.htm" fallback of an Allow rule
+//
+// The word after the last rule holds where the patterns end, in the same
+// field as an offset, so that a pattern ends where the next one's offset
+// says. Only the functions below read or write these bits.
+const (
+	ruleOffBits  = 31
+	ruleLineBits = 29
+
+	ruleOffMask   = 1<<ruleOffBits - 1
+	ruleAllowBit  = 1 << ruleOffBits
+	ruleLineMask  = 1<<ruleLineBits - 1
+	ruleStarBit   = 1 << ruleLineBits
+	ruleRawBit    = ruleStarBit << 1
+	ruleIndexBit  = ruleRawBit << 1
+	maxRuleOffset = ruleOffMask
+	maxRuleLine   = ruleLineMask
+)
+
+// A file Parse reads whole keeps every offset and line within its field:
+// escaping triples a pattern at most, and a line takes a byte at least.
+// These fail to compile when a bound stops holding.
+const (
+	_ = uint32(maxRuleOffset - 3*maxFileLen)
+	_ = uint32(maxRuleLine - maxFileLen)
+)
+
+// packRule returns the two words of a rule record.
+func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
+	w0 = off & ruleOffMask
+	if flags&ruleAllow != 0 {
+		w0 |= ruleAllowBit
+	}
+	w1 = line & ruleLineMask
+	if flags&ruleStar != 0 {
+		w1 |= ruleStarBit
+	}
+	if flags&ruleRawApart != 0 {
+		w1 |= ruleRawBit
+	}
+	if flags&ruleIndex != 0 {
+		w1 |= ruleIndexBit
+	}
+	return w0, w1
+}
+
+// recOff returns the pattern offset of a rule record's first word, or where
+// the patterns end from the word after the last rule.
+func recOff(w0 uint32) uint32 { return w0 & ruleOffMask }
+
+// recLine returns the line of a rule record's second word.
+func recLine(w1 uint32) uint32 { return w1 & ruleLineMask }
+
+// recStar reports whether a rule record's second word has the star flag.
+func recStar(w1 uint32) bool { return w1&ruleStarBit != 0 }
+
+// recRawApart reports whether a rule record's second word has the rawApart
+// flag.
+func recRawApart(w1 uint32) bool { return w1&ruleRawBit != 0 }
+
+// recFlags returns the flags of a rule record, all but ruleAnchored, which
+// the pattern's final '$' says.
+func recFlags(w0, w1 uint32) ruleFlags {
+	flags := ruleFlags(w0>>ruleOffBits) * ruleAllow
+	if w1&ruleStarBit != 0 {
+		flags |= ruleStar
+	}
+	if w1&ruleRawBit != 0 {
+		flags |= ruleRawApart
+	}
+	if w1&ruleIndexBit != 0 {
+		flags |= ruleIndex
+	}
+	return flags
+}
 
 // group is one group of the file: the rules and other lines between its
 // User-agent lines and the next group's. Its rules run from start to the next
@@ -159,8 +259,8 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 // with a '*' is followed by its probes (see patternProbes).
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end = le32(s[0:4]), le32(s[4:8]), le32(s[8:12])&^bit31
-	if w1&(1<<29) != 0 {
+	w0, w1, end = le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
+	if recStar(w1) {
 		end -= filterLen
 	}
 	return w0, w1, end
@@ -176,35 +276,26 @@ func (r *Robots) probes(ru rule) uint32 {
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
 	w0, _, end := r.ruleWords3(i)
-	return r.text[w0&^bit31 : end]
+	return r.text[recOff(w0):end]
 }
 
 // rule decodes rule i, all but its key (see ruleKey).
 func (r *Robots) rule(i uint32) rule {
 	w0, w1, end := r.ruleWords3(i)
-	off := w0 &^ bit31
+	off := recOff(w0)
 	lit := r.text[off:end]
-	flags := ruleFlags(w0>>31) * ruleAllow
-	if w1&(1<<29) != 0 {
-		flags |= ruleStar
-	}
-	if w1&(1<<30) != 0 {
-		flags |= ruleRawApart
-	}
-	if w1&(1<<31) != 0 {
-		flags |= ruleIndex
-	}
+	flags := recFlags(w0, w1)
 	if n := len(lit); n > 0 && lit[n-1] == '$' {
 		lit = lit[:n-1]
 		flags |= ruleAnchored
 	}
-	return rule{off: off, line: w1 & lineMask, n: uint16(len(lit)), flags: flags, i: i}
+	return rule{off: off, line: recLine(w1), n: uint16(len(lit)), flags: flags, i: i}
 }
 
 // keyedKey returns the key of rule i, which is among the keyed rules of its
 // group: its pattern is '/', the key, and more.
 func (r *Robots) keyedKey(i uint32) byte {
-	return r.text[r.word(headerWords+i*ruleWords)&^bit31+1]
+	return r.text[recOff(r.word(headerWords+i*ruleWords))+1]
 }
 
 // rawValue returns the value as written of rule i, which has one apart from
@@ -352,22 +443,10 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 
 	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
 	for i, ru := range b.rules {
-		w0 := uint32(text.Len())
-		if ru.flags&ruleAllow != 0 {
-			w0 |= bit31
-		}
-		w1 := ru.line
-		if ru.flags&ruleStar != 0 {
-			w1 |= 1 << 29
-		}
 		if ru.flags&ruleRawApart != 0 {
-			w1 |= 1 << 30
 			raws = append(raws, uint32(i), ru.raw)
 		}
-		if ru.flags&ruleIndex != 0 {
-			w1 |= 1 << 31
-		}
-		put(w0, w1)
+		put(packRule(uint32(text.Len()), ru.line, ru.flags))
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats

@@ -3,6 +3,7 @@ package fetch
 import (
 	"container/list"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -220,7 +221,7 @@ func NewCache(o *Options) *Cache {
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}
-	c.shared.init(o, c.timeout, c.giveUpAfter)
+	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now)
 	return c
 }
 
@@ -255,6 +256,25 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 		return Decision{}, err
 	}
 	return Decision{Decision: r.Robots.Decide(agent, robotstxt.NormalizeURL(rawURL)), Rules: r}, nil
+}
+
+// Agent returns the crawler's product token: Options.Agent, or the token
+// found in Options.UserAgent, or "" when neither gives one. It need not be
+// valid: a question for it then fails with an [*AgentError].
+func (c *Cache) Agent() string {
+	return c.f.agent
+}
+
+// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
+// for the crawler's own product token, [Cache.Agent].
+func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
+	return c.Allowed(ctx, c.f.agent, rawURL)
+}
+
+// DecideURL is [Cache.Decide] for the crawler's own product token,
+// [Cache.Agent].
+func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
+	return c.Decide(ctx, c.f.agent, rawURL)
 }
 
 // Rules returns the rules in effect for rawURL's origin, fetching its
@@ -315,6 +335,39 @@ func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 	res := c.fetchOrigin(ctx, origin)
 	st := c.update(origin, f, func(s *state) { s.record(res) })
 	c.notify(FetchEvent{Origin: origin, Result: res, Fetched: true}, st)
+}
+
+// refreshShared is refresh with a Store: it takes a fresh history from the
+// Store when there is one, and otherwise fetches under the origin's lease
+// and saves the result.
+func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
+	ev := FetchEvent{Origin: origin}
+	c.mu.Lock()
+	var held state
+	if el, ok := c.entries[origin]; ok {
+		held = el.Value.(*entry).state
+	}
+	c.mu.Unlock()
+
+	p := c.shared.consult(ctx, origin, held, &ev)
+	if p.fresh {
+		st := c.update(origin, f, func(s *state) { *s = p.state })
+		ev.Result = st.latest
+		c.notify(ev, st)
+		return
+	}
+	res := c.fetchOrigin(ctx, origin)
+	st := c.update(origin, f, func(s *state) {
+		if p.state.newer(*s) {
+			*s = p.state
+		}
+		s.record(res)
+	})
+	ev.Result, ev.Fetched = res, true
+	if p.save {
+		c.shared.save(ctx, origin, p.token, st, &ev)
+	}
+	c.notify(ev, st)
 }
 
 // fetchOrigin fetches origin's robots.txt, bounded by Options.Timeout.
@@ -385,4 +438,119 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len()
+}
+
+// Stats returns the cache's counters.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.counts
+	return Stats{
+		Hits:         n.hits,
+		Misses:       n.misses,
+		Fetches:      n.fetches,
+		Evictions:    n.evictions,
+		InFlight:     c.refreshing,
+		Entries:      c.lru.Len(),
+		StoreHits:    n.storeHits,
+		StoreWaits:   n.storeWaits,
+		StoreErrors:  c.storeErrs.Load(),
+		StoreCorrupt: c.corrupts.Load(),
+	}
+}
+
+// notify counts the refresh that ev describes, fills in ev.Source from the
+// history st, and calls the OnFetch hook.
+func (c *Cache) notify(ev FetchEvent, st state) {
+	var se *StoreError
+	c.mu.Lock()
+	if !ev.Fetched {
+		c.counts.storeHits++
+	}
+	if ev.Waited > 0 {
+		c.counts.storeWaits++
+	}
+	c.mu.Unlock()
+	if errors.As(ev.StoreErr, &se) && se.Op != "decode" {
+		c.storeErrs.Add(1)
+	}
+	if c.onFetch != nil {
+		ev.Source = c.rules(st, c.f.now()).Source
+		c.onFetch(ev)
+	}
+}
+
+// Forget drops what the cache holds for rawURL's origin, and what the Store
+// holds for it when there is one, so that the next question about the
+// origin fetches its robots.txt again. A refresh under way is not stopped:
+// its result is kept when it ends.
+//
+// The call to the Store is bounded by Options.StoreTimeout, not by ctx.
+// The error is a *robotstxt.URLError when rawURL is not an absolute http or
+// https URL, or a *StoreError when the Store could not delete the origin's
+// value (the cache's own copy is dropped all the same).
+func (c *Cache) Forget(ctx context.Context, rawURL string) error {
+	origin, err := httpOrigin(rawURL)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if el, ok := c.entries[origin]; ok {
+		c.lru.Remove(el)
+		delete(c.entries, origin)
+	}
+	c.mu.Unlock()
+	if c.store == nil {
+		return nil
+	}
+	return c.shared.forget(ctx, origin)
+}
+
+// ErrNoResult is returned by [Cache.Put] for a nil Result or one without
+// Robots.
+var ErrNoResult = errors.New("robotstxt: no result to put: a nil Result or nil Robots")
+
+// Put records res as the latest fetch of the robots.txt at res.RobotsURL,
+// as if the cache had just made it: a crawler that kept its results can
+// start warm. The cache keeps its own copy of *res, with the times it lacks
+// filled in: Fetched is now when zero; TTL, when zero, is Expires-Fetched,
+// or the lifetime a fetch without max-age gets when Expires is zero too; and
+// Expires is Fetched+TTL when zero. A result older than the one the cache holds for the
+// origin (by Fetched) is ignored.
+//
+// Put fills this cache only, not the Store: the Store holds what was
+// fetched, and a Store is itself what warms a new cache that shares it.
+//
+// The error is ErrNoResult, or a *robotstxt.URLError when res.RobotsURL is
+// not an absolute http or https URL.
+func (c *Cache) Put(res *Result) error {
+	if res == nil || res.Robots == nil {
+		return ErrNoResult
+	}
+	origin, err := httpOrigin(res.RobotsURL)
+	if err != nil {
+		return err
+	}
+	r := *res
+	if r.Fetched.IsZero() {
+		r.Fetched = c.f.now()
+	}
+	switch {
+	case r.TTL == 0 && !r.Expires.IsZero():
+		r.TTL = r.Expires.Sub(r.Fetched)
+	case r.TTL == 0 && r.Unreachable():
+		r.TTL = c.f.retryTTL
+	case r.TTL == 0:
+		r.TTL = c.f.ttl
+	}
+	if r.Expires.IsZero() {
+		r.Expires = r.Fetched.Add(r.TTL)
+	}
+	// The origin may be a slice of a long URL: keep only the origin.
+	c.update(strings.Clone(origin), nil, func(s *state) {
+		if s.latest == nil || !r.Fetched.Before(s.latest.Fetched) {
+			s.record(&r)
+		}
+	})
+	return nil
 }

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"context"
 	"errors"
 	"strconv"
 
@@ -55,23 +54,4 @@ func (o *Options) agent() string {
 		return o.Agent
 	}
 	return robotstxt.ProductToken(o.UserAgent)
-}
-
-// Agent returns the crawler's product token: Options.Agent, or the token
-// found in Options.UserAgent, or "" when neither gives one. It need not be
-// valid: a question for it then fails with an [*AgentError].
-func (c *Cache) Agent() string {
-	return c.f.agent
-}
-
-// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
-// for the crawler's own product token, [Cache.Agent].
-func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
-	return c.Allowed(ctx, c.f.agent, rawURL)
-}
-
-// DecideURL is [Cache.Decide] for the crawler's own product token,
-// [Cache.Agent].
-func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
-	return c.Decide(ctx, c.f.agent, rawURL)
 }

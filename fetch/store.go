@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -105,19 +106,23 @@ type shared struct {
 	leaseTTL     time.Duration
 	storeKeep    time.Duration
 	storeRetry   time.Duration
+	now          func() time.Time // the cache's clock, which judges expiry
+
+	// Counters of Stats, kept here since the store protocol counts them.
+	storeErrs, corrupts atomic.Uint64
 
 	downMu    sync.Mutex
 	downUntil time.Time // the Store is not called before then
 	downErr   error     // the failure that set downUntil
 }
 
-// init sets s from the Options, given the cache's fetch timeout and
-// GiveUpAfter.
-func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration) {
+// init sets s from the Options, given the cache's fetch timeout,
+// GiveUpAfter and clock.
+func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func() time.Time) {
 	if o.Store == nil {
 		return
 	}
-	s.store = o.Store
+	s.store, s.now = o.Store, now
 	s.storeTimeout = orDefault(o.StoreTimeout, DefaultStoreTimeout)
 	s.storeKeep = orDefault(o.StoreKeep, giveUpAfter)
 	s.storeRetry = orDefault(o.StoreRetry, DefaultStoreRetry)
@@ -138,7 +143,7 @@ func (s *shared) storeReady() error {
 // storeCall calls the Store through call, bounded by StoreTimeout even if
 // call does not return when its context ends: it then finishes on its own
 // and its result is dropped. A failure rests the Store for StoreRetry.
-func storeCall[T any](c *Cache, ctx context.Context, op string, call func(context.Context) (T, error)) (T, error) {
+func storeCall[T any](c *shared, ctx context.Context, op string, call func(context.Context) (T, error)) (T, error) {
 	type outcome struct {
 		v   T
 		err error
@@ -180,42 +185,9 @@ type plan struct {
 	token string // the lease held, or ""
 }
 
-// refreshShared is refresh with a Store: it takes a fresh history from the
-// Store when there is one, and otherwise fetches under the origin's lease
-// and saves the result.
-func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
-	ev := FetchEvent{Origin: origin}
-	c.mu.Lock()
-	var held state
-	if el, ok := c.entries[origin]; ok {
-		held = el.Value.(*entry).state
-	}
-	c.mu.Unlock()
-
-	p := c.consult(ctx, origin, held, &ev)
-	if p.fresh {
-		st := c.update(origin, f, func(s *state) { *s = p.state })
-		ev.Result = st.latest
-		c.notify(ev, st)
-		return
-	}
-	res := c.fetchOrigin(ctx, origin)
-	st := c.update(origin, f, func(s *state) {
-		if p.state.newer(*s) {
-			*s = p.state
-		}
-		s.record(res)
-	})
-	ev.Result, ev.Fetched = res, true
-	if p.save {
-		c.save(ctx, origin, p.token, st, &ev)
-	}
-	c.notify(ev, st)
-}
-
 // consult asks the Store about origin, whose history in this cache is held.
 // Store problems are recorded in ev.StoreErr.
-func (c *Cache) consult(ctx context.Context, origin string, held state, ev *FetchEvent) plan {
+func (c *shared) consult(ctx context.Context, origin string, held state, ev *FetchEvent) plan {
 	p := plan{state: held}
 	if err := c.storeReady(); err != nil {
 		ev.StoreErr = err
@@ -275,7 +247,7 @@ func (c *Cache) consult(ctx context.Context, origin string, held state, ev *Fetc
 
 // adopt merges the Store's value v into p.state and reports whether it
 // is fresh. A value that does not load is reported in ev and ignored.
-func (c *Cache) adopt(p *plan, v []byte, ev *FetchEvent) bool {
+func (c *shared) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 	if v == nil {
 		return false
 	}
@@ -283,13 +255,11 @@ func (c *Cache) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 	if err != nil {
 		if ev.StoreErr == nil { // count each refresh once
 			ev.StoreErr = &StoreError{Op: "decode", Err: err}
-			c.mu.Lock()
-			c.counts.corrupts++
-			c.mu.Unlock()
+			c.corrupts.Add(1)
 		}
 		return false
 	}
-	if c.f.now().Before(st.latest.Expires) {
+	if c.now().Before(st.latest.Expires) {
 		p.state, p.fresh = st, true
 		return true
 	}
@@ -301,7 +271,7 @@ func (c *Cache) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 
 // save writes the history st of origin to the Store, dropping the lease
 // token when not "".
-func (c *Cache) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
+func (c *shared) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
 	if err := c.storeReady(); err != nil {
 		// The Store failed during the fetch; a lease held runs out.
 		ev.StoreErr = err
@@ -315,7 +285,7 @@ func (c *Cache) save(ctx context.Context, origin, token string, st state, ev *Fe
 		c.release(ctx, origin, token, ev)
 		return
 	}
-	ttl := max(st.latest.Expires.Sub(c.f.now()), 0) + c.storeKeep
+	ttl := max(st.latest.Expires.Sub(c.now()), 0) + c.storeKeep
 	_, err = storeCall(c, ctx, "save", func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.store.Save(ctx, origin, token, value, ttl)
 	})
@@ -325,7 +295,7 @@ func (c *Cache) save(ctx context.Context, origin, token string, st state, ev *Fe
 }
 
 // release drops the lease token on origin, if not "".
-func (c *Cache) release(ctx context.Context, origin, token string, ev *FetchEvent) {
+func (c *shared) release(ctx context.Context, origin, token string, ev *FetchEvent) {
 	if token == "" {
 		return
 	}
@@ -335,6 +305,24 @@ func (c *Cache) release(ctx context.Context, origin, token string, ev *FetchEven
 	if err != nil {
 		ev.StoreErr = err
 	}
+}
+
+// forget deletes origin's value from the Store, bounded by StoreTimeout
+// rather than by ctx, and counts a failure.
+func (c *shared) forget(ctx context.Context, origin string) error {
+	if err := c.storeReady(); err != nil {
+		c.storeErrs.Add(1)
+		return err
+	}
+	// The caller giving up is not the Store failing: StoreTimeout bounds
+	// the call instead.
+	_, err := storeCall(c, context.WithoutCancel(ctx), "delete", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.store.Delete(ctx, origin)
+	})
+	if err != nil {
+		c.storeErrs.Add(1)
+	}
+	return err
 }
 
 // newer reports whether s holds a later fetch than t.

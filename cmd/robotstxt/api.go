@@ -308,7 +308,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.work(w, r, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, req.URL)),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(res.Body),
@@ -355,7 +355,7 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 			resp.Results = append(resp.Results, resultJSON{URL: u, Error: err.Error()})
 			continue
 		}
-		d := g.Decide(u)
+		d := g.Decide(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
 		j := src.decisionJSON(u, d)
 		resp.Results = append(resp.Results, resultJSON{
 			URL: u, Allowed: &d.Allowed, Line: j.Line, Directive: j.Directive, Key: j.Key, Rule: j.Rule,

@@ -101,11 +101,12 @@ func askAll(c *fetch.Cache, goroutines, from, to int) int {
 	return int(wrong.Load())
 }
 
-// idleCache waits until c has finished its refreshes, saves included.
+// idleCache waits until c has finished its refreshes, saves included, as
+// a crawler does before it exits.
 func idleCache(c *fetch.Cache) {
-	for deadline := time.Now().Add(10 * time.Second); c.Stats().InFlight > 0 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.Flush(ctx)
 }
 
 // TestFleetOneFetchPerOrigin is a fleet of 8 caches sharing one Redis, each

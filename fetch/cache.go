@@ -21,7 +21,8 @@ type Options struct {
 	Client *http.Client
 
 	// UserAgent is the crawler's User-Agent header, sent with robots.txt
-	// requests; "" sends Go's default. It is not what rules are chosen
+	// requests and set by a [Transport] on every request that has none;
+	// "" means Agent, the bare token. It is not what rules are chosen
 	// for: that is Agent.
 	UserAgent string
 
@@ -207,7 +208,7 @@ func NewCache(o *Options) *Cache {
 	c := &Cache{
 		f: fetcher{
 			client:    o.Client,
-			userAgent: o.UserAgent,
+			userAgent: o.userAgent(),
 			agent:     o.agent(),
 			now:       o.Now,
 			ttl:       orDefault(o.TTL, DefaultTTL),
@@ -259,7 +260,7 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // where the rules came from.
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if !robotstxt.ValidAgent(agent) {
-		return Decision{}, newAgentError(agent)
+		return Decision{}, c.agentError(agent)
 	}
 	r, err := c.Rules(ctx, rawURL)
 	if err != nil {

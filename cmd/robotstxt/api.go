@@ -71,14 +71,15 @@ type groupJSON struct {
 
 // resultJSON is one URL's answer.
 type resultJSON struct {
-	URL       string `json:"url"`
-	Allowed   *bool  `json:"allowed,omitempty"` // absent when Error is set
-	Line      int    `json:"line,omitempty"`
-	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
-	Key       string `json:"key,omitempty"`       // the key as written
-	Rule      string `json:"rule,omitempty"`      // the value as written
-	Explain   string `json:"explain,omitempty"`   // as robotstxt check prints it
-	Error     string `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	URL       string     `json:"url"`
+	Allowed   *bool      `json:"allowed,omitempty"` // absent when Error is set
+	Line      int        `json:"line,omitempty"`
+	Directive string     `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string     `json:"key,omitempty"`       // the key as written
+	Rule      string     `json:"rule,omitempty"`      // the value as written
+	Explain   string     `json:"explain,omitempty"`   // as robotstxt check prints it
+	Error     string     `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
 // lintResponse is what /api/lint answers, in this order: the counts of lint
@@ -355,11 +356,12 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 			resp.Results = append(resp.Results, resultJSON{URL: u, Error: err.Error()})
 			continue
 		}
-		d := g.Decide(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
+		us := g.Usage(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
+		d := us.Decision
 		j := src.decisionJSON(u, d)
 		resp.Results = append(resp.Results, resultJSON{
 			URL: u, Allowed: &d.Allowed, Line: j.Line, Directive: j.Directive, Key: j.Key, Rule: j.Rule,
-			Explain: src.explain(u, d),
+			Explain: src.explain(u, d), Usage: usageOf(us),
 		})
 	}
 	return resp

@@ -403,3 +403,21 @@ func TestBinary(t *testing.T) {
 		t.Errorf("robotstxt check printed %q, want %q", out, want)
 	}
 }
+
+// TestExitStatuses pins the one text that documents the exit statuses: it
+// names each status constant, and the help of the command and of every
+// subcommand prints it whole (the CLI writes its exit statuses once).
+func TestExitStatuses(t *testing.T) {
+	for _, code := range []int{exitOK, exitNegative, exitFailure, exitUnreachable, exitNotRobots} {
+		if !strings.Contains(exitStatuses, fmt.Sprintf("\n\t%d  ", code)) {
+			t.Errorf("exitStatuses does not describe status %d", code)
+		}
+	}
+	for _, args := range [][]string{{"-h"}, {"check", "-h"}, {"lint", "-h"}, {"fetch", "-h"}, {"serve", "-h"}} {
+		var stdout, stderr bytes.Buffer
+		run(args, strings.NewReader(""), &stdout, &stderr)
+		if !strings.Contains(stdout.String(), exitStatuses) {
+			t.Errorf("robotstxt %s: the help does not print exitStatuses", strings.Join(args, " "))
+		}
+	}
+}

@@ -25,6 +25,11 @@ robots.txt decides:
 
 	disallowed  https://example.com/private/x  line 6: Disallow: /private/
 
+After an allowed URL it prints the usage preferences that the file's
+Content-Usage and Content-Signal lines state for it, with their lines:
+
+	allowed     https://example.com/a  line 2: Allow: /  [content-usage: train-ai=n (line 4)]
+
 The robots.txt comes from a file (-file F), from standard input (-), or from
 the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
 URLs come from the arguments or, when there are none, from standard input,
@@ -138,12 +143,15 @@ func (c *cli) check(args []string) int {
 		}
 		// Asked as a crawler sends it (NormalizeURL), as the cache and
 		// the Transport of package fetch ask.
-		d := g.Decide(robotstxt.NormalizeURL(u))
+		us := g.Usage(robotstxt.NormalizeURL(u))
+		d := us.Decision
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if *asJSON {
-			return enc.Encode(src.decisionJSON(u, d))
+			j := src.decisionJSON(u, d)
+			j.Usage = usageOf(us)
+			return enc.Encode(j)
 		}
-		_, err := fmt.Fprintf(out, "%-10s  %s  %s\n", verdictWord(d.Allowed), u, src.explain(u, d))
+		_, err := fmt.Fprintf(out, "%-10s  %s  %s%s\n", verdictWord(d.Allowed), u, src.explain(u, d), usageText(us))
 		return err
 	}
 	if len(urls) > 0 {
@@ -413,14 +421,15 @@ func show(s string) string {
 
 // decisionJSON is what check -json prints per URL.
 type decisionJSON struct {
-	URL       string `json:"url"`
-	Allowed   bool   `json:"allowed"`
-	Line      int    `json:"line,omitempty"`
-	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
-	Key       string `json:"key,omitempty"`       // the key as written
-	Rule      string `json:"rule,omitempty"`      // the value as written
-	Rules     string `json:"rules,omitempty"`     // "allow-all" or "disallow-all" when no file was parsed
-	Reason    string `json:"reason,omitempty"`    // why, when no file was parsed
+	URL       string     `json:"url"`
+	Allowed   bool       `json:"allowed"`
+	Line      int        `json:"line,omitempty"`
+	Directive string     `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string     `json:"key,omitempty"`       // the key as written
+	Rule      string     `json:"rule,omitempty"`      // the value as written
+	Rules     string     `json:"rules,omitempty"`     // "allow-all" or "disallow-all" when no file was parsed
+	Reason    string     `json:"reason,omitempty"`    // why, when no file was parsed
+	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
 func (s *source) decisionJSON(url string, d robotstxt.Decision) decisionJSON {

@@ -201,6 +201,8 @@ type findingJSON struct {
 	Severity string `json:"severity"`
 	Cause    string `json:"cause"`
 	Message  string `json:"message"`
+	More     int    `json:"more,omitempty"` // a summary: this many findings of the kind are left out,
+	Last     int    `json:"last,omitempty"` // up to this line
 }
 
 type lineJSON struct {
@@ -216,7 +218,7 @@ type lineJSON struct {
 func findingsJSON(rep *robotstxt.Report) []findingJSON {
 	out := make([]findingJSON, 0, len(rep.Findings))
 	for _, e := range rep.Findings {
-		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg})
+		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg, 0, 0})
 	}
 	return out
 }

@@ -31,8 +31,8 @@ import (
 // polling, and follows the lease rather than its own clock: when the lease
 // runs out, one waiter takes it over and fetches, and the others wait for
 // that one. Behind a holder that died, a question thus waits at most
-// LeaseTTL (the dead lease running out), a pause of at most 250 ms, the
-// new holder's fetch and two calls to the Store. A waiter gives up and
+// LeaseTTL (the dead lease running out), the new holder's fetch, two
+// pauses of at most 250 ms and two calls to the Store. A waiter gives up and
 // fetches without the lease only when a holder keeps its lease past
 // Options.Timeout and LeaseTTL, when the lease has changed hands three
 // times without a value, or when the Store fails (Stats.StoreGaveUp).

@@ -258,7 +258,9 @@ func TestStoreOneFetchPerOrigin(t *testing.T) {
 	store := newMemStore()
 	var cs []*Cache
 	for range caches {
-		cs = append(cs, NewCache(&Options{Client: client, Store: store, Now: newClock().Now}))
+		// A loaded machine under the race detector may be slow: this test
+		// is about sharing, TestStoreSlow about timeouts.
+		cs = append(cs, NewCache(&Options{Client: client, Store: store, Now: newClock().Now, StoreTimeout: 5 * time.Second}))
 	}
 	var wg sync.WaitGroup
 	var wrong atomic.Int32

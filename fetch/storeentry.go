@@ -60,10 +60,13 @@ const (
 )
 
 // MaxStoreValue is the length past which a Store value is refused unread:
-// a Store does not transfer a longer one (see [Store.Load]). The largest
-// value a history can take, two 500 KiB files whose every line is a
-// three-byte directive with URLs of the longest kept, is under 6 MiB.
-const MaxStoreValue = 7 << 20
+// a Store does not transfer a longer one (see [Store.Load]). A history
+// holds at most one parsed file (the good copy) and one unreachable
+// result; the largest value it can take, a 500 KiB file whose every line
+// is the three-byte directive that costs the most, with URLs and an error
+// of the longest kept, is about 3.2 MB (TestMaxStoreValue), which leaves
+// a quarter for room.
+const MaxStoreValue = 4 << 20
 
 // Bounds on what a value may hold, beyond which it is taken as damaged.
 const (

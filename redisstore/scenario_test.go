@@ -82,8 +82,15 @@ func TestScenarioForeignValue(t *testing.T) {
 	late := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
 	ans.ask(late, b+"/x", true)
 	ans.ask(late, b+"/y", false)
-	t.Logf("foreign value: %s fetched %d times, %s %d; slowest answer %v; %d wrong",
-		host(0), o.count(host(0)), host(1), o.count(host(1)), ans.slowest, ans.wrong.Load())
+	refused := late.Stats().StoreRefused.Origin
+	for _, c := range fleet {
+		refused += c.Stats().StoreRefused.Origin
+	}
+	t.Logf("foreign value: %s fetched %d times, %s %d; slowest answer %v; %d wrong; refused as another origin's %d times",
+		host(0), o.count(host(0)), host(1), o.count(host(1)), ans.slowest, ans.wrong.Load(), refused)
+	if refused == 0 {
+		t.Errorf("no cache counted a value of another origin")
+	}
 	if n := ans.wrong.Load(); n != 0 {
 		t.Errorf("%d wrong answers for %s", n, b)
 	}
@@ -145,8 +152,15 @@ func TestScenarioHolderKilled(t *testing.T) {
 	// waiter notices within the longest pause and takes it over, fetches
 	// (answerIn), and the others see its value within a pause.
 	bound := holdLease + answerIn + 2*250*time.Millisecond + 2*storeTimeout
-	t.Logf("holder killed: %s fetched %d times (the dead holder's fetch included); slowest answer %v (bound %v); %d wrong",
-		host(0), o.count(host(0)), ans.slowest, bound, ans.wrong.Load())
+	var takenOver, gaveUp uint64
+	for _, c := range fleet {
+		takenOver, gaveUp = takenOver+c.Stats().StoreTakenOver, gaveUp+c.Stats().StoreGaveUp
+	}
+	t.Logf("holder killed: %s fetched %d times (the dead holder's fetch included); slowest answer %v (bound %v); %d wrong; %d leases taken over, %d waits given up",
+		host(0), o.count(host(0)), ans.slowest, bound, ans.wrong.Load(), takenOver, gaveUp)
+	if takenOver != 1 || gaveUp != 0 {
+		t.Errorf("%d leases taken over, %d waits given up; want 1 and 0", takenOver, gaveUp)
+	}
 	if n := ans.wrong.Load(); n != 0 {
 		t.Errorf("%d wrong answers", n)
 	}
@@ -204,8 +218,12 @@ func TestScenarioHugeValue(t *testing.T) {
 	for _, c := range fleet {
 		idleCache(c)
 	}
-	for i, c := range fleet {
-		t.Logf("cache %d: %+v", i, c.Stats())
+	var tooLarge uint64
+	for _, c := range fleet {
+		tooLarge += c.Stats().StoreRefused.TooLarge
+	}
+	if tooLarge == 0 {
+		t.Errorf("no cache counted a value too large")
 	}
 	n, err := rdb.StrLen(ctx, s.Key(huge)).Result()
 	extra := 0

@@ -10,9 +10,10 @@
 // and ask the cache as before. Each process keeps its in-process tier in
 // front: a question about an origin it holds fresh costs no round trip. On a
 // miss, the cache loads the origin from Redis (one round trip); when Redis
-// holds nothing fresh, one process takes the origin's lease (SET NX PX),
-// fetches and saves, and the others wait for its value. If Redis is down or
-// slow, every question is still answered: the cache fetches by itself (see
+// holds nothing fresh, one process takes the origin's lease, fetches
+// (renewing the lease while it does) and saves, and the others wait for its
+// value, or for the next holder's if it dies. If Redis is down or slow,
+// every question is still answered: the cache fetches by itself (see
 // fetch.Store for the whole contract).
 //
 // # Keys
@@ -26,9 +27,12 @@
 // two keys a Redis Cluster hash tag, so that they live on one node and can
 // change in one script. Values expire once the cache no longer needs them
 // (Options.StoreKeep past their expiry); leases after Options.LeaseTTL.
-// Values are binary and versioned: caches of an incompatible version treat
-// them as foreign and replace them, so give fleets of different versions
-// different prefixes.
+// Values are binary, versioned, and bound to their origin and the
+// crawler's product token: caches of an incompatible version, or of another
+// crawler, refuse them and replace them, so give fleets of different
+// versions or crawlers different prefixes. No call reads a value longer
+// than fetch.MaxStoreValue: a script checks its length (STRLEN) first, and
+// the cache refuses it and replaces it.
 //
 // The client should be created with ContextTimeoutEnabled, so that a call
 // that the cache gives up on (after Options.StoreTimeout) also ends in the

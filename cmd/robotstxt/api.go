@@ -309,7 +309,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.work(w, r, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, req.URL)),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(res.Body),
@@ -356,7 +356,7 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 			resp.Results = append(resp.Results, resultJSON{URL: u, Error: err.Error()})
 			continue
 		}
-		us := g.Usage(u)
+		us := g.Usage(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
 		d := us.Decision
 		j := src.decisionJSON(u, d)
 		resp.Results = append(resp.Results, resultJSON{

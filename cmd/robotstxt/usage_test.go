@@ -57,7 +57,7 @@ func TestCheckUsageJSON(t *testing.T) {
 // TestAPIUsage: the tester page's answers carry the preferences beside the
 // verdicts.
 func TestAPIUsage(t *testing.T) {
-	src, err := readSource("page", func() ([]byte, error) { return []byte(usageRobots), nil })
+	src, err := readSource("page", strings.NewReader(usageRobots), int64(len(usageRobots)))
 	if err != nil {
 		t.Fatal(err)
 	}

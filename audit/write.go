@@ -94,6 +94,27 @@ func (w *writer[T]) write(r *T) error {
 	return w.bw.WriteByte('\n')
 }
 
+// flush writes out what a text writer buffers.
+func (w *writer[T]) flush() error {
+	if w.csv != nil {
+		w.csv.Flush()
+		if err := w.csv.Error(); err != nil {
+			return err
+		}
+	}
+	if w.bw != nil {
+		return w.bw.Flush()
+	}
+	return nil
+}
+
+// writeRaw writes rows that another writer of the same text format
+// encoded.
+func (w *writer[T]) writeRaw(b []byte) error {
+	_, err := w.bw.Write(b)
+	return err
+}
+
 func (w *writer[T]) close() error {
 	switch w.format {
 	case FormatParquet:

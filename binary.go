@@ -27,8 +27,10 @@ import (
 // out of range and without looping.
 
 // binaryVersion is the version of the stored form. It changes whenever the
-// layout does; a value of another version does not load.
-const binaryVersion = 1
+// layout does; a value of another version does not load. Version 2 named
+// the bit fields of the rule records (see packRule); version 3 adds the
+// usage records of Content-Usage and Content-Signal lines.
+const binaryVersion = 3
 
 const (
 	binaryMagic  = "RBTX"
@@ -129,14 +131,23 @@ func (r *Robots) validate() error {
 		return errors.New("records shorter than their header")
 	}
 	// Sections, in the order encode writes them.
-	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
-	sLists, sRaws, sOthers := r.word(hLists), r.word(hRaws), r.word(hOthers)
-	if !(headerWords+1 <= sLinks && sLinks <= sGroups && sGroups <= sAgents && sAgents <= sLists &&
-		sLists <= sRaws && sRaws <= sOthers && sOthers <= nw) {
-		return errors.New("sections out of order")
+	prev := uint32(headerWords + 1)
+	for k, sec := range sections {
+		start, end := r.word(sec.h), nw
+		if k+1 < len(sections) {
+			end = r.word(sections[k+1].h)
+		}
+		if start < prev || end < start {
+			return errors.New("sections out of order")
+		}
+		if sec.size != 0 && (end-start)%sec.size != 0 {
+			return errors.New("section of partial records")
+		}
+		prev = start
 	}
-	if (sLinks-headerWords-1)%ruleWords != 0 || (sAgents-sGroups)%groupWords != 0 ||
-		(sLists-sAgents)%agentWords != 0 || (sOthers-sRaws)%rawWords != 0 || (nw-sOthers)%otherWords != 0 {
+	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
+	sLists, sRaws := r.word(hLists), r.word(hRaws)
+	if (sLinks-headerWords-1)%ruleWords != 0 {
 		return errors.New("section of partial records")
 	}
 	nRules := (sLinks - headerWords - 1) / ruleWords
@@ -150,11 +161,14 @@ func (r *Robots) validate() error {
 	if err := r.validateAgents(nGroups, sAgents, sLists, sRaws); err != nil {
 		return err
 	}
-	if err := r.validateRaws(nRules, sRaws, sOthers); err != nil {
+	if err := r.validateRaws(nRules, sRaws, r.word(hUsage)); err != nil {
+		return err
+	}
+	if err := r.validateUsage(nGroups); err != nil {
 		return err
 	}
 	// Others: in range, in group order, each group's in line order.
-	prev := uint32(0)
+	prev = 0
 	for i := range r.numOthers() {
 		o := r.other(i)
 		if uint64(o.off)+uint64(o.keyN)+uint64(o.valN) > uint64(r.wordsAt) {
@@ -176,19 +190,19 @@ func (r *Robots) validate() error {
 func (r *Robots) validateRules(nRules uint32) error {
 	// The rules' words and the closing word, as bytes: one bounds check.
 	ws := r.words(headerWords, nRules*ruleWords+1)
-	off := le32(ws) &^ bit31
+	off := recOff(le32(ws))
 	if off > r.wordsAt {
 		return errors.New("rule 0 out of range")
 	}
 	for i := uint32(0); i < nRules; i++ {
 		rec := ws[8*i : 8*i+12]
-		w1, next := le32(rec[4:8]), le32(rec[8:12])&^bit31
+		w1, next := le32(rec[4:8]), recOff(le32(rec[8:12]))
 		if next < off || next > r.wordsAt {
 			return fmt.Errorf("rule %d out of range", i)
 		}
 		size := next - off
 		off = next
-		if w1&(1<<29) != 0 {
+		if recStar(w1) {
 			if size < filterLen {
 				return fmt.Errorf("rule %d has no room for its probes", i)
 			}
@@ -330,13 +344,41 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 	return nil
 }
 
+// validateUsage checks the usage records: patterns in range, of a group of
+// the file or before the first, in group order, with a preference in each
+// field that is one a line can state.
+func (r *Robots) validateUsage(nGroups uint32) error {
+	base, n := r.numUsage()
+	prev := uint32(0)
+	for i := range n {
+		u := r.usageAt(base, i)
+		if uint64(u.off)+uint64(u.n) > uint64(r.wordsAt) {
+			return fmt.Errorf("usage line %d out of range", i)
+		}
+		if u.group != preamble && (u.group >= nGroups || r.isCopy(u.group)) || u.group < prev {
+			return fmt.Errorf("usage line %d of no group", i)
+		}
+		prev = u.group
+		count := int(NumCategories)
+		if u.signal {
+			count = int(NumSignals)
+		}
+		for k := range maxUsagePrefs {
+			if p := prefAt(u.prefs, k); p > PrefNo || k >= count && p != PrefUnknown {
+				return fmt.Errorf("usage line %d states an invalid preference", i)
+			}
+		}
+	}
+	return nil
+}
+
 // validateRaws checks that the rules with a value as written apart from
 // their pattern, and only they, have one, in rule order and in range.
 func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
 	k := sRaws
 	ws := r.words(headerWords, nRules*ruleWords)
 	for i := uint32(0); i < nRules; i++ {
-		if le32(ws[8*i+4:8*i+8])&(1<<30) == 0 {
+		if !recRawApart(le32(ws[8*i+4 : 8*i+8])) {
 			continue
 		}
 		if k >= sOthers || r.word(k) != i {

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -307,4 +308,26 @@ func BenchmarkBinary(b *testing.B) {
 			data, _ = r.MarshalBinary()
 		}
 	})
+}
+
+// TestBinaryOldVersions: a value written by an earlier version of the
+// stored form is refused with an error that names both versions, and the
+// Robots it was loaded into keeps its answers (binary.go, binaryVersion).
+func TestBinaryOldVersions(t *testing.T) {
+	good, _ := Parse([]byte("User-agent: *\nDisallow: /a\n")).MarshalBinary()
+	for v := range byte(binaryVersion) {
+		old := slices.Clone(good)
+		old[4] = v
+		r := Parse([]byte("User-agent: *\nDisallow: /b\n"))
+		err := r.UnmarshalBinary(old)
+		if !errors.Is(err, ErrInvalidBinary) {
+			t.Fatalf("version %d: UnmarshalBinary = %v, want ErrInvalidBinary", v, err)
+		}
+		if want := fmt.Sprintf("version %d, want %d", v, binaryVersion); !strings.Contains(err.Error(), want) {
+			t.Errorf("version %d: error %q does not say %q", v, err, want)
+		}
+		if r.Allowed("x", "/b") || !r.Allowed("x", "/a") {
+			t.Errorf("version %d: a refused value changed the Robots", v)
+		}
+	}
 }

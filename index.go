@@ -297,7 +297,7 @@ func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
 	w0, w1, end := r.ruleWords3(i)
-	return literal(strings.TrimSuffix(r.text[w0&^bit31:end], "$"), w1&(1<<29) != 0)
+	return literal(strings.TrimSuffix(r.text[recOff(w0):end], "$"), recStar(w1))
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

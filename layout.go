@@ -19,11 +19,10 @@ import (
 // The first words say where their sections start; each section ends where
 // the next starts:
 //
-//	header                        6 words: where groups, agents, lists, raws,
-//	                              others and links start
-//	rules                         2 words a rule: off | allow<<31,
-//	                              line | star<<29 | rawApart<<30 | index<<31;
-//	                              then one word: where the patterns end
+//	header                        7 words: where groups, agents, lists, raws,
+//	                              others, links and usage start
+//	rules                         2 words a rule (see packRule); then one
+//	                              word: where the patterns end
 //	links                         2 words a rule of the indexed groups, in
 //	                              rule order: probes, link; then a large
 //	                              group's samples (see index.go)
@@ -40,6 +39,9 @@ import (
 //	                              the global ("*") list comes first
 //	raws                          2 words a rule whose value as written is
 //	                              not its pattern: rule index, offset
+//	usage                         4 words a Content-Usage or Content-Signal
+//	                              line (see packUsage), in the order of the
+//	                              others
 //	others                        4 words a line: off, line, keyN | valN<<16,
 //	                              group; the groups' lines in group order,
 //	                              then the lines before the first group
@@ -72,8 +74,37 @@ const (
 	hRaws
 	hOthers
 	hLinks
+	hUsage
 	headerWords
 )
+
+// sections lists the sections that follow the rules, in the order encode
+// writes them, each with its header word and the size of its records in
+// words, or 0 when they vary. A section ends where the next one starts, the
+// last where the words end.
+var sections = [...]struct {
+	h    uint32
+	size uint32
+}{
+	{hLinks, 0},
+	{hGroups, groupWords},
+	{hAgents, agentWords},
+	{hLists, 0},
+	{hRaws, rawWords},
+	{hUsage, usageWords},
+	{hOthers, otherWords},
+}
+
+// sectionEnd returns the word where section h ends: where the next one of
+// sections starts, or where the words end.
+func (r *Robots) sectionEnd(h uint32) uint32 {
+	for k := 0; k+1 < len(sections); k++ {
+		if sections[k].h == h {
+			return r.word(sections[k+1].h)
+		}
+	}
+	return uint32(len(r.text)-int(r.wordsAt)) / 4
+}
 
 // idxBit marks the wild word of an indexed group, whose other bits say where
 // its links start (see index.go). copyBit marks that of a merged copy.
@@ -100,16 +131,200 @@ const (
 	preamble = noGroup - 1
 )
 
+// Sizes of the records, in words.
 const (
 	ruleWords  = 2
 	groupWords = 2
 	agentWords = 2
 	rawWords   = 2
 	otherWords = 4
-
-	bit31    = 1 << 31
-	lineMask = 1<<29 - 1
+	usageWords = 4
 )
+
+// The bit fields of a rule record. Its first word holds the offset of the
+// pattern in the text and the Allow flag:
+//
+//	bits 0-30   offset (ruleOffBits)
+//	bit  31     allow
+//
+// its second the line and three flags:
+//
+//	bits 0-28   line (ruleLineBits)
+//	bit  29     star: the pattern has a '*' and is followed by its probes
+//	bit  30     rawApart: the value as written is a record of the raws
+//	bit  31     index: the "/index.htm" fallback of an Allow rule
+//
+// The word after the last rule holds where the patterns end, in the same
+// field as an offset, so that a pattern ends where the next one's offset
+// says. Only the functions below read or write these bits.
+const (
+	ruleOffBits  = 31
+	ruleLineBits = 29
+
+	ruleOffMask   = 1<<ruleOffBits - 1
+	ruleAllowBit  = 1 << ruleOffBits
+	ruleLineMask  = 1<<ruleLineBits - 1
+	ruleStarBit   = 1 << ruleLineBits
+	ruleRawBit    = ruleStarBit << 1
+	ruleIndexBit  = ruleRawBit << 1
+	maxRuleOffset = ruleOffMask
+	maxRuleLine   = ruleLineMask
+)
+
+// A file Parse reads whole keeps every offset and line within its field:
+// escaping triples a pattern at most, and a line takes a byte at least.
+// These fail to compile when a bound stops holding.
+const (
+	_ = uint32(maxRuleOffset - 3*maxFileLen)
+	_ = uint32(maxRuleLine - maxFileLen)
+)
+
+// The bit fields of a usage record (a Content-Usage or Content-Signal line,
+// see usage.go), four words:
+//
+//	word 0   bits 0-30 offset of the normalised pattern (ruleOffBits),
+//	         bit 31 signal: a Content-Signal line, else Content-Usage
+//	word 1   bits 0-28 line (ruleLineBits), bit 29 anchored: the pattern
+//	         ended in '$', which the text leaves out
+//	word 2   group, or preamble
+//	word 3   bits 0-15 pattern length, bits 16-31 the preferences: two
+//	         bits a category or signal (usagePrefBits), in the order of
+//	         usage_vocab.go, each a Pref
+const (
+	usageSignalBit   = 1 << ruleOffBits
+	usageAnchoredBit = 1 << ruleLineBits
+	usageLenBits     = 16
+	usageLenMask     = 1<<usageLenBits - 1
+	usagePrefBits    = 2
+	usagePrefMask    = 1<<usagePrefBits - 1
+	maxUsagePrefs    = (32 - usageLenBits) / usagePrefBits
+)
+
+// usageRec is a usage record, decoded.
+type usageRec struct {
+	off      uint32 // pattern, without a final '$', at text[off:off+n]
+	n        uint16
+	line     uint32
+	group    uint32
+	signal   bool
+	anchored bool
+	prefs    uint16 // usagePrefBits a category or signal
+}
+
+// packUsage returns the words of a usage record.
+func packUsage(u usageRec) [usageWords]uint32 {
+	w := [usageWords]uint32{u.off & ruleOffMask, u.line & ruleLineMask, u.group, uint32(u.n) | uint32(u.prefs)<<usageLenBits}
+	if u.signal {
+		w[0] |= usageSignalBit
+	}
+	if u.anchored {
+		w[1] |= usageAnchoredBit
+	}
+	return w
+}
+
+// unpackUsage decodes the words of a usage record.
+func unpackUsage(w0, w1, w2, w3 uint32) usageRec {
+	return usageRec{
+		off:      w0 & ruleOffMask,
+		signal:   w0&usageSignalBit != 0,
+		line:     w1 & ruleLineMask,
+		anchored: w1&usageAnchoredBit != 0,
+		group:    w2,
+		n:        uint16(w3 & usageLenMask),
+		prefs:    uint16(w3 >> usageLenBits),
+	}
+}
+
+// prefAt returns the preference for category or signal i of prefs.
+func prefAt(prefs uint16, i int) Pref {
+	return Pref(prefs >> (usagePrefBits * i) & usagePrefMask)
+}
+
+// withPref returns prefs with the preference for category or signal i set
+// to p.
+func withPref(prefs uint16, i int, p Pref) uint16 {
+	sh := usagePrefBits * i
+	return prefs&^(usagePrefMask<<sh) | uint16(p)<<sh
+}
+
+// The preferences of every category and every signal fit a usage record.
+const (
+	_ = uint(maxUsagePrefs - NumCategories)
+	_ = uint(maxUsagePrefs - NumSignals)
+)
+
+// numUsage returns where the usage records start, and their number.
+func (r *Robots) numUsage() (base, n uint32) {
+	if !r.hasWords() {
+		return 0, 0
+	}
+	base = r.word(hUsage)
+	return base, (r.sectionEnd(hUsage) - base) / usageWords
+}
+
+// usageAt returns usage record i of those from word base (see numUsage).
+func (r *Robots) usageAt(base, i uint32) usageRec {
+	s := r.words(base+i*usageWords, usageWords)
+	return unpackUsage(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]), le32(s[12:16]))
+}
+
+// usageGroup returns the group of usage record i of those from word base.
+func (r *Robots) usageGroup(base, i uint32) uint32 {
+	return r.word(base + i*usageWords + 2)
+}
+
+// usagePattern returns the pattern of a usage record, without its '$'.
+func (r *Robots) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
+
+// packRule returns the two words of a rule record.
+func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
+	w0 = off & ruleOffMask
+	if flags&ruleAllow != 0 {
+		w0 |= ruleAllowBit
+	}
+	w1 = line & ruleLineMask
+	if flags&ruleStar != 0 {
+		w1 |= ruleStarBit
+	}
+	if flags&ruleRawApart != 0 {
+		w1 |= ruleRawBit
+	}
+	if flags&ruleIndex != 0 {
+		w1 |= ruleIndexBit
+	}
+	return w0, w1
+}
+
+// recOff returns the pattern offset of a rule record's first word, or where
+// the patterns end from the word after the last rule.
+func recOff(w0 uint32) uint32 { return w0 & ruleOffMask }
+
+// recLine returns the line of a rule record's second word.
+func recLine(w1 uint32) uint32 { return w1 & ruleLineMask }
+
+// recStar reports whether a rule record's second word has the star flag.
+func recStar(w1 uint32) bool { return w1&ruleStarBit != 0 }
+
+// recRawApart reports whether a rule record's second word has the rawApart
+// flag.
+func recRawApart(w1 uint32) bool { return w1&ruleRawBit != 0 }
+
+// recFlags returns the flags of a rule record, all but ruleAnchored, which
+// the pattern's final '$' says.
+func recFlags(w0, w1 uint32) ruleFlags {
+	flags := ruleFlags(w0>>ruleOffBits) * ruleAllow
+	if w1&ruleStarBit != 0 {
+		flags |= ruleStar
+	}
+	if w1&ruleRawBit != 0 {
+		flags |= ruleRawApart
+	}
+	if w1&ruleIndexBit != 0 {
+		flags |= ruleIndex
+	}
+	return flags
+}
 
 // group is one group of the file: the rules and other lines between its
 // User-agent lines and the next group's. Its rules run from start to the next
@@ -159,8 +374,8 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 // with a '*' is followed by its probes (see patternProbes).
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end = le32(s[0:4]), le32(s[4:8]), le32(s[8:12])&^bit31
-	if w1&(1<<29) != 0 {
+	w0, w1, end = le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
+	if recStar(w1) {
 		end -= filterLen
 	}
 	return w0, w1, end
@@ -176,35 +391,26 @@ func (r *Robots) probes(ru rule) uint32 {
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
 	w0, _, end := r.ruleWords3(i)
-	return r.text[w0&^bit31 : end]
+	return r.text[recOff(w0):end]
 }
 
 // rule decodes rule i, all but its key (see ruleKey).
 func (r *Robots) rule(i uint32) rule {
 	w0, w1, end := r.ruleWords3(i)
-	off := w0 &^ bit31
+	off := recOff(w0)
 	lit := r.text[off:end]
-	flags := ruleFlags(w0>>31) * ruleAllow
-	if w1&(1<<29) != 0 {
-		flags |= ruleStar
-	}
-	if w1&(1<<30) != 0 {
-		flags |= ruleRawApart
-	}
-	if w1&(1<<31) != 0 {
-		flags |= ruleIndex
-	}
+	flags := recFlags(w0, w1)
 	if n := len(lit); n > 0 && lit[n-1] == '$' {
 		lit = lit[:n-1]
 		flags |= ruleAnchored
 	}
-	return rule{off: off, line: w1 & lineMask, n: uint16(len(lit)), flags: flags, i: i}
+	return rule{off: off, line: recLine(w1), n: uint16(len(lit)), flags: flags, i: i}
 }
 
 // keyedKey returns the key of rule i, which is among the keyed rules of its
 // group: its pattern is '/', the key, and more.
 func (r *Robots) keyedKey(i uint32) byte {
-	return r.text[r.word(headerWords+i*ruleWords)&^bit31+1]
+	return r.text[recOff(r.word(headerWords+i*ruleWords))+1]
 }
 
 // rawValue returns the value as written of rule i, which has one apart from
@@ -212,7 +418,7 @@ func (r *Robots) keyedKey(i uint32) byte {
 func (r *Robots) rawValue(i uint32) string {
 	// The records are in rule order.
 	base := r.word(hRaws)
-	count := (r.word(hOthers) - base) / rawWords
+	count := (r.sectionEnd(hRaws) - base) / rawWords
 	k := base + uint32(sort.Search(int(count), func(j int) bool { return r.word(base+uint32(j)*rawWords) >= i }))*rawWords
 	off := r.word(k + 1)
 	n := uint32(r.text[off]) | uint32(r.text[off+1])<<8
@@ -336,7 +542,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		size += int(a.n)
 	}
 	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + nRaws*rawWords + len(b.others)*otherWords
+		len(lists) + nRaws*rawWords + len(b.usage)*usageWords + len(b.others)*otherWords
 	var text strings.Builder
 	text.Grow(size + 4*n)
 
@@ -352,22 +558,10 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 
 	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
 	for i, ru := range b.rules {
-		w0 := uint32(text.Len())
-		if ru.flags&ruleAllow != 0 {
-			w0 |= bit31
-		}
-		w1 := ru.line
-		if ru.flags&ruleStar != 0 {
-			w1 |= 1 << 29
-		}
 		if ru.flags&ruleRawApart != 0 {
-			w1 |= 1 << 30
 			raws = append(raws, uint32(i), ru.raw)
 		}
-		if ru.flags&ruleIndex != 0 {
-			w1 |= 1 << 31
-		}
-		put(w0, w1)
+		put(packRule(uint32(text.Len()), ru.line, ru.flags))
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
@@ -411,6 +605,12 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	put(lists...)
 	section(hRaws)
 	put(raws...)
+	section(hUsage)
+	for _, u := range b.usage {
+		u.off += base
+		ws := packUsage(u)
+		put(ws[:]...)
+	}
 	section(hOthers)
 	for _, o := range b.others {
 		put(base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)

@@ -2,108 +2,155 @@ package robotstxt
 
 import "strings"
 
-// This file puts URLs in the form robots.txt rules are stored in. Parse
-// normalises every pattern (SPEC §3): bytes from 0x80 up become %XX, and the
-// hex digits of %-escapes are upper-cased. Allowed compares the URL with the
-// patterns byte for byte, as Google's parser does, so a URL that a crawler
-// took raw from a page misses the rule meant for it:
+// This file puts URLs in the form in which a crawler sends them and in
+// which the rules can be matched against them. Parse normalises every
+// pattern (SPEC §3): bytes from 0x80 up become %XX, and the hex digits of
+// %-escapes are upper-cased. Allowed compares the URL with the patterns byte
+// for byte, as Google's parser does, so a URL that a crawler took raw from a
+// page misses the rule meant for it:
 //
 //	Disallow: /ü/         stored as /%C3%BC/
 //	http://h/ü/x          does not match: ü is two bytes ≥ 0x80
 //	http://h/%C3%BC/x     matches: NormalizeURL("http://h/ü/x") gives this
 //	http://h/%c3%bc/x     does not match; NormalizeURL upper-cases the escapes
+//
+// An HTTP client cannot send a space, '"', '<', '>' or the other bytes that
+// RFC 3986 allows nowhere in a URI; Go's net/url writes them %-encoded on
+// the wire, and so does every other client. The rules meet the URL as it is
+// sent, so NormalizeURL encodes them too:
+//
+//	Disallow: /a%20b      stored as written
+//	http://h/a b          sent as /a%20b: NormalizeURL gives /a%20b, disallowed
+//	Disallow: /my docs/   stored as written, with its space
+//	http://h/my docs/x    sent as /my%20docs/x, which the rule does not match
 
-// NormalizeURL returns rawURL normalised the way Parse normalises patterns,
-// so that [Robots.Allowed] compares like with like: each byte from 0x80 up
-// becomes %XX and each %-escape gets upper-case hex digits, both with the
-// digits "0123456789ABCDEF". Nothing else changes: escapes are not decoded
+// wireEscaped holds the ASCII bytes that NormalizeURL %-encodes: those that
+// RFC 3986 §2 allows in no part of a URI and that Go's net/url never sends
+// raw in a path (its validEncoded refuses them): space " < > \ ^ ` { | }.
+// '#' and '?' are not here: they end the path and the query. Control bytes
+// are not here either: no URL holding one can be sent (net/url refuses it),
+// and a NUL must stay, since the reference matches the path as a C string.
+const wireEscaped = " \"<>\\^`{|}"
+
+// needsWork marks the bytes NormalizeURL may change: '%' (an escape to
+// upper-case), the bytes of wireEscaped, and every byte from 0x80 up.
+var needsWork = func() (t [256]bool) {
+	t['%'] = true
+	for i := range len(wireEscaped) {
+		t[wireEscaped[i]] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// NormalizeURL returns rawURL in the form an HTTP client sends it and the
+// rules are matched in: each byte from 0x80 up, and each byte that no part
+// of a URI may hold raw (space, '"', '<', '>', '\', '^', '`', '{', '|',
+// '}'), becomes %XX, and each %-escape gets upper-case hex digits, all with
+// the digits "0123456789ABCDEF" (RFC 3986 §6.2.2.1: the case of an escape's
+// digits carries no meaning). Nothing else changes: escapes are not decoded
 // ("%2F" stays "%2F", not "/"), dot segments stay, the path's case stays,
 // and a '%' not followed by two hex digits stays as it is. The whole string
 // is normalised; the host's bytes play no part in matching.
 //
-// The result is meant for asking, not for fetching: it is the form in which
-// the rules see the URL. NormalizeURL is idempotent, and it returns rawURL
-// itself, without allocating, when there is nothing to change.
+// The path and query of the result are what package fetch's Transport
+// puts on the wire for rawURL, so that the URL asked about is the URL sent;
+// a client that sends rawURL another way (Go's net/url alone, for one,
+// decodes and re-encodes a path whose escapes it finds invalid) should send
+// this form. Patterns are not encoded the same way: a rule with a raw space
+// is kept as written, as Google's parser keeps it, and no URL that can be
+// sent matches it there.
+//
+// NormalizeURL is idempotent, and it returns rawURL itself, without
+// allocating, when there is nothing to change.
 func NormalizeURL(rawURL string) string {
 	i := firstToNormalize(rawURL)
 	if i < 0 {
 		return rawURL
 	}
-	high := 0
+	grow := 0
 	for j := i; j < len(rawURL); j++ {
-		if rawURL[j] >= 0x80 {
-			high++
+		if c := rawURL[j]; c != '%' && needsWork[c] {
+			grow += 2
 		}
 	}
 	var b strings.Builder
-	b.Grow(len(rawURL) + 2*high)
+	b.Grow(len(rawURL) + grow)
 	b.WriteString(rawURL[:i])
 	const hex = "0123456789ABCDEF"
 	for j := i; j < len(rawURL); j++ {
 		switch c := rawURL[j]; {
+		case !needsWork[c]:
+			b.WriteByte(c)
 		case c == '%' && isEscape(rawURL, j):
 			b.WriteByte('%')
 			b.WriteByte(upper(rawURL[j+1]))
 			b.WriteByte(upper(rawURL[j+2]))
 			j += 2
-		case c >= 0x80:
+		case c == '%':
+			b.WriteByte(c)
+		default:
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
-		default:
-			b.WriteByte(c)
 		}
 	}
 	return b.String()
 }
 
 // firstToNormalize returns the index of the first byte of s that
-// NormalizeURL changes, or -1 when it changes none. It skips eight bytes
-// at a time while they hold neither a '%' nor a byte ≥ 0x80, as most URLs
-// are plain ASCII. Be careful when changing it: it is on the path of every
-// question a fetch.Cache answers.
+// NormalizeURL changes, or -1 when it changes none. It skips eight bytes at
+// a time while [plainWord] vouches for them, as most URLs are plain ASCII.
+// Be careful when changing it: it is on the path of every question a
+// fetch.Cache answers and every request a fetch.Transport sends.
 func firstToNormalize(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	// plain reports whether the word v holds neither a '%' nor a byte ≥
-	// 0x80. A byte of x is zero where v has a '%'; (x-ones)&^x sets the
-	// high bit of some byte exactly when x has a zero byte.
-	plain := func(v uint64) bool {
-		x := v ^ ('%' * ones)
-		return (v|(x-ones)&^x)&highs == 0
-	}
 	i := 0
 	for i < len(s) {
-		if i+8 <= len(s) {
-			if plain(load64(s, i)) {
-				i += 8
-				continue
-			}
-		} else if len(s) >= 8 && plain(load64(s, len(s)-8)) {
-			// The last bytes, read as the string's last word, which
-			// overlaps bytes already seen.
-			return -1
+		if i+8 <= len(s) && plainWord(load64(s, i)) {
+			i += 8
+			continue
 		}
-		switch c := s[i]; {
-		case c >= 0x80:
-			return i
-		case c == '%' && isEscape(s, i):
-			if isLowerHex(s[i+1]) || isLowerHex(s[i+2]) {
-				return i
-			}
-			i += 3
-		default:
+		c := s[i]
+		switch {
+		case !needsWork[c]:
 			i++
+		case c != '%':
+			return i
+		case !isEscape(s, i):
+			i++
+		case isLowerHex(s[i+1]) || isLowerHex(s[i+2]):
+			return i
+		default:
+			i += 3
 		}
 	}
 	return -1
 }
 
-// isEscape reports whether s[i] starts a %-escape: '%' and two hex digits.
-func isEscape(s string, i int) bool {
-	return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+// plainWord reports whether none of the eight bytes of v is one that
+// NormalizeURL may change. It may say false for a plain word: it flags
+// every byte below 0x23 and above 0x7A (controls, '!', '~', DEL among
+// them), which the caller then looks at one by one.
+func plainWord(v uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	if v&highs != 0 {
+		return false
+	}
+	// With every byte below 0x80: x-ones*n sets a byte's high bit where
+	// the byte is below n; x+ones*(0x7F-n) where it is above n. A byte
+	// of v^(ones*c) is zero exactly where v holds c, and (x-ones)&^x
+	// sets the high bit of some byte when x has a zero byte.
+	pct, lt, gt := v^(ones*'%'), v^(ones*'<'), v^(ones*'>')
+	bs, caret, tick := v^(ones*'\\'), v^(ones*'^'), v^(ones*'`')
+	flags := (v - ones*0x23) | (v + ones*(0x7F-0x7A)) |
+		(pct-ones)&^pct | (lt-ones)&^lt | (gt-ones)&^gt |
+		(bs-ones)&^bs | (caret-ones)&^caret | (tick-ones)&^tick
+	return flags&highs == 0
 }
 
 // load64 reads s[i:i+8] as a little-endian word.
@@ -111,4 +158,9 @@ func load64(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// isEscape reports whether s[i] starts a %-escape: '%' and two hex digits.
+func isEscape(s string, i int) bool {
+	return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
 }

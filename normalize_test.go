@@ -37,6 +37,15 @@ var normalizeTests = []struct {
 	{"/aaaaaa%41%42%43%44%45%46x%4f", "/aaaaaa%41%42%43%44%45%46x%4F", "normal escapes across word boundaries, then one to change"},
 	{"/aaaaaaaaaaaaaaa\xc3\xa9", "/aaaaaaaaaaaaaaa%C3%A9", "a high byte in the last partial word"},
 	{"#%\x00\x80", "#%\x00%80", "NUL and other control bytes stay"},
+	{"/a b", "/a%20b", "issue 17 item 2: a space is sent as %20, as net/url writes it"},
+	{"/a\"b<c>d", "/a%22b%3Cc%3Ed", "issue 17 item 2: '\"', '<', '>' are sent encoded"},
+	{"/\\^`{|}", "/%5C%5E%60%7B%7C%7D", "RFC 3986 §2: bytes no URI holds raw, which net/url never sends raw in a path"},
+	{"/?q=a b&r=<x>", "/?q=a%20b&r=%3Cx%3E", "the query is encoded like the path"},
+	{"/my docs/#a b", "/my%20docs/#a%20b", "the fragment too; it plays no part in matching"},
+	{"/a%2fb c", "/a%2Fb%20c", "nothing decoded: %2F stays an escape beside an encoded space"},
+	{"/!$&'()*+,;=:@[]~", "/!$&'()*+,;=:@[]~", "sub-delims and the rest of what a path may hold stay raw"},
+	{"/%20", "/%20", "an encoded space is already normal"},
+	{"/aaaaaaaa aaaaaaaa", "/aaaaaaaa%20aaaaaaaa", "a space in the middle of a long path"},
 }
 
 func TestNormalizeURL(t *testing.T) {
@@ -67,25 +76,44 @@ func TestNormalizeURLMatchesParse(t *testing.T) {
 func checkNormalize(t *testing.T, s string) {
 	t.Helper()
 	got := NormalizeURL(s)
-	if want := string(appendEscaped(nil, []byte(s))); got != want {
-		t.Fatalf("NormalizeURL(%q) = %q, Parse normalises it to %q", s, got, want)
+	// The bytes a URI never holds raw, encoded first, then the parser's
+	// normalisation of patterns: the two must be NormalizeURL.
+	wire := slowWireEscape(s)
+	if want := string(appendEscaped(nil, []byte(wire))); got != want {
+		t.Fatalf("NormalizeURL(%q) = %q, Parse normalises %q to %q", s, got, wire, want)
 	}
-	if want := slowNormalise(s); got != want {
+	if want := slowNormalise(wire); got != want {
 		t.Fatalf("NormalizeURL(%q) = %q, slow reference says %q", s, got, want)
 	}
 	if again := NormalizeURL(got); again != got {
 		t.Fatalf("NormalizeURL(%q) = %q, but NormalizeURL(%q) = %q", s, got, got, again)
 	}
-	if got == s && needsEscape([]byte(s)) || got != s && !needsEscape([]byte(s)) {
-		t.Fatalf("NormalizeURL(%q) = %q, but needsEscape says %v", s, got, needsEscape([]byte(s)))
+	if changes := wire != s || needsEscape([]byte(s)); got == s && changes || got != s && !changes {
+		t.Fatalf("NormalizeURL(%q) = %q, but the references say it changes: %v", s, got, changes)
 	}
+}
+
+// slowWireEscape encodes, as %XX, the ASCII bytes that no part of a URI may
+// hold raw (RFC 3986 §2): those outside unreserved, reserved and '%'.
+func slowWireEscape(s string) string {
+	const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && !strings.Contains(allowed, string(c)) {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // randNormalizeInput returns a string in which escapes of either case,
 // broken escapes and high bytes meet often, at every offset of an 8-byte
 // word.
 func randNormalizeInput(rng *rand.Rand) string {
-	pieces := []string{"a", "/", "%", "%4", "%4f", "%4F", "%e2", "%E2", "%g", "\xc3\xbc", "\xff", "\x00", "zzzzzzz"}
+	pieces := []string{"a", "/", "%", "%4", "%4f", "%4F", "%e2", "%E2", "%g", "\xc3\xbc", "\xff", "\x00", "zzzzzzz", " ", "<", "|", "?", "#", "%20"}
 	var b strings.Builder
 	for range rng.IntN(12) {
 		b.WriteString(pieces[rng.IntN(len(pieces))])
@@ -133,7 +161,7 @@ func TestAllowedNormalizedAgreesWithSlow(t *testing.T) {
 			u := randRawURL(rng)
 			agent := []string{"a", "b"}[rng.IntN(2)]
 			got := r.Decide(agent, NormalizeURL(u))
-			want := slow.decide(agent, slowNormalise(u))
+			want := slow.decide(agent, slowNormalise(slowWireEscape(u)))
 			if got.Allowed != want.Allowed || got.Line != want.Line {
 				t.Fatalf("body %q agent %q URL %q: Decide(NormalizeURL) = allowed %v line %d, slow reference on the escaped URL says allowed %v line %d",
 					body, agent, u, got.Allowed, got.Line, want.Allowed, want.Line)
@@ -155,6 +183,8 @@ var normPieces = [][]string{
 	{"€", "%e2%82%ac", "%E2%82%AC"},
 	{"\xff", "%ff", "%FF"},
 	{"%2f", "%2F"},
+	{" ", "%20"},
+	{"<", "%3c", "%3C"},
 	{"a"}, {"b"}, {"/"}, {"%"}, {"%g"},
 }
 
@@ -245,4 +275,22 @@ func ExampleNormalizeURL() {
 	// https://example.com/%C3%BC/x true false
 	// https://example.com/%C3%BC/x true false
 	// https://example.com/a%2Fb true true
+}
+
+// TestPlainWord holds the word test of firstToNormalize to the byte table:
+// a word it calls plain holds no byte NormalizeURL may change, for every
+// byte at every position among plain neighbours.
+func TestPlainWord(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			if plainWord(load64(string(w), 0)) && needsWork[c] {
+				t.Errorf("plainWord(%q) = true, but byte %#x needs work", w, c)
+			}
+		}
+	}
+	if !plainWord(load64("/a/b-c_d", 0)) {
+		t.Error("plainWord says a plain path is not plain")
+	}
 }

@@ -22,13 +22,19 @@ import "strings"
 //     names browsers start with, that product names the crawler:
 //     "Foobot/1.0 (+https://foo.example/bot)" → "Foobot",
 //     "Googlebot-Image/1.0" → "Googlebot-Image".
-//  3. Otherwise the header copies a browser's and names the crawler in a
-//     comment. The comments are read in order, and a comment names a
-//     crawler by the item after a "compatible" item, as in
+//  3. Otherwise the header copies a browser's and names the crawler in
+//     the rest of it, read item by item: a comment's items are separated
+//     by ';' or ',', and so is the text between comments. The crawler is
+//     the item after a "compatible" item, inside a comment, as in
 //     "(compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)" or
 //     "(KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)",
-//     or else by its first item when that is "Name/Version", as in
-//     "(Applebot/0.1; +http://www.apple.com/go/applebot)".
+//     or outside one, as OpenAI writes it:
+//     "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot".
+//     Without "compatible", it is a "Name/Version" item anywhere in the
+//     first comment, as in "(X11; Linux x86_64; Storebot-Google/1.0)", or
+//     the first item of a later comment, as in
+//     "(Applebot/0.1; +http://www.apple.com/go/applebot)". Browser engines
+//     ("Trident/7.0" of Internet Explorer's comment) name no crawler.
 //
 // The name found must be a valid product token ([ValidAgent]); when it is
 // not, as in "(compatible; MSIE 9.0; Windows NT 6.1)" or "360Spider/1.0",
@@ -50,20 +56,101 @@ func ProductToken(userAgent string) string {
 		}
 		return ""
 	}
+	return restToken(rest)
+}
+
+// restToken returns the token that the rest of a browser-like header names
+// (rule 3 of [ProductToken]), or "".
+func restToken(rest string) string {
+	var it items
 	for rest != "" {
+		open := strings.IndexByte(rest, '(')
+		if open != 0 {
+			// Text outside comments: only an item after "compatible"
+			// counts there.
+			text := rest
+			if open > 0 {
+				text, rest = rest[:open], rest[open:]
+			} else {
+				rest = ""
+			}
+			if tok, done := it.scan(text, outside); done {
+				return tok
+			}
+			continue
+		}
 		var comment string
 		comment, rest = nextComment(rest)
-		if tok := commentToken(comment); tok != "" {
+		where := laterComment
+		if it.comments == 0 {
+			where = firstComment
+		}
+		it.comments++
+		if tok, done := it.scan(comment, where); done {
 			return tok
 		}
 	}
 	return ""
 }
 
-// isBrowserProduct reports whether a header's first product is one that
-// browsers, and crawlers that pose as them, start with.
+// Where a run of items stands in a header.
+const (
+	outside = iota
+	firstComment
+	laterComment
+)
+
+// items reads the items of a header after its first product, remembering
+// what the next one needs to know.
+type items struct {
+	comments        int  // comments read so far
+	afterCompatible bool // the last item was "compatible"
+}
+
+// scan reads the items of text, which stands where says, and reports the
+// token they name and true once an item decides, as rule 3 of
+// [ProductToken] says.
+func (it *items) scan(text string, where int) (string, bool) {
+	first := true
+	for text != "" {
+		var item string
+		if i := strings.IndexAny(text, ";,"); i >= 0 {
+			item, text = trimHeaderSpace(text[:i]), text[i+1:]
+		} else {
+			item, text = trimHeaderSpace(text), ""
+		}
+		if item == "" {
+			continue
+		}
+		switch {
+		case it.afterCompatible:
+			// The item after "compatible" names the crawler, with or
+			// without a version, or nothing.
+			return itemToken(item, false), true
+		case strings.EqualFold(item, "compatible"):
+			it.afterCompatible = true
+		case where == firstComment || where == laterComment && first:
+			if tok := itemToken(item, true); tok != "" && !isBrowserProduct(tok) {
+				return tok, true
+			}
+		}
+		first = false
+	}
+	return "", false
+}
+
+// isBrowserProduct reports whether name is one of the products browsers
+// write: the "Mozilla" or "Opera" a header starts with, or an engine or
+// browser named in a comment, such as Internet Explorer's "Trident/7.0".
+// Crawlers that pose as a browser start with such a product, and none of
+// them is a crawler's name.
 func isBrowserProduct(name string) bool {
-	return strings.EqualFold(name, "Mozilla") || strings.EqualFold(name, "Opera")
+	for _, b := range [...]string{"Mozilla", "Opera", "Trident", "Gecko", "AppleWebKit", "Presto", "KHTML"} {
+		if strings.EqualFold(name, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // nextProduct returns the first product of a header, "Name" or
@@ -104,35 +191,6 @@ func nextComment(s string) (comment, rest string) {
 		}
 	}
 	return s[open+1:], ""
-}
-
-// commentToken returns the token a comment names (rule 3 of
-// [ProductToken]), or "".
-func commentToken(comment string) string {
-	first := true
-	afterCompatible := false
-	for comment != "" {
-		var item string
-		if i := strings.IndexAny(comment, ";,"); i >= 0 {
-			item, comment = trimHeaderSpace(comment[:i]), comment[i+1:]
-		} else {
-			item, comment = trimHeaderSpace(comment), ""
-		}
-		switch {
-		case afterCompatible:
-			// The item after "compatible" names the crawler, with or
-			// without a version, or nothing.
-			return itemToken(item, false)
-		case strings.EqualFold(item, "compatible"):
-			afterCompatible = true
-		case first:
-			if tok := itemToken(item, true); tok != "" {
-				return tok
-			}
-		}
-		first = false
-	}
-	return ""
 }
 
 // itemToken returns the name of a comment item that is one product, "Name"

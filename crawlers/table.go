@@ -1,7 +1,12 @@
 package crawlers
 
 // The sources below were read for the tokens, headers and behaviours they
-// document; a header's version numbers are the ones shown there.
+// document; a header's version numbers are the ones shown there. Anthropic
+// names its tokens but publishes no header; ClaudeBot's is the one its
+// requests carry. Every header here must give its row's token through
+// robotstxt.ProductToken (TestProductTokenCrawlers in the robotstxt
+// package), so that a crawler configured with its own published header
+// obeys robots.txt under its own name.
 const (
 	googleCommon  = "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers"
 	googleSpecial = "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers"

@@ -3,7 +3,9 @@ package fetch
 import (
 	"container/list"
 	"context"
+	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +21,8 @@ type Options struct {
 	Client *http.Client
 
 	// UserAgent is the crawler's User-Agent header, sent with robots.txt
-	// requests; "" sends Go's default. It is not what rules are chosen
+	// requests and set by a [Transport] on every request that has none;
+	// "" means Agent, the bare token. It is not what rules are chosen
 	// for: that is Agent.
 	UserAgent string
 
@@ -72,10 +75,18 @@ type Options struct {
 	StoreTimeout time.Duration
 
 	// LeaseTTL is how long the lease that a cache takes in the Store before
-	// fetching lasts (default Timeout plus twice StoreTimeout). It must
-	// outlast a fetch and the save after it; a lease whose holder died
-	// ends when it runs out, and another cache fetches.
+	// fetching lasts unless renewed (default DefaultLeaseTTL plus twice
+	// StoreTimeout). The holder renews it every LeaseTTL/3 while it
+	// fetches, so a fetch may take up to Timeout, while a holder that died
+	// stalls the others by at most LeaseTTL (see [Store] for the bound).
 	LeaseTTL time.Duration
+
+	// StoreKey, when not empty, seals each value saved in the Store with
+	// an HMAC-SHA-256 under this key instead of a CRC, and has values not
+	// sealed with it refused, so that a writer to the Store without the
+	// key cannot plant rules. Every cache of a fleet needs the same key;
+	// a changed key has each value refused and replaced once.
+	StoreKey []byte
 
 	// StoreKeep is how long the Store keeps an origin's history after its
 	// latest result expires (default GiveUpAfter), so that the last good
@@ -143,6 +154,10 @@ type Rules struct {
 type Decision struct {
 	robotstxt.Decision
 	Rules
+	// Usage is what the rules say about the use of the URL: its
+	// Content-Usage and Content-Signal preferences (see
+	// [robotstxt.Robots.Usage]); its Decision is the one above.
+	Usage robotstxt.Usage
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
@@ -164,6 +179,7 @@ type Cache struct {
 	// refreshing counts refresh goroutines, which outlive their flight
 	// while they save to the Store and call OnFetch; guarded by mu.
 	refreshing int
+	flushes    []chan struct{} // closed when refreshing reaches 0; guarded by mu
 
 	shared  // the Store and its settings; zero when there is none
 	onFetch func(FetchEvent)
@@ -196,7 +212,7 @@ func NewCache(o *Options) *Cache {
 	c := &Cache{
 		f: fetcher{
 			client:    o.Client,
-			userAgent: o.UserAgent,
+			userAgent: o.userAgent(),
 			agent:     o.agent(),
 			now:       o.Now,
 			ttl:       orDefault(o.TTL, DefaultTTL),
@@ -220,7 +236,7 @@ func NewCache(o *Options) *Cache {
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}
-	c.shared.init(o, c.timeout, c.giveUpAfter)
+	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return c
 }
 
@@ -248,13 +264,33 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // where the rules came from.
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if !robotstxt.ValidAgent(agent) {
-		return Decision{}, newAgentError(agent)
+		return Decision{}, c.agentError(agent)
 	}
 	r, err := c.Rules(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Decision: r.Robots.Decide(agent, robotstxt.NormalizeURL(rawURL)), Rules: r}, nil
+	u := r.Robots.Usage(agent, robotstxt.NormalizeURL(rawURL))
+	return Decision{Decision: u.Decision, Rules: r, Usage: u}, nil
+}
+
+// Agent returns the crawler's product token: Options.Agent, or the token
+// found in Options.UserAgent, or "" when neither gives one. It need not be
+// valid: a question for it then fails with an [*AgentError].
+func (c *Cache) Agent() string {
+	return c.f.agent
+}
+
+// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
+// for the crawler's own product token, [Cache.Agent].
+func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
+	return c.Allowed(ctx, c.f.agent, rawURL)
+}
+
+// DecideURL is [Cache.Decide] for the crawler's own product token,
+// [Cache.Agent].
+func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
+	return c.Decide(ctx, c.f.agent, rawURL)
 }
 
 // Rules returns the rules in effect for rawURL's origin, fetching its
@@ -305,7 +341,12 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 	defer func() {
 		c.mu.Lock()
-		c.refreshing--
+		if c.refreshing--; c.refreshing == 0 {
+			for _, ch := range c.flushes {
+				close(ch)
+			}
+			c.flushes = nil
+		}
 		c.mu.Unlock()
 	}()
 	if c.store != nil {
@@ -315,6 +356,44 @@ func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 	res := c.fetchOrigin(ctx, origin)
 	st := c.update(origin, f, func(s *state) { s.record(res) })
 	c.notify(FetchEvent{Origin: origin, Result: res, Fetched: true}, st)
+}
+
+// refreshShared is refresh with a Store: it takes a fresh history from the
+// Store when there is one, and otherwise fetches under the origin's lease
+// and saves the result.
+func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
+	ev := FetchEvent{Origin: origin}
+	c.mu.Lock()
+	var held state
+	if el, ok := c.entries[origin]; ok {
+		held = el.Value.(*entry).state
+	}
+	c.mu.Unlock()
+
+	p := c.shared.consult(ctx, origin, held, &ev)
+	if p.fresh {
+		st := c.update(origin, f, func(s *state) { *s = p.state })
+		ev.Result = st.latest
+		c.notify(ev, st)
+		return
+	}
+	stop := func() {}
+	if p.token != "" {
+		stop = c.shared.keep(ctx, origin, p.token)
+	}
+	res := c.fetchOrigin(ctx, origin)
+	stop() // before the save, which drops the lease
+	st := c.update(origin, f, func(s *state) {
+		if p.state.newer(*s) {
+			*s = p.state
+		}
+		s.record(res)
+	})
+	ev.Result, ev.Fetched = res, true
+	if p.save {
+		c.shared.save(ctx, origin, p.token, st, &ev)
+	}
+	c.notify(ev, st)
 }
 
 // fetchOrigin fetches origin's robots.txt, bounded by Options.Timeout.
@@ -385,4 +464,171 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len()
+}
+
+// Stats returns the cache's counters.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.counts
+	return Stats{
+		Hits:         n.hits,
+		Misses:       n.misses,
+		Fetches:      n.fetches,
+		Evictions:    n.evictions,
+		InFlight:     c.refreshing,
+		Entries:      c.lru.Len(),
+		StoreHits:    n.storeHits,
+		StoreWaits:   n.storeWaits,
+		StoreErrors:  c.storeErrs.Load(),
+		StoreCorrupt: c.refusedTotal(),
+		StoreRefused: StoreRefused{
+			Format:   c.refused[refusedFormat].Load(),
+			Damaged:  c.refused[refusedDamaged].Load(),
+			Seal:     c.refused[refusedSeal].Load(),
+			Origin:   c.refused[refusedOrigin].Load(),
+			Agent:    c.refused[refusedAgent].Load(),
+			TooLarge: c.refused[refusedTooLarge].Load(),
+		},
+		StoreGaveUp:    c.gaveUp.Load(),
+		StoreTakenOver: c.takenOver.Load(),
+	}
+}
+
+// notify counts the refresh that ev describes, fills in ev.Source from the
+// history st, and calls the OnFetch hook.
+func (c *Cache) notify(ev FetchEvent, st state) {
+	var se *StoreError
+	c.mu.Lock()
+	if !ev.Fetched {
+		c.counts.storeHits++
+	}
+	if ev.Waited > 0 {
+		c.counts.storeWaits++
+	}
+	c.mu.Unlock()
+	if errors.As(ev.StoreErr, &se) && se.Op != "decode" {
+		c.storeErrs.Add(1)
+	}
+	if c.onFetch != nil {
+		ev.Source = c.rules(st, c.f.now()).Source
+		ev.Scheme, ev.Host, ev.Port = originParts(ev.Origin)
+		c.onFetch(ev)
+	}
+}
+
+// originParts splits an origin that httpOrigin returned into its scheme,
+// host (without the brackets of an IPv6 address) and port.
+func originParts(origin string) (scheme, host string, port int) {
+	scheme, hostport, _ := strings.Cut(origin, "://")
+	port = 80
+	if scheme == "https" {
+		port = 443
+	}
+	host = hostport
+	if i := strings.LastIndexByte(hostport, ':'); i >= 0 && !strings.HasSuffix(hostport, "]") {
+		host = hostport[:i]
+		if p, err := strconv.Atoi(hostport[i+1:]); err == nil {
+			port = p
+		}
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return scheme, host, port
+}
+
+// Flush waits until no refresh is under way, saves to the Store and
+// OnFetch calls included, or until ctx ends, when it returns ctx's error.
+// A crawler calls it before it exits, after its last question, so that
+// what it fetched reaches the Store for the rest of the fleet; questions
+// asked meanwhile start refreshes that it waits for too.
+func (c *Cache) Flush(ctx context.Context) error {
+	c.mu.Lock()
+	if c.refreshing == 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	ch := make(chan struct{})
+	c.flushes = append(c.flushes, ch)
+	c.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Forget drops what the cache holds for rawURL's origin, and what the Store
+// holds for it when there is one, so that the next question about the
+// origin fetches its robots.txt again. A refresh under way is not stopped:
+// its result is kept when it ends.
+//
+// The call to the Store is bounded by Options.StoreTimeout, not by ctx.
+// The error is a *robotstxt.URLError when rawURL is not an absolute http or
+// https URL, or a *StoreError when the Store could not delete the origin's
+// value (the cache's own copy is dropped all the same).
+func (c *Cache) Forget(ctx context.Context, rawURL string) error {
+	origin, err := httpOrigin(rawURL)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if el, ok := c.entries[origin]; ok {
+		c.lru.Remove(el)
+		delete(c.entries, origin)
+	}
+	c.mu.Unlock()
+	if c.store == nil {
+		return nil
+	}
+	return c.shared.forget(ctx, origin)
+}
+
+// ErrNoResult is returned by [Cache.Put] for a nil Result or one without
+// Robots.
+var ErrNoResult = errors.New("robotstxt: no result to put: a nil Result or nil Robots")
+
+// Put records res as the latest fetch of the robots.txt at res.RobotsURL,
+// as if the cache had just made it: a crawler that kept its results can
+// start warm. The cache keeps its own copy of *res, with the times it lacks
+// filled in: Fetched is now when zero; TTL, when zero, is Expires-Fetched,
+// or the lifetime a fetch without max-age gets when Expires is zero too; and
+// Expires is Fetched+TTL when zero. A result older than the one the cache holds for the
+// origin (by Fetched) is ignored.
+//
+// Put fills this cache only, not the Store: the Store holds what was
+// fetched, and a Store is itself what warms a new cache that shares it.
+//
+// The error is ErrNoResult, or a *robotstxt.URLError when res.RobotsURL is
+// not an absolute http or https URL.
+func (c *Cache) Put(res *Result) error {
+	if res == nil || res.Robots == nil {
+		return ErrNoResult
+	}
+	origin, err := httpOrigin(res.RobotsURL)
+	if err != nil {
+		return err
+	}
+	r := *res
+	if r.Fetched.IsZero() {
+		r.Fetched = c.f.now()
+	}
+	switch {
+	case r.TTL == 0 && !r.Expires.IsZero():
+		r.TTL = r.Expires.Sub(r.Fetched)
+	case r.TTL == 0 && r.Unreachable():
+		r.TTL = c.f.retryTTL
+	case r.TTL == 0:
+		r.TTL = c.f.ttl
+	}
+	if r.Expires.IsZero() {
+		r.Expires = r.Fetched.Add(r.TTL)
+	}
+	// The origin may be a slice of a long URL: keep only the origin.
+	c.update(strings.Clone(origin), nil, func(s *state) {
+		if s.latest == nil || !r.Fetched.Before(s.latest.Fetched) {
+			s.record(&r)
+		}
+	})
+	return nil
 }

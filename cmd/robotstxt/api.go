@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,10 +11,15 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
 // This file is the JSON API of robotstxt serve: /api/check, /api/lint and
@@ -43,28 +49,67 @@ type checkResponse struct {
 	Reason       string        `json:"reason,omitempty"` // why, when no file was parsed
 	Unreadable   bool          `json:"unreadable"`       // an HTML page, UTF-16 or binary data: no rules read
 	Agents       []string      `json:"agents"`           // the product tokens the file names
+	Group        groupJSON     `json:"group"`            // which groups decide for the agent
+	Cut          int           `json:"cut,omitempty"`    // the size of a file cut at 500 KiB, as crawlers cut it
 	Results      []resultJSON  `json:"results"`
-	Errors       []findingJSON `json:"errors"` // the errors check prints before its answers
+	Errors       []findingJSON `json:"errors"` // the errors check prints before its answers, at most pageKeep of a kind
+}
+
+// groupJSON says which groups decide for an agent.
+type groupJSON struct {
+	// Applies is "named" when some user-agent line names the agent,
+	// "global" when it falls back to the group for "*", "none" when no
+	// group applies (every URL is allowed), and "status" when the rules
+	// stand for an HTTP status, not a file.
+	Applies    string   `json:"applies"`
+	AgentLines []int    `json:"agent_lines"`    // the user-agent lines of the groups that decide
+	Groups     []int    `json:"groups"`         // their 1-based numbers, as lines carry them
+	Ranges     [][2]int `json:"ranges"`         // the first and last line of each
+	Summary    string   `json:"summary"`        // the above in a sentence
+	Note       string   `json:"note,omitempty"` // what the crawler documents beyond the parser
 }
 
 // resultJSON is one URL's answer.
 type resultJSON struct {
-	URL       string `json:"url"`
-	Allowed   *bool  `json:"allowed,omitempty"` // absent when Error is set
-	Line      int    `json:"line,omitempty"`
-	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
-	Key       string `json:"key,omitempty"`       // the key as written
-	Rule      string `json:"rule,omitempty"`      // the value as written
-	Explain   string `json:"explain,omitempty"`   // as robotstxt check prints it
-	Error     string `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	URL       string     `json:"url"`
+	Allowed   *bool      `json:"allowed,omitempty"` // absent when Error is set
+	Line      int        `json:"line,omitempty"`
+	Directive string     `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string     `json:"key,omitempty"`       // the key as written
+	Rule      string     `json:"rule,omitempty"`      // the value as written
+	Explain   string     `json:"explain,omitempty"`   // as robotstxt check prints it
+	Error     string     `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
-// lintResponse is what /api/lint answers: lint -json -lines, and the text
-// of each line, numbered as the findings are.
+// lintResponse is what /api/lint answers, in this order: the counts of lint
+// -json, the counts of each kind of finding, the findings (at most pageKeep
+// of a kind, then one that counts the rest), and the text of each line,
+// numbered as the findings are. writeLint streams it.
 type lintResponse struct {
-	lintJSON
-	Text []string `json:"text"`
+	File     string        `json:"file"`
+	Cut      int           `json:"cut,omitempty"` // the size of a file cut at 500 KiB
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Infos    int           `json:"infos"`
+	Counts   countsJSON    `json:"counts"`
+	Kinds    []kindJSON    `json:"kinds"`
+	Findings []findingJSON `json:"findings"`
+	Text     []string      `json:"text"`
 }
+
+// kindJSON counts the findings of one kind: a severity and a cause.
+type kindJSON struct {
+	Severity string `json:"severity"`
+	Cause    string `json:"cause"`
+	Count    int    `json:"count"`
+	First    int    `json:"first"` // the line of the first
+}
+
+// pageKeep is how many findings of a kind the API answers with; a file of
+// 250,000 one-letter lines has as many findings of one kind, which nobody
+// reads one by one. The kinds' counts are exact.
+const pageKeep = 200
 
 // fetchResponse is what /api/fetch answers.
 type fetchResponse struct {
@@ -94,13 +139,50 @@ func readRequest(w http.ResponseWriter, r *http.Request, v any, raw func([]byte)
 		raw(body)
 		return true
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, "the request is not the JSON expected: "+err.Error())
 		return false
 	}
+	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(
+			"the request is not the JSON expected: content after the JSON object, from byte %d on", dec.InputOffset()+1))
+		return false
+	}
 	return true
+}
+
+// cutRobots cuts a robots.txt at the 500 KiB that crawlers read, as Google
+// does, and returns the size it had when it was longer.
+func cutRobots(body []byte) ([]byte, int) {
+	if len(body) <= fetch.MaxBodySize {
+		return body, 0
+	}
+	return body[:fetch.MaxBodySize], len(body)
+}
+
+// emptyAgent answers a request that names no agent: an empty agent would
+// match only user-agent lines that name no crawler, which nobody means.
+func emptyAgent(w http.ResponseWriter, agent string) bool {
+	if strings.TrimSpace(agent) != "" {
+		return false
+	}
+	writeError(w, http.StatusBadRequest, `no agent: name a crawler by its product token, such as Googlebot, or give "*" for any crawler that no group names`)
+	return true
+}
+
+// work runs f when fewer than maxAnalyses requests are being analysed, so
+// that many large files at once take turns instead of all the memory. It
+// answers 503 when the request ends first.
+func (s *server) work(w http.ResponseWriter, r *http.Request, f func()) {
+	select {
+	case s.analyses <- struct{}{}:
+		defer func() { <-s.analyses }()
+		f()
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "too many requests at once; try again")
+	}
 }
 
 func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
@@ -111,14 +193,19 @@ func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		req = checkRequest{Agent: q.Get("agent"), URLs: q["url"]}
 	})
-	if !ok || !validURLCount(w, req.URLs) {
+	if !ok || !validURLCount(w, req.URLs) || emptyAgent(w, req.Agent) {
 		return
 	}
 	if body == nil {
 		body = []byte(req.Robots)
 	}
-	src := &source{name: "robots.txt", robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}
-	writeJSON(w, http.StatusOK, checkWith(src, req.Agent, req.URLs))
+	body, cut := cutRobots(body)
+	s.work(w, r, func() {
+		src := &source{name: "robots.txt", robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}
+		resp := checkWith(src, req.Agent, req.URLs)
+		resp.Cut = cut
+		writeJSON(w, http.StatusOK, resp)
+	})
 }
 
 func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
@@ -131,8 +218,55 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 	if body == nil {
 		body = []byte(req.Robots)
 	}
-	rep := robotstxt.Diagnose(body)
-	writeJSON(w, http.StatusOK, lintResponse{lintJSON: newLintJSON("robots.txt", rep, true), Text: textLines(body)})
+	body, cut := cutRobots(body)
+	s.work(w, r, func() {
+		writeLint(w, body, cut, robotstxt.Diagnose(body))
+	})
+}
+
+// writeLint streams the answer of /api/lint (see lintResponse), so that
+// the answer for a large file is never held whole in memory.
+func writeLint(w http.ResponseWriter, body []byte, cut int, rep *robotstxt.Report) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	j := lintJSON{Counts: newLintJSON("", rep, false).Counts}
+	j.Errors, j.Warnings, j.Infos = severityCounts(rep)
+	st := newJSONStream(w)
+	st.field("file", "robots.txt")
+	if cut > 0 {
+		st.field("cut", cut)
+	}
+	st.field("errors", j.Errors)
+	st.field("warnings", j.Warnings)
+	st.field("infos", j.Infos)
+	st.field("counts", j.Counts)
+	st.field("kinds", findingKinds(rep.Findings))
+	st.begin("findings")
+	for _, f := range summarizeN(rep.Findings, pageKeep, pageKeep) {
+		st.item(f.json())
+	}
+	st.end()
+	st.begin("text")
+	eachTextLine(body, func(line string) { st.item(line) })
+	st.end()
+	st.close() // the client may be gone; nothing to do then
+}
+
+// findingKinds counts the findings of each kind, in the order of their
+// first finding.
+func findingKinds(findings robotstxt.ErrorList) []kindJSON {
+	out := []kindJSON{}
+	at := map[findingKind]int{}
+	for _, e := range findings {
+		i, ok := at[kindOf(e)]
+		if !ok {
+			i = len(out)
+			at[kindOf(e)] = i
+			out = append(out, kindJSON{Severity: e.Severity.String(), Cause: e.Err.Error(), First: e.Line})
+		}
+		out[i].Count++
+	}
+	return out
 }
 
 func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
@@ -141,11 +275,13 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		req = fetchRequest{URL: q.Get("url"), Agent: q.Get("agent"), UserAgent: q.Get("user_agent"), URLs: q["check"]}
 	})
-	if !ok || !validURLCount(w, req.URLs) {
+	if !ok || !validURLCount(w, req.URLs) || emptyAgent(w, req.Agent) {
 		return
 	}
-	if req.Agent == "" {
-		req.Agent = "*"
+	if !httpguts.ValidHeaderFieldValue(req.UserAgent) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(
+			"user_agent %q cannot be sent as a User-Agent header: it holds a line break or another control character", req.UserAgent))
+		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), serveFetchLimit)
 	defer cancel()
@@ -171,14 +307,19 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	if len(urls) == 0 {
 		urls = []string{req.URL}
 	}
-	resp := fetchResponse{
-		fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, req.URL)),
-		Body:      string(res.Body),
-		BodyUTF8:  utf8.Valid(res.Body),
-		Text:      textLines(res.Body),
-		Check:     checkWith(src, req.Agent, urls),
-	}
-	writeJSON(w, http.StatusOK, resp)
+	s.work(w, r, func() {
+		resp := fetchResponse{
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, robotstxt.NormalizeURL(req.URL))),
+			Body:      string(res.Body),
+			BodyUTF8:  utf8.Valid(res.Body),
+			Text:      textLines(res.Body),
+			Check:     checkWith(src, req.Agent, urls),
+		}
+		if src.report != nil {
+			resp.Findings = findingsOf(summarizeN(src.report.Findings, pageKeep, pageKeep))
+		}
+		writeJSON(w, http.StatusOK, resp)
+	})
 }
 
 func validURLCount(w http.ResponseWriter, urls []string) bool {
@@ -191,9 +332,6 @@ func validURLCount(w http.ResponseWriter, urls []string) bool {
 
 // checkWith answers for each URL from src, as robotstxt check does.
 func checkWith(src *source, agent string, urls []string) checkResponse {
-	if agent == "" {
-		agent = "*"
-	}
 	resp := checkResponse{
 		Agent:        agent,
 		AgentWarning: agentWarning(agent, ""),
@@ -206,11 +344,10 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 	if src.report != nil {
 		resp.Unreadable = unreadable(src.report)
 		resp.Agents = fileAgents(src.report)
-		for _, e := range answerFindings(src.report) {
-			resp.Errors = append(resp.Errors, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg})
-		}
+		resp.Errors = findingsOf(summarizeN(answerFindings(src.report), pageKeep, pageKeep))
 	}
-	g := src.robots.Group(agent)
+	g, note := crawlers.Group(src.robots, agent)
+	resp.Group = groupOf(src, agent, note)
 	for _, u := range urls {
 		if u = strings.TrimSpace(u); u == "" {
 			continue
@@ -219,14 +356,85 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 			resp.Results = append(resp.Results, resultJSON{URL: u, Error: err.Error()})
 			continue
 		}
-		d := g.Decide(u)
+		us := g.Usage(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
+		d := us.Decision
 		j := src.decisionJSON(u, d)
 		resp.Results = append(resp.Results, resultJSON{
 			URL: u, Allowed: &d.Allowed, Line: j.Line, Directive: j.Directive, Key: j.Key, Rule: j.Rule,
-			Explain: src.explain(u, d),
+			Explain: src.explain(u, d), Usage: usageOf(us),
 		})
 	}
 	return resp
+}
+
+// groupOf says which groups of src decide for agent, as the report tells
+// it and as the crawler documents it (note, from crawlers.Group).
+func groupOf(src *source, agent, note string) groupJSON {
+	j := groupJSON{AgentLines: []int{}, Groups: []int{}, Ranges: [][2]int{}, Note: note}
+	switch {
+	case src.robots.Kind() != robotstxt.Parsed:
+		j.Applies = "status"
+		j.Summary = fmt.Sprintf("No file was read (%s): the same rules bind every crawler.", src.robots.Kind())
+		return j
+	case src.report == nil || unreadable(src.report):
+		j.Applies = "none"
+		j.Summary = "Crawlers read no rules from this file, so no group applies: every URL is allowed."
+		return j
+	case note != "":
+		j.Applies = "none"
+		j.Summary = fmt.Sprintf("No group names %s, and it does not obey the group for \"*\": no group applies, every URL is allowed.", agent)
+		return j
+	}
+	lines, global := src.report.AgentLines(agent)
+	j.AgentLines = append(j.AgentLines, lines...)
+	for _, n := range lines {
+		if g := src.report.Lines[n-1].Group; !slices.Contains(j.Groups, g) {
+			j.Groups = append(j.Groups, g)
+			j.Ranges = append(j.Ranges, [2]int{})
+		}
+	}
+	for _, l := range src.report.Lines {
+		if i := slices.Index(j.Groups, l.Group); l.Group > 0 && i >= 0 {
+			if j.Ranges[i][0] == 0 {
+				j.Ranges[i][0] = l.Num
+			}
+			j.Ranges[i][1] = l.Num
+		}
+	}
+	on := "line " + joinInts(lines)
+	if len(lines) > 1 {
+		on = "lines " + joinInts(lines)
+	}
+	switch {
+	case agent == "*":
+		j.Applies = "global"
+		j.Summary = fmt.Sprintf("The group for \"*\" (user-agent %s) decides for any crawler that no group names.", on)
+		if !global {
+			j.Applies, j.Summary = "none", "There is no group for \"*\": every URL is allowed to a crawler that no group names."
+		}
+	case !global && len(lines) > 0:
+		j.Applies = "named"
+		j.Summary = fmt.Sprintf("%s is named on user-agent %s: only those groups decide, and the group for \"*\" does not apply.", agent, on)
+	case global:
+		j.Applies = "global"
+		j.Summary = fmt.Sprintf("No group names %s: it falls back to the group for \"*\" (user-agent %s).", agent, on)
+	default:
+		j.Applies = "none"
+		j.Summary = fmt.Sprintf("No group names %s and there is no group for \"*\": no group applies, every URL is allowed.", agent)
+	}
+	return j
+}
+
+// joinInts writes 1, 2 and 3.
+func joinInts(n []int) string {
+	s := make([]string, len(n))
+	for i, v := range n {
+		s[i] = strconv.Itoa(v)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // fileAgents returns the product tokens that the user-agent lines of a file
@@ -252,22 +460,28 @@ func fileAgents(rep *robotstxt.Report) []string {
 // leading UTF-8 byte order mark (or a prefix of one) is no text, CR, LF and
 // CR LF each end a line, and no empty line follows a final line break.
 func textLines(data []byte) []string {
+	out := []string{}
+	eachTextLine(data, func(line string) { out = append(out, line) })
+	return out
+}
+
+// eachTextLine calls f with each line of data, as textLines splits them.
+func eachTextLine(data []byte, f func(string)) {
 	const bom = "\xef\xbb\xbf"
 	n := 0
 	for n < len(bom) && n < len(data) && data[n] == bom[n] {
 		n++
 	}
 	data = data[n:]
-	out := []string{}
-	for {
+	for first := true; ; first = false {
 		end := bytes.IndexAny(data, "\r\n")
 		if end < 0 {
-			if len(data) > 0 || len(out) == 0 {
-				out = append(out, string(data))
+			if len(data) > 0 || first {
+				f(string(data))
 			}
-			return out
+			return
 		}
-		out = append(out, string(data[:end]))
+		f(string(data[:end]))
 		if data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n' {
 			end++
 		}
@@ -290,4 +504,79 @@ type errorJSON struct {
 
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, errorJSON{Error: msg})
+}
+
+// jsonStream writes one JSON object field by field, and arrays item by
+// item, through a buffer: what it writes is never held whole. The first
+// write error stops it.
+type jsonStream struct {
+	w     *bufio.Writer
+	err   error
+	comma bool // a field or item has been written at this level
+}
+
+func newJSONStream(w io.Writer) *jsonStream {
+	st := &jsonStream{w: bufio.NewWriterSize(w, 32<<10)}
+	st.raw("{")
+	return st
+}
+
+func (st *jsonStream) raw(s string) {
+	if st.err == nil {
+		_, st.err = st.w.WriteString(s)
+	}
+}
+
+func (st *jsonStream) value(v any) {
+	if st.err != nil {
+		return
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if st.err = enc.Encode(v); st.err == nil {
+		_, st.err = st.w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	}
+}
+
+func (st *jsonStream) sep() {
+	if st.comma {
+		st.raw(",")
+	}
+	st.comma = true
+}
+
+// field writes "name": v.
+func (st *jsonStream) field(name string, v any) {
+	st.sep()
+	st.value(name)
+	st.raw(":")
+	st.value(v)
+}
+
+// begin starts the array field name; item adds to it, end closes it.
+func (st *jsonStream) begin(name string) {
+	st.sep()
+	st.value(name)
+	st.raw(":[")
+	st.comma = false
+}
+
+func (st *jsonStream) item(v any) {
+	st.sep()
+	st.value(v)
+}
+
+func (st *jsonStream) end() {
+	st.raw("]")
+	st.comma = true
+}
+
+// close ends the object and flushes it.
+func (st *jsonStream) close() error {
+	st.raw("}\n")
+	if st.err == nil {
+		st.err = st.w.Flush()
+	}
+	return st.err
 }

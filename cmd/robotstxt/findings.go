@@ -43,6 +43,16 @@ type shown struct {
 // all is set, else at most summaryKeep of a kind with more than summaryOver
 // findings, followed by a summary where the next one would be.
 func summarize(findings robotstxt.ErrorList, all bool) []shown {
+	if all {
+		return summarizeN(findings, len(findings), len(findings))
+	}
+	return summarizeN(findings, summaryKeep, summaryOver)
+}
+
+// summarizeN returns the findings to show, in line order: all of a kind
+// with at most over findings, else the first keep of it followed by a
+// summary where the next one would be.
+func summarizeN(findings robotstxt.ErrorList, keep, over int) []shown {
 	count := map[findingKind]int{}
 	last := map[findingKind]int{}
 	for _, e := range findings {
@@ -55,10 +65,10 @@ func summarize(findings robotstxt.ErrorList, all bool) []shown {
 		k := kindOf(e)
 		seen[k]++
 		switch n := seen[k]; {
-		case all || count[k] <= summaryOver || n <= summaryKeep:
+		case count[k] <= over || n <= keep:
 			out = append(out, shown{e: e})
-		case n == summaryKeep+1:
-			out = append(out, shown{e: e, more: count[k] - summaryKeep, last: last[k]})
+		case n == keep+1:
+			out = append(out, shown{e: e, more: count[k] - keep, last: last[k]})
 		}
 	}
 	return out
@@ -73,6 +83,26 @@ func (s shown) render(name, hint string) string {
 	what := s.e.Severity.String() + "s"
 	return fmt.Sprintf("%s:%d: %s: and %d more %s of this kind (%v), on lines %d to %d (%s)",
 		name, s.e.Line, s.e.Severity, s.more, what, s.e.Err, s.e.Line, s.last, hint)
+}
+
+// json returns s for JSON: a finding, or a summary whose message counts
+// the findings left out and names their lines.
+func (s shown) json() findingJSON {
+	j := findingJSON{s.e.Line, s.e.Severity.String(), s.e.Err.Error(), s.e.Msg, 0, 0}
+	if s.more > 0 {
+		j.More, j.Last = s.more, s.last
+		j.Message = fmt.Sprintf("and %d more %ss of this kind (%v), on lines %d to %d", s.more, s.e.Severity, s.e.Err, s.e.Line, s.last)
+	}
+	return j
+}
+
+// findingsOf returns the findings and summaries to show, for JSON.
+func findingsOf(l []shown) []findingJSON {
+	out := make([]findingJSON, 0, len(l))
+	for _, s := range l {
+		out = append(out, s.json())
+	}
+	return out
 }
 
 // unreadable reports whether rep found that the file is no robots.txt at

@@ -29,9 +29,7 @@ Of a kind of finding that comes more than 10 times (thousands of patterns
 that can never match, say), the first 5 are printed, then one line with the
 count and the line range; -all prints every one, and -json holds them all.
 
-Exit status: 1 when there is any error, 0 otherwise, 2 when the file cannot
-be read.
-
+` + exitStatuses + `
 Examples:
 
 	robotstxt lint robots.txt
@@ -203,6 +201,8 @@ type findingJSON struct {
 	Severity string `json:"severity"`
 	Cause    string `json:"cause"`
 	Message  string `json:"message"`
+	More     int    `json:"more,omitempty"` // a summary: this many findings of the kind are left out,
+	Last     int    `json:"last,omitempty"` // up to this line
 }
 
 type lineJSON struct {
@@ -218,7 +218,7 @@ type lineJSON struct {
 func findingsJSON(rep *robotstxt.Report) []findingJSON {
 	out := make([]findingJSON, 0, len(rep.Findings))
 	for _, e := range rep.Findings {
-		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg})
+		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg, 0, 0})
 	}
 	return out
 }

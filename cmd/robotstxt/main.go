@@ -20,17 +20,10 @@
 // how long they are cached and what is wrong with the file. serve runs a
 // robots.txt tester in the browser, with a JSON API behind it.
 //
-// Exit statuses:
-//
-//	0  every URL is allowed; lint found no error
-//	1  some URL is disallowed; lint found errors
-//	2  bad usage, an unreadable file, a URL that is neither a URL nor a path
-//	3  the robots.txt is unreachable (network failure, 5xx, 429): RFC 9309
-//	   has crawlers disallow every URL until they can fetch it
-//	4  the robots.txt is no robots.txt (an HTML page, UTF-16, binary data):
-//	   crawlers read no rules from it, and the answers printed say so
-//
-// Status 3 comes before 4, and both before 0 and 1.
+// The exit statuses are listed once, in exitStatuses, which "robotstxt -h"
+// and the help of every command print: 0 when all is well, 1 for a negative
+// answer (a URL disallowed, errors found), 2 for bad usage, 3 when the
+// robots.txt is unreachable, 4 when it is no robots.txt.
 package main
 
 import (
@@ -40,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -47,7 +41,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit statuses.
+// Exit statuses. exitStatuses says what each means, for every command; it is
+// the one place they are written for people.
 const (
 	exitOK          = 0 // all allowed; no errors found
 	exitNegative    = 1 // some URL disallowed; lint found errors
@@ -56,18 +51,21 @@ const (
 	exitNotRobots   = 4 // the robots.txt is an HTML page, UTF-16 or binary data
 )
 
-// exitStatuses documents the exit statuses of check and fetch in their help.
+// exitStatuses is the exit statuses of every command, printed by the help
+// of each. TestExitStatuses pins it to the constants above.
 const exitStatuses = `Exit status:
 
-	0  every URL is allowed
-	1  some URL is disallowed
-	2  bad usage, an unreadable file, or a URL that is neither an absolute
-	   URL nor a path
-	3  the robots.txt is unreachable (a network failure, a timeout, HTTP 5xx
-	   or 429): RFC 9309 has crawlers disallow every URL until they can
-	   fetch it, and the answers printed say so
-	4  the robots.txt is no robots.txt (an HTML page, UTF-16 or binary
-	   data): crawlers read no rules from it; the answers printed are theirs
+	0  check, fetch: every URL is allowed; lint: no error found;
+	   serve: stopped by an interrupt
+	1  check, fetch: some URL is disallowed; lint: errors found
+	2  bad usage, an unreadable file, a URL that is neither an absolute URL
+	   nor a path, or an address serve cannot listen on
+	3  check, fetch: the robots.txt is unreachable (a network failure, a
+	   timeout, HTTP 5xx or 429): RFC 9309 has crawlers disallow every URL
+	   until they can fetch it, and the answers printed say so
+	4  check, fetch: the robots.txt is no robots.txt (an HTML page, UTF-16
+	   or binary data): crawlers read no rules from it; the answers printed
+	   are theirs
 
 When several apply, the first of 2, 3 and 4 is the status.
 `
@@ -80,6 +78,7 @@ Usage:
 	robotstxt lint [-json] [-lines] [-all] FILE|-
 	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
+	robotstxt help COMMAND | version
 
 Commands:
 
@@ -95,10 +94,7 @@ Examples:
 	robotstxt fetch -agent Googlebot https://example.com/page
 	robotstxt serve
 
-Exit status: 0 when every URL is allowed (lint: no error), 1 when some URL is
-disallowed (lint: errors found), 2 on bad usage, 3 when the robots.txt is
-unreachable, 4 when it is no robots.txt (an HTML page, UTF-16, binary data).
-
+` + exitStatuses + `
 Run "robotstxt COMMAND -h" for the options of a command.
 `
 
@@ -131,11 +127,42 @@ func (c *cli) run(args []string) int {
 	case "serve":
 		return c.serve(rest)
 	case "help", "-h", "-help", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			// "help check" is "check -h".
+			switch rest[0] {
+			case "check", "lint", "fetch", "serve":
+				return c.run([]string{rest[0], "-h"})
+			}
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch or serve", rest[0])
+		}
 		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
 		return c.fail("robotstxt: unknown command %q: use check, lint, fetch or serve (robotstxt -h for help)", cmd)
 	}
+}
+
+// version returns the module version the command was built from, as the
+// go command records it ("(devel)" for a build from a checkout), with the
+// VCS revision when there is one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v + " " + bi.GoVersion
 }
 
 // fail prints an error message and returns the failure status.

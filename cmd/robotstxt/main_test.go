@@ -155,9 +155,9 @@ func TestCommand(t *testing.T) {
 			[]string{"check", "-file", example, "-agent", "BadBot"}, "https://example.com/a\n\n  https://example.com/style.css  \n"},
 		{"check_stdin_robots", "robots.txt from stdin, URLs as arguments, flags anywhere",
 			[]string{"check", "-", "/a/b", "/c", "-agent", "Foo"}, "User-agent: Foo\nDisallow: /a/\nDisallow:\n"},
-		{"check_bad_agent", "an agent with a version names no group, and the command says so",
+		{"check_bad_agent", "an agent with a version names no group: refused with the token to use, exit status 2, not answered for '*' (issue 17 item 6)",
 			[]string{"check", "-file", example, "-agent", "Googlebot/2.1", "/private/press/x"}, ""},
-		{"check_header_agent", "a whole User-Agent header: the hint names the crawler's token inside it",
+		{"check_header_agent", "a whole User-Agent header as -agent: refused, the hint names the crawler's token inside it (issue 17 item 6)",
 			[]string{"check", "-file", example, "-agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/private/press/x"}, ""},
 		{"check_no_robots", "the error says what to do",
 			[]string{"check", "/a"}, ""},
@@ -230,7 +230,15 @@ func TestCommand(t *testing.T) {
 		{"fetch_findings", "the errors as lint rows, and a count of all findings",
 			[]string{"fetch", "-agent", "Googlebot", "https://noisy.example/page"}, ""},
 		{"fetch_user_agent", "-user-agent sets the header sent, and fetch shows it",
+			[]string{"fetch", "-agent", "Googlebot", "-user-agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "https://example.com/private/x"}, ""},
+		{"fetch_user_agent_only", "-user-agent alone: the agent is the token found in it, one identity as in package fetch",
+			[]string{"fetch", "-user-agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "https://example.com/private/x"}, ""},
+		{"fetch_identity_conflict", "-agent and -user-agent naming two crawlers are refused",
 			[]string{"fetch", "-agent", "Googlebot", "-user-agent", "Mozilla/5.0 (compatible; Foobot/1.0)", "https://example.com/private/x"}, ""},
+		{"check_unreadable_header", "a -user-agent with no readable token and no -agent: refused, saying to give -agent",
+			[]string{"check", "-file", example, "-user-agent", "Mozilla/5.0 (X11; Linux x86_64)", "/private/press/x"}, ""},
+		{"check_normalized", "the URL is asked as a crawler sends it: a raw ü meets Disallow: /ü/, a space is %20 (issue 17 item 2)",
+			[]string{"check", "-", "https://example.com/ü/a", "https://example.com/a b", "https://example.com/my docs/x"}, "User-agent: *\nDisallow: /ü/\nDisallow: /a%20b\nDisallow: /my docs/\n"},
 		{"fetch_403", "a 403 allows everything, and may be a firewall refusing the header",
 			[]string{"fetch", "https://walled.example/page"}, ""},
 		{"fetch_no_scheme", "a host without a scheme: one prefix, and the URL meant",
@@ -401,5 +409,23 @@ func TestBinary(t *testing.T) {
 	want := "disallowed  https://example.com/private/x  line 6: Disallow: /private/\n"
 	if string(out) != want {
 		t.Errorf("robotstxt check printed %q, want %q", out, want)
+	}
+}
+
+// TestExitStatuses pins the one text that documents the exit statuses: it
+// names each status constant, and the help of the command and of every
+// subcommand prints it whole (the CLI writes its exit statuses once).
+func TestExitStatuses(t *testing.T) {
+	for _, code := range []int{exitOK, exitNegative, exitFailure, exitUnreachable, exitNotRobots} {
+		if !strings.Contains(exitStatuses, fmt.Sprintf("\n\t%d  ", code)) {
+			t.Errorf("exitStatuses does not describe status %d", code)
+		}
+	}
+	for _, args := range [][]string{{"-h"}, {"check", "-h"}, {"lint", "-h"}, {"fetch", "-h"}, {"serve", "-h"}} {
+		var stdout, stderr bytes.Buffer
+		run(args, strings.NewReader(""), &stdout, &stderr)
+		if !strings.Contains(stdout.String(), exitStatuses) {
+			t.Errorf("robotstxt %s: the help does not print exitStatuses", strings.Join(args, " "))
+		}
 	}
 }

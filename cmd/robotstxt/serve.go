@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -29,12 +30,22 @@ Everything the page needs is in the binary: it works offline.
 The page stands on a JSON API that tools can call (POST; JSON in and out):
 
 	/api/check  {"robots": TEXT, "agent": A, "urls": [URL, ...]}
-	            each URL's verdict and deciding line, and the file's errors
+	            each URL's verdict and deciding line, the groups that
+	            decide for A (named, or "*" it falls back to, or none), and
+	            the file's errors
 	/api/lint   {"robots": TEXT}
-	            what "robotstxt lint -json -lines" prints, and the text lines
+	            the counts of "robotstxt lint -json", the count of each
+	            kind of finding, the findings, and the text lines
 	/api/fetch  {"url": U, "agent": A, "user_agent": H, "urls": [URL, ...]}
 	            what "robotstxt fetch -json" prints, the body read, and the
 	            verdicts of the URLs under the rules fetched
+
+The agent is required: "*" stands for any crawler that no group names.
+Crawlers that document another behaviour are answered as they document it
+(AdsBot-Google ignores the group for "*"), with a note saying so. A
+robots.txt over 500 KiB is cut there, as Google's crawler cuts it, and the
+answer's "cut" says how long it was. Of a kind of finding, the first 200 are
+listed, then one that counts the rest ("more") up to its "last" line.
 
 For /api/check and /api/lint, a request body that is not JSON is the
 robots.txt itself, bytes and all, with agent and url (repeated) in the
@@ -45,17 +56,18 @@ to answer for, repeated) instead. Errors are {"error": MESSAGE} with a 4xx
 or 5xx status.
 
 Serve is safe to leave running. It listens on 127.0.0.1 unless -addr says
-otherwise; on a loopback address it answers only requests addressed to
-127.0.0.1, localhost or [::1], so that no web page can reach it through DNS
-rebinding, and it refuses the requests that another site's page makes.
-Request bodies are limited to 500 KiB and 1000 URLs, and every request and
-fetch has a timeout. It fetches only http and https URLs, and refuses
+otherwise, and answers only requests addressed to the host it listens on
+(127.0.0.1, localhost or [::1] on loopback; with or without port 80), so
+that no web page can reach it through DNS rebinding, and it refuses the
+requests that another site's page makes. On 0.0.0.0 it warns, prints a URL
+for each interface and answers requests addressed to them only. Request
+bodies are limited to 4 MiB and 1000 URLs, four files are analysed at once
+(more wait their turn), and every request and fetch has a timeout. It fetches only http and https URLs, and refuses
 addresses that are loopback, private, link-local or otherwise not public,
 checked on the address each connection goes to (redirects included),
 unless -allow-private is given.
 
-Exit status: 0 when stopped by an interrupt, 2 when it cannot listen.
-
+` + exitStatuses + `
 Examples:
 
 	robotstxt serve
@@ -67,9 +79,13 @@ var pageFiles embed.FS
 
 // Limits of the tester.
 const (
-	maxRequestBody  = 500 << 10 // bytes of a request body, as a robots.txt is read
-	maxURLs         = 1000      // URLs in one request
-	maxFetches      = 4         // fetches running at once; more wait their turn
+	// maxRequestBody bounds a request body: a 500 KiB robots.txt, which
+	// JSON escaping can make six times longer ("\u0001"), and its URLs. A
+	// robots.txt itself is cut at 500 KiB, as crawlers cut it.
+	maxRequestBody  = 4 << 20
+	maxURLs         = 1000 // URLs in one request
+	maxFetches      = 4    // fetches running at once; more wait their turn
+	maxAnalyses     = 4    // files parsed and linted at once; more wait their turn
 	serveFetchLimit = 20 * time.Second
 )
 
@@ -89,7 +105,7 @@ func (c *cli) serve(args []string) int {
 		return c.fail("robotstxt serve: %v", err)
 	}
 	s := newServer(*allowPrivate)
-	s.setHosts(ln.Addr())
+	s.setHosts(ln.Addr(), *addr)
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -102,7 +118,20 @@ func (c *cli) serve(args []string) int {
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintf(c.stdout, "robotstxt serve: http://%s/ (Ctrl-C stops)\n", pageHost(ln.Addr()))
+	urls := pageURLs(ln.Addr())
+	fmt.Fprintf(c.stdout, "robotstxt serve: %s (Ctrl-C stops)\n", urls[0])
+	for _, u := range urls[1:] {
+		fmt.Fprintf(c.stdout, "robotstxt serve: also %s\n", u)
+	}
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil && !ap.Addr().Unmap().IsLoopback() {
+		where := fmt.Sprintf("on %s, not on loopback", ln.Addr())
+		if ap.Addr().IsUnspecified() {
+			where = fmt.Sprintf("on every interface (-addr %s)", *addr)
+		}
+		fmt.Fprintf(c.stderr, "robotstxt serve: warning: listening %s: anyone who can reach this machine "+
+			"can use the tester and have it fetch URLs (-allow-private lets them reach your private network); "+
+			"requests addressed to other hosts than those printed are refused\n", where)
+	}
 	select {
 	case err = <-done:
 		return c.fail("robotstxt serve: %v", err)
@@ -131,29 +160,108 @@ func pageHost(a net.Addr) string {
 
 // server is the tester: the page and the API.
 type server struct {
-	fetcher robotsFetcher
-	hosts   []string      // the Host headers accepted; nil accepts any
-	fetches chan struct{} // a slot per running fetch
+	fetcher  robotsFetcher
+	hosts    []string      // the hosts and ports accepted in the Host header, lower case
+	fetches  chan struct{} // a slot per running fetch
+	analyses chan struct{} // a slot per file being parsed and linted
 }
 
 func newServer(allowPrivate bool) *server {
 	return &server{
-		fetcher: httpFetcher{base: guardedTransport(allowPrivate), timeout: serveFetchLimit},
-		fetches: make(chan struct{}, maxFetches),
+		fetcher:  httpFetcher{base: guardedTransport(allowPrivate), timeout: serveFetchLimit},
+		fetches:  make(chan struct{}, maxFetches),
+		analyses: make(chan struct{}, maxAnalyses),
 	}
 }
 
-// setHosts makes s answer only requests addressed to the loopback listener
-// a by name or address, when a is a loopback address: a page elsewhere that
-// points its own host name at 127.0.0.1 cannot reach it.
-func (s *server) setHosts(a net.Addr) {
+// setHosts makes s answer only requests addressed to the listener a: by
+// its address, by the name given in -addr (given, "" for none), and, on a
+// loopback or unspecified address, by 127.0.0.1, localhost and [::1]; on
+// an unspecified address (0.0.0.0, [::]) also by the addresses of the
+// machine's interfaces and its host name. A page elsewhere that points its
+// own host name at this machine (DNS rebinding) cannot reach it.
+func (s *server) setHosts(a net.Addr, given string) {
 	ap, err := netip.ParseAddrPort(a.String())
-	if err != nil || !ap.Addr().IsLoopback() {
-		s.hosts = nil
+	if err != nil {
 		return
 	}
-	port := fmt.Sprint(ap.Port())
-	s.hosts = []string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}
+	port := strconv.Itoa(int(ap.Port()))
+	add := func(host string) {
+		if host == "" {
+			return
+		}
+		if ip, err := netip.ParseAddr(host); err == nil {
+			host = netip.AddrPortFrom(ip.WithZone(""), 0).String()
+			host = host[:strings.LastIndexByte(host, ':')]
+		}
+		if h := strings.ToLower(host) + ":" + port; !slices.Contains(s.hosts, h) {
+			s.hosts = append(s.hosts, h)
+		}
+	}
+	ip := ap.Addr().Unmap()
+	if ip.IsLoopback() || ip.IsUnspecified() {
+		add("127.0.0.1")
+		add("localhost")
+		add("::1")
+	}
+	if !ip.IsUnspecified() {
+		add(ip.String())
+	}
+	if h, _, err := net.SplitHostPort(given); err == nil {
+		add(h)
+	}
+	if ip.IsUnspecified() {
+		for _, ifa := range interfaceAddrs() {
+			if ifa.Is4() || ip.Is6() {
+				add(ifa.String())
+			}
+		}
+		if name, err := os.Hostname(); err == nil {
+			add(name)
+		}
+	}
+}
+
+// interfaceAddrs returns the unicast addresses of the machine's interfaces.
+func interfaceAddrs() []netip.Addr {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a.String()); err == nil && !p.Addr().IsLinkLocalUnicast() && !p.Addr().IsMulticast() {
+			out = append(out, p.Addr().Unmap())
+		}
+	}
+	return out
+}
+
+// hostAllowed reports whether the Host header host names this server: a
+// host without a port stands for port 80, as browsers leave it out.
+func (s *server) hostAllowed(host string) bool {
+	host = strings.ToLower(host)
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), "80")
+	}
+	return slices.Contains(s.hosts, host)
+}
+
+// pageURLs returns the URLs to open the page at, the loopback one first,
+// for a listener at a; on an unspecified address, every interface's.
+func pageURLs(a net.Addr) []string {
+	urls := []string{"http://" + pageHost(a) + "/"}
+	ap, err := netip.ParseAddrPort(a.String())
+	if err != nil || !ap.Addr().IsUnspecified() {
+		return urls
+	}
+	for _, ip := range interfaceAddrs() {
+		if ip.IsLoopback() || ip.Is6() && ap.Addr().Is4() {
+			continue
+		}
+		urls = append(urls, "http://"+netip.AddrPortFrom(ip, ap.Port()).String()+"/")
+	}
+	return urls
 }
 
 func (s *server) handler() http.Handler {
@@ -173,24 +281,41 @@ func (s *server) handler() http.Handler {
 // sets the headers that keep the page to its own files.
 func (s *server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.hosts != nil && !slices.Contains(s.hosts, strings.ToLower(r.Host)) {
-			writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf(
-				"this server answers requests for %s only, not for host %q", strings.Join(s.hosts, ", "), r.Host))
-			return
-		}
-		if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, "http://"+r.Host) {
-			writeError(w, http.StatusForbidden, fmt.Sprintf("requests from other sites (%s) are refused", o))
-			return
-		}
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
 			"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-cache")
+		if !s.hostAllowed(r.Host) {
+			writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf(
+				"this server answers requests for %s only, not for host %q", strings.Join(s.hosts, ", "), r.Host))
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o, r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Sprintf("requests from other sites (%s) are refused", o))
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originAllowed reports whether a request from a page at origin o, sent to
+// host, comes from the tester's own page: the same host, with port 80 left
+// out or not.
+func (s *server) originAllowed(o, host string) bool {
+	u, ok := strings.CutPrefix(strings.ToLower(o), "http://")
+	if !ok || !s.hostAllowed(u) {
+		return false
+	}
+	norm := func(h string) string {
+		if _, _, err := net.SplitHostPort(h); err != nil {
+			return net.JoinHostPort(strings.Trim(h, "[]"), "80")
+		}
+		return h
+	}
+	return norm(u) == norm(strings.ToLower(host))
 }
 
 // errNotPublic is the cause of a refused connection: the address is not a
@@ -236,7 +361,8 @@ func guardedTransport(allowPrivate bool) *http.Transport {
 }
 
 // specialBlocks are the IPv4 and IPv6 blocks, beyond those netip names,
-// that are not public (IANA special-purpose address registries).
+// that are not public (IANA special-purpose address registries). IPv6
+// addresses outside 2000::/3 are refused before these are looked at.
 var specialBlocks = []struct {
 	prefix netip.Prefix
 	what   string
@@ -245,25 +371,50 @@ var specialBlocks = []struct {
 	{netip.MustParsePrefix("100.64.0.0/10"), "a shared address (carrier-grade NAT, 100.64.0.0/10)"},
 	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol address (192.0.0.0/24)"},
 	{netip.MustParsePrefix("192.0.2.0/24"), "a documentation address"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "a 6to4 relay address (deprecated, 192.88.99.0/24)"},
 	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address (198.18.0.0/15)"},
 	{netip.MustParsePrefix("198.51.100.0/24"), "a documentation address"},
 	{netip.MustParsePrefix("203.0.113.0/24"), "a documentation address"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address (240.0.0.0/4)"},
+	{netip.MustParsePrefix("2001::/23"), "an IETF protocol address (2001::/23: Teredo, benchmarking, ORCHID)"},
 	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
-	{netip.MustParsePrefix("100::/64"), "a discard-only address (100::/64)"},
+	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
 }
 
+// Blocks of IPv6 addresses outside global unicast (2000::/3) that have
+// names of their own, for the message; any other address outside 2000::/3
+// is refused as "not a global unicast address".
+var nonGlobal6 = []struct {
+	prefix netip.Prefix
+	what   string
+}{
+	{netip.MustParsePrefix("::/96"), "an IPv4-compatible address (deprecated, ::/96)"},
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "an IPv4-translated address (::ffff:0:0:0/96)"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use NAT64 address (64:ff9b:1::/48)"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address (100::/64)"},
+	{netip.MustParsePrefix("fec0::/10"), "a site-local address (deprecated, fec0::/10)"},
+}
+
+var (
+	globalUnicast6 = netip.MustParsePrefix("2000::/3")
+	nat64          = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour      = netip.MustParsePrefix("2002::/16")
+)
+
 // nonPublic says what kind of address a is when it is not a public unicast
-// one, or "" when it is public. IPv4 addresses embedded in IPv6 ones
-// (mapped, NAT64, 6to4) are judged as themselves.
+// one, or "" when it is public. An IPv6 address is public only inside
+// global unicast (2000::/3) or as the well-known NAT64 form of a public
+// IPv4 address: the other forms that carry an IPv4 address (compatible,
+// translated, local-use NAT64) are refused whatever they carry, and the
+// mapped, NAT64 and 6to4 ones are judged by the IPv4 address they carry.
 func nonPublic(a netip.Addr) string {
 	a = a.Unmap()
 	if a.Is6() {
 		b := a.As16()
 		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(a):
+		case nat64.Contains(a):
 			return nonPublic(netip.AddrFrom4([4]byte(b[12:16])))
-		case netip.MustParsePrefix("2002::/16").Contains(a):
+		case sixToFour.Contains(a):
 			return nonPublic(netip.AddrFrom4([4]byte(b[2:6])))
 		}
 	}
@@ -282,6 +433,13 @@ func nonPublic(a netip.Addr) string {
 		return "a multicast address"
 	case a == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return "the broadcast address"
+	case a.Is6() && !globalUnicast6.Contains(a):
+		for _, b := range nonGlobal6 {
+			if b.prefix.Contains(a) {
+				return b.what
+			}
+		}
+		return "not a global unicast address (outside 2000::/3)"
 	}
 	for _, b := range specialBlocks {
 		if b.prefix.Contains(a) {

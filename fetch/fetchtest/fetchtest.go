@@ -23,9 +23,11 @@ package fetchtest
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,7 +154,7 @@ func (s *Sites) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if req.URL.Path != "/robots.txt" {
 		rec := httptest.NewRecorder()
-		s.pages.ServeHTTP(rec, req)
+		s.pages.ServeHTTP(rec, serverRequest(req))
 		resp := rec.Result()
 		resp.Request = req
 		return resp, nil
@@ -180,6 +182,30 @@ func (s *Sites) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(a.Body)),
 		Request:       req,
 	}, nil
+}
+
+// serverRequest returns req as a server would receive it, the way
+// httptest.NewRequest builds one: RequestURI is the request target as
+// written on the wire, URL holds only its path and query, Host is the Host
+// header (the URL's host when none is set), RemoteAddr is set, and TLS for
+// https. A handler thus sees what it would see behind a real listener,
+// after a redirect too, since each hop comes here as a request of its own.
+func serverRequest(req *http.Request) *http.Request {
+	r := req.Clone(req.Context())
+	r.RequestURI = req.URL.RequestURI()
+	r.URL = &url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery, ForceQuery: req.URL.ForceQuery}
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+		r.URL = u
+	}
+	if r.Host == "" {
+		r.Host = req.URL.Host
+	}
+	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
+	r.RemoteAddr = "192.0.2.1:1234"
+	if req.URL.Scheme == "https" {
+		r.TLS = &tls.ConnectionState{Version: tls.VersionTLS12, HandshakeComplete: true, ServerName: req.URL.Hostname()}
+	}
+	return r
 }
 
 // ServeHTTP implements http.Handler: it answers r as the site named by its

@@ -177,3 +177,44 @@ func ExampleSites() {
 	// http://down.example/ false unreachable <nil>
 	// robots.txt requests to example.com: 1
 }
+
+// TestSitesServerSideRequest checks that a page handler gets the request a
+// server would get, as httptest.NewRequest builds it: Host and RequestURI
+// set, a URL with only path and query; after a redirect too, where the
+// second hop is a request of its own (issue 17, fetchtest).
+func TestSitesServerSideRequest(t *testing.T) {
+	type seen struct{ host, uri, urlHost, path, remote string }
+	var got []seen
+	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, seen{r.Host, r.RequestURI, r.URL.Host, r.URL.Path, r.RemoteAddr})
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "http://other.example/new?x=1", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "ok")
+	})
+	sites := fetchtest.NewSites(map[string]fetchtest.Answer{
+		"example.com":   {Body: "User-agent: *\n"},
+		"other.example": {Body: "User-agent: *\n"},
+	}, pages)
+	for _, u := range []string{"http://example.com/a%20b/c?q=%C3%BC", "http://example.com/old"} {
+		resp, err := sites.Client().Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	want := []seen{
+		{"example.com", "/a%20b/c?q=%C3%BC", "", "/a b/c", "192.0.2.1:1234"},
+		{"example.com", "/old", "", "/old", "192.0.2.1:1234"},
+		{"other.example", "/new?x=1", "", "/new", "192.0.2.1:1234"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("handler saw %d requests, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("request %d: handler saw %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -167,6 +167,7 @@ func TestTester(t *testing.T) {
 	}()
 	t.Run("page", func(t *testing.T) { testPage(t, b, bin, &chromeLog) })
 	t.Run("refuses loopback", func(t *testing.T) { testRefusesLoopback(t, b, bin, &chromeLog) })
+	t.Run("usage", func(t *testing.T) { testUsage(t, b, bin, &chromeLog) })
 }
 
 // testPage drives the page as a person would: paste a file, choose an

@@ -1,0 +1,26 @@
+package crawlers
+
+import "github.com/robotstxt-go/robotstxt"
+
+// This file answers for a crawler as its operator documents it, where that
+// differs from what the parser alone says. The parser answers as Google's
+// does for any agent; the differences are data of the table (IgnoresGlobal)
+// and are applied here, beside it.
+
+// Group returns the group of r that decides for agent as the crawler with
+// that token documents its behaviour, and a note saying how that differs
+// from r.Group(agent), or "" when it does not.
+//
+// A crawler that ignores the `*` group (AdsBot-Google, AdsBot-Google-Mobile)
+// obeys only groups that name it: when none does, Group returns the zero
+// Group, which allows every URL. A robots.txt that stands for an HTTP status
+// (allow-all, disallow-all) binds every crawler alike. For any other agent,
+// Group is r.Group(agent).
+func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
+	c, known := Lookup(agent)
+	if !known || !c.IgnoresGlobal || r.Kind() != robotstxt.Parsed || r.NamesAgent(agent) {
+		return r.Group(agent), ""
+	}
+	return robotstxt.Group{}, c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
+		`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
+}

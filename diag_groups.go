@@ -1,0 +1,39 @@
+package robotstxt
+
+// This file tells, from a report, which user-agent lines decide for an
+// agent: the lines a tool highlights to show which group applied.
+
+// AgentLines returns the numbers of the user-agent lines whose groups
+// decide for agent, as [Robots.Group] selects them: the lines that name
+// agent, compared as in [Robots.Allowed]; or, when none does, the lines that
+// name "*", and then global is true. It returns no lines when no group
+// applies: every URL is then allowed. The groups are those of the lines'
+// [Line.Group].
+func (r *Report) AgentLines(agent string) (lines []int, global bool) {
+	var star []int
+	for _, l := range r.Lines {
+		if l.Kind != LineUserAgent {
+			continue
+		}
+		v := []byte(l.Value)
+		switch {
+		case isGlobalAgent(v):
+			star = append(star, l.Num)
+		case compareFold(agent, string(lowerToken(agentToken(v)))) == 0:
+			lines = append(lines, l.Num)
+		}
+	}
+	if len(lines) > 0 {
+		return lines, false
+	}
+	return star, len(star) > 0
+}
+
+// lowerToken folds tok to lower case in place, as the builder stores
+// tokens for compareFold.
+func lowerToken(tok []byte) []byte {
+	for i := range tok {
+		tok[i] = lower(tok[i])
+	}
+	return tok
+}

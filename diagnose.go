@@ -1,0 +1,454 @@
+package robotstxt
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file explains a robots.txt file line by line (SPEC §9). It is apart
+// from Parse so that a crawler never pays for it: Diagnose reads the lines
+// with the same lexer and feeds them to the same builder as Parse, and
+// watches what happens to each.
+
+// maxBodySize is the number of bytes of a robots.txt body that Google's
+// crawler reads (500 KiB, as fetch.MaxBodySize); content past it is ignored.
+// RFC 9309 §2.5 asks crawlers to read at least 500 KiB. Parse itself reads
+// it all: the bound belongs to whoever reads the body from the network.
+const maxBodySize = 500 << 10
+
+// Diagnose reads data as [Parse] does and reports what it saw on every line
+// and what looks wrong. Diagnose and Parse agree: the rules, groups and
+// sitemaps that the report counts are those that Parse keeps.
+func Diagnose(data []byte) *Report {
+	if len(data) > maxFileLen {
+		data = data[:maxFileLen] // as Parse does
+	}
+	d := diagnoser{data: data, text: string(data), b: builder{}, rep: &Report{}}
+	d.run()
+	return d.rep
+}
+
+// diagnoser holds the state of one Diagnose call.
+type diagnoser struct {
+	data []byte
+	text string // data, copied once; Key and Value are slices of it
+	b    builder
+	rep  *Report
+
+	groups      []diagGroup // parallel to b.groups
+	fileLevel   bool        // HTML or UTF-16: per-line findings would be noise
+	seenContent bool        // a line with content has gone by
+	nonUTF8     []int       // lines with bytes that are not UTF-8
+	delayNoted  bool        // the note that Google ignores crawl-delay is made
+	scratch     []byte      // a normalised pattern, reused from rule to rule
+}
+
+// diagGroup is what the diagnostics keep per group.
+type diagGroup struct {
+	line      int      // first user-agent line
+	agents    []string // the values of its user-agent lines, as written
+	global    bool
+	rules     int               // allow and disallow lines
+	delayLine int               // the first valid crawl-delay
+	closeLine int               // the first disallow rule that matches every URL, such as "Disallow: /"
+	opens     bool              // an allow rule that can match
+	patterns  map[string][2]int // normalised pattern → first disallow line, first allow line
+}
+
+func (d *diagnoser) run() {
+	if bytes.HasPrefix(d.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(d.data, []byte{0xfe, 0xff}) {
+		d.fileLevel = true
+		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read"+
+			meantAsUTF16(d.data[2:], d.data[0] == 0xfe))
+	} else if looksBinary(d.data) {
+		d.fileLevel = true
+		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
+	}
+	lx := newLexer(d.data)
+	cut := false // the content past maxBodySize has been reported
+	for {
+		start := lx.pos
+		raw, ok := lx.next()
+		if !ok {
+			break
+		}
+		// The lexer numbers the empty text after a final line break as a
+		// line; an editor shows none, and it holds nothing.
+		if lx.done && len(raw) == 0 && lx.num > 1 {
+			break
+		}
+		ln := Line{Num: lx.num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
+		if !cut && start+len(raw) > maxBodySize {
+			cut = true
+			where := "from this line on"
+			if start < maxBodySize {
+				where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
+			}
+			d.addFile(ln.Num, SeverityWarning, ErrTooLarge, fmt.Sprintf(
+				"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
+				len(d.data), maxBodySize, where))
+		}
+		if !d.seenContent && len(trimSpace(raw)) > 0 {
+			d.seenContent = true
+			if !d.fileLevel && looksLikeHTML(d.data[start:]) {
+				d.fileLevel = true
+				d.addFile(ln.Num, SeverityError, ErrHTML, "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file")
+			}
+		}
+		d.line(&ln, raw)
+		d.rep.Lines = append(d.rep.Lines, ln)
+	}
+	d.finish()
+}
+
+// line reads one raw line into ln, as parse does, and checks it.
+func (d *diagnoser) line(ln *Line, raw []byte) {
+	if !utf8.Valid(raw) {
+		ln.NonUTF8 = true
+		d.nonUTF8 = append(d.nonUTF8, ln.Num)
+	}
+	key, value, flags, ok := splitLine(raw)
+	ln.Truncated = flags&flagTruncated != 0
+	ln.Comment = flags&flagComment != 0
+	ln.NUL = flags&flagNUL != 0
+	ln.NoColon = flags&flagNoColon != 0
+	if ln.Truncated {
+		d.add(ln.Num, SeverityWarning, ErrLineTooLong, fmt.Sprintf(
+			"line is %d bytes long: only the first %d are read, the rest is dropped", len(raw), maxLineLen))
+	}
+	if ln.NUL {
+		d.add(ln.Num, SeverityWarning, ErrNUL, "a NUL byte ends the line: the rest of it is ignored")
+	}
+	switch {
+	case ok:
+	case flags&flagIgnored != 0:
+		ln.Kind = LineInvalid
+		d.rep.Counts.Invalid++
+		d.add(ln.Num, SeverityWarning, ErrIgnoredLine, "line ignored: it is neither blank, a comment, nor a key and value separated by ':'")
+		return
+	case ln.Comment:
+		ln.Kind = LineComment
+		d.rep.Counts.Comments++
+		return
+	default:
+		ln.Kind = LineBlank
+		d.rep.Counts.Blank++
+		return
+	}
+	ln.Key, ln.Value = d.str(key), d.str(value)
+	kind, typo := classifyKey(key)
+	ln.Typo = typo || (kind != keyOther && !equalFold(key, canonicalKey[kind]))
+	if ln.NoColon {
+		d.add(ln.Num, SeverityWarning, ErrNoColon, fmt.Sprintf(
+			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key))
+	}
+	if ln.Typo {
+		d.add(ln.Num, SeverityWarning, ErrTypo, fmt.Sprintf(
+			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canonicalKey[kind], canonicalKey[kind]))
+	}
+
+	nGroups := len(d.b.groups)
+	d.b.line(uint32(ln.Num), kind, key, value)
+	if len(d.b.groups) > nGroups {
+		d.groups = append(d.groups, diagGroup{line: ln.Num})
+	}
+	if kind != keySitemap && d.b.current() >= 0 {
+		ln.Group = d.b.current() + 1
+	}
+	switch kind {
+	case keyUserAgent:
+		ln.Kind = LineUserAgent
+		d.rep.Counts.UserAgents++
+		d.agent(ln, value)
+	case keyAllow, keyDisallow:
+		ln.Kind = LineDisallow
+		if kind == keyAllow {
+			ln.Kind = LineAllow
+		}
+		d.rule(ln, kind == keyAllow, value)
+	case keySitemap:
+		ln.Kind = LineSitemap
+		d.sitemap(ln)
+	default:
+		ln.Kind = LineOther
+		d.other(ln, key, value)
+	}
+}
+
+// canonicalKey is how each known key is written.
+var canonicalKey = [...]string{
+	keyOther:     "",
+	keyUserAgent: "user-agent",
+	keyAllow:     "allow",
+	keyDisallow:  "disallow",
+	keySitemap:   "sitemap",
+}
+
+func (d *diagnoser) agent(ln *Line, value []byte) {
+	g := &d.groups[d.b.current()]
+	g.agents = append(g.agents, ln.Value)
+	if isGlobalAgent(value) {
+		g.global = true
+		if len(value) > 1 {
+			d.add(ln.Num, SeverityInfo, ErrAgentReduced, fmt.Sprintf(
+				"user-agent %q is read as \"*\": the text after '*' is ignored", ln.Value))
+		}
+		return
+	}
+	tok := agentToken(value)
+	switch {
+	case len(value) == 0:
+		d.add(ln.Num, SeverityError, ErrAgentInvalid, "empty user-agent: the group applies to no crawler")
+	case len(tok) == 0:
+		d.add(ln.Num, SeverityError, ErrAgentInvalid, fmt.Sprintf(
+			"user-agent %q names no crawler: a product token is made of letters, '-' and '_', and this one starts with %q, so the group applies to no crawler",
+			ln.Value, firstRune(ln.Value)))
+	case len(tok) < len(value) && value[len(tok)] == '/':
+		d.add(ln.Num, SeverityInfo, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: the version is ignored", ln.Value, tok))
+	case len(tok) == len(value):
+	case len(bytes.Trim(value[len(tok):], "*")) == 0:
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: '*' is no wildcard after a name, so this group is for %q only",
+			ln.Value, tok, tok))
+	case isAgentList(value[len(tok):]):
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: only the leading letters, '-' and '_' count; name one crawler per user-agent line",
+			ln.Value, tok))
+	default:
+		// "MJ12bot", "AhrefsBot2": the name goes on past the token, so
+		// the crawler that calls itself by the whole name is not matched.
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+			"user-agent %q is read as %q: Google reads the name up to the first character that is not a letter, '-' or '_' (here %q), so this group is for a crawler called %q, and a crawler called %q is not matched by it",
+			ln.Value, tok, firstRune(ln.Value[len(tok):]), tok, writtenName(ln.Value)))
+	}
+}
+
+func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
+	if d.b.current() < 0 {
+		d.rep.Counts.Outside++
+		d.add(ln.Num, SeverityError, ErrNoGroup, fmt.Sprintf(
+			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind))
+		return
+	}
+	g := &d.groups[d.b.current()]
+	g.rules++
+	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
+		d.rep.Counts.NeverMatch++
+		d.add(ln.Num, SeverityError, ErrNeverMatches, neverMatches(ln.Value))
+	} else if allow {
+		d.rep.Counts.Allow++
+	} else {
+		d.rep.Counts.Disallow++
+	}
+	if len(value) == 0 {
+		return
+	}
+	switch {
+	case value[0] != '/' && value[0] != '*':
+	case allow:
+		g.opens = true
+	case g.closeLine == 0 && matchesAll(value):
+		g.closeLine = ln.Num
+	}
+	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
+		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
+			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value))
+	}
+	if g.patterns == nil {
+		g.patterns = make(map[string][2]int)
+	}
+	d.scratch = appendEscaped(d.scratch[:0], value)
+	seen := g.patterns[string(d.scratch)]
+	this, other := 0, 1 // indexes into seen: disallow, allow
+	if allow {
+		this, other = 1, 0
+	}
+	if seen[other] != 0 && seen[this] == 0 {
+		d.add(ln.Num, SeverityWarning, ErrAllowDisallow, fmt.Sprintf(
+			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",
+			ln.Value, seen[other], ln.Num))
+	}
+	if seen[this] == 0 {
+		seen[this] = ln.Num
+		g.patterns[string(d.scratch)] = seen
+	}
+}
+
+func (d *diagnoser) sitemap(ln *Line) {
+	v := ln.Value
+	if v == "" {
+		d.add(ln.Num, SeverityError, ErrSitemap,
+			"empty sitemap line is ignored: search engines need the absolute URL of a sitemap, such as \"https://example.com/sitemap.xml\"")
+		return
+	}
+	if !absoluteHTTP(v) {
+		d.add(ln.Num, SeverityError, ErrSitemap, fmt.Sprintf(
+			"sitemap %q is not an absolute http or https URL, so search engines ignore it; write it with scheme and host, such as %q",
+			v, suggestSitemap(v)))
+	}
+}
+
+// knownOtherKeys are keys that Parse keeps as other lines and that some
+// crawlers use; they draw no unknown-key finding.
+var knownOtherKeys = []string{
+	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal", "content-usage",
+}
+
+func (d *diagnoser) other(ln *Line, key, value []byte) {
+	if d.b.current() < 0 {
+		d.rep.Counts.Outside++
+	} else {
+		d.rep.Counts.Others++
+	}
+	if d.usageLine(ln, key, value) {
+		return
+	}
+	known := slices.ContainsFunc(knownOtherKeys, func(k string) bool { return equalFold(key, k) })
+	isDelay := equalFold(key, "crawl-delay")
+	switch {
+	case equalFold(key, "noindex") || equalFold(key, "nofollow"):
+		what := strings.ToLower(ln.Key)
+		instead := "to keep pages out of search results, send a noindex robots meta tag or X-Robots-Tag header with them, and do not disallow them, or crawlers never see it"
+		if what == "nofollow" {
+			instead = "put a nofollow robots meta tag on the pages, or rel=\"nofollow\" on the links"
+		}
+		d.add(ln.Num, SeverityError, ErrNoindex, fmt.Sprintf(
+			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead))
+	case !known:
+		msg := fmt.Sprintf("unknown key %q is ignored", ln.Key)
+		if s := nearestKey(ln.Key); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		d.add(ln.Num, SeverityWarning, ErrUnknownKey, msg)
+	case d.b.current() < 0:
+		sev := SeverityInfo
+		if isDelay {
+			sev = SeverityWarning
+		}
+		d.add(ln.Num, sev, ErrNoGroup, fmt.Sprintf(
+			"%s line before any user-agent line belongs to no group and is ignored", ln.Key))
+	case !isDelay:
+	case !validDelay(ln.Value):
+		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
+			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value))
+	case d.groups[d.b.current()].delayLine != 0:
+		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
+			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine))
+	default:
+		d.groups[d.b.current()].delayLine = ln.Num
+		if !d.delayNoted {
+			d.delayNoted = true
+			d.add(ln.Num, SeverityInfo, ErrGoogleIgnores,
+				"crawl-delay is ignored by Google; Bing, Yandex and other crawlers read it (noted once, at the first crawl-delay line)")
+		}
+	}
+}
+
+func validDelay(value string) bool {
+	_, ok := parseDelay(value)
+	return ok
+}
+
+// finish adds what only the whole file tells and sorts the findings.
+func (d *diagnoser) finish() {
+	if n := len(d.nonUTF8); n > 0 {
+		msg := "line has bytes that are not UTF-8: robots.txt must be UTF-8; in patterns they are read as %-escapes, elsewhere as they are"
+		if n > 1 {
+			msg += fmt.Sprintf(" (%d lines have such bytes, this is the first)", n)
+		}
+		d.add(d.nonUTF8[0], SeverityWarning, ErrEncoding, msg)
+	}
+	for _, g := range d.groups {
+		if g.rules > 0 {
+			continue
+		}
+		if g.global && len(g.agents) == 1 {
+			d.add(g.line, SeverityInfo, ErrEmptyGroup, "group for \"*\" has no allow or disallow rules: it allows everything")
+			continue
+		}
+		d.add(g.line, SeverityWarning, ErrEmptyGroup, fmt.Sprintf(
+			"group for %s has no allow or disallow rules: these crawlers may fetch everything, and the rules for \"*\" do not apply to them",
+			quoteList(g.agents)))
+	}
+	d.closed()
+	d.usageDisallowed()
+	c := &d.rep.Counts
+	c.Lines = len(d.rep.Lines)
+	c.Groups = len(d.b.groups)
+	c.Sitemaps = len(d.b.sitemaps)
+	slices.SortStableFunc(d.rep.Findings, func(a, b *Error) int { return a.Line - b.Line })
+}
+
+// closed reports a file whose groups for "*" disallow every URL and allow
+// none: the site is closed to every crawler that no other group names.
+// Google merges the groups for "*", so they are taken together.
+func (d *diagnoser) closed() {
+	line, opens := 0, false
+	var named []string
+	for _, g := range d.groups {
+		if !g.global {
+			named = append(named, g.agents...)
+			continue
+		}
+		opens = opens || g.opens
+		if line == 0 || 0 < g.closeLine && g.closeLine < line {
+			line = g.closeLine
+		}
+	}
+	if line == 0 || opens {
+		return
+	}
+	l := d.rep.Lines[line-1]
+	rule := l.Key + ": " + l.Value
+	if len(named) == 0 {
+		d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
+			"%q in the group for \"*\" closes the whole site to every crawler: search engines will crawl none of its pages", rule))
+		return
+	}
+	have := "have"
+	if len(named) == 1 {
+		have = "has"
+	}
+	d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
+		"%q in the group for \"*\" closes the whole site to every crawler that no other group names: only %s %s rules of their own",
+		rule, quoteList(named), have))
+}
+
+// add records a finding about one line. Findings about single lines of an
+// HTML or UTF-16 file are dropped: the file-level one says it all.
+func (d *diagnoser) add(line int, sev Severity, err error, msg string) {
+	if d.fileLevel {
+		return
+	}
+	d.addFile(line, sev, err, msg)
+}
+
+func (d *diagnoser) addFile(line int, sev Severity, err error, msg string) {
+	d.rep.Findings = append(d.rep.Findings, &Error{Line: line, Severity: sev, Err: err, Msg: msg})
+}
+
+// str returns b, a slice of d.data, as the same bytes of d.text. The lexer
+// and splitLine only ever reslice data, so every slice reaches to the end of
+// data's capacity and its offset is the difference of capacities. Should
+// they ever copy, b is copied too.
+func (d *diagnoser) str(b []byte) string {
+	off := cap(d.data) - cap(b)
+	if off < 0 || off+len(b) > len(d.text) || d.text[off:off+len(b)] != string(b) {
+		return string(b)
+	}
+	return d.text[off : off+len(b)]
+}
+
+func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
+
+// matchesAll reports whether a pattern matches every URL: "/", "*", "/*".
+func matchesAll(v []byte) bool {
+	if len(v) > 0 && v[0] == '/' {
+		v = v[1:]
+	}
+	return len(bytes.Trim(v, "*")) == 0
+}

@@ -58,7 +58,9 @@
 // and allowed everything when none does.
 //
 // The questions are either a few paths per origin (default "/"), answered
-// per capture × agent in one row, or a list of URLs, each joined to its
+// per capture × agent in one row (for each path: the verdict, the deciding
+// line and rule, and the Content-Usage and Content-Signal preferences that
+// robotstxt.Robots.Usage reports as stated), or a list of URLs, each joined to its
 // origin's robots.txt with [robotstxt.RobotsURL] and answered per URL ×
 // agent.
 //

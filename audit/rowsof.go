@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"strings"
+
 	"github.com/robotstxt-go/robotstxt"
 )
 
@@ -78,8 +80,10 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 				row.Label = label(rs.rules, g)
 			}
 			for j, p := range q.asked {
-				d := decide(rs.rules, g, p)
-				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule})
+				u := g.Usage(p)
+				d := u.Decision
+				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
+					ContentUsage: usageString(&u), ContentSignal: signalString(&u)})
 			}
 			if d, ok := g.CrawlDelay(); ok {
 				delay = d.Seconds()
@@ -91,6 +95,35 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		}
 	}
 	return nil
+}
+
+// usageString writes the Content-Usage preferences a file states, in the
+// core's order of categories.
+func usageString(u *robotstxt.Usage) string {
+	var b strings.Builder
+	for c := robotstxt.Category(0); c < robotstxt.NumCategories; c++ {
+		if st := u.ContentUsage[c]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.String() + "=" + st.Pref.String())
+		}
+	}
+	return b.String()
+}
+
+// signalString writes the Content-Signal preferences a file states.
+func signalString(u *robotstxt.Usage) string {
+	var b strings.Builder
+	for s := robotstxt.Signal(0); s < robotstxt.NumSignals; s++ {
+		if st := u.ContentSignal[s]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s.String() + "=" + st.Pref.String())
+		}
+	}
+	return b.String()
 }
 
 // urlRows answers one URL for every agent.

@@ -202,7 +202,7 @@ func rowHeader(format string, paths []string) []string {
 	h := []string{"input", "offset", "url", "origin", "date", "status", "final_url", "final_status", "hops", "rules",
 		"agent", "operator", "purpose", "own_group", "label", "crawl_delay"}
 	for _, p := range paths {
-		h = append(h, "allowed "+p, "line "+p, "rule "+p)
+		h = append(h, "allowed "+p, "line "+p, "rule "+p, "content_usage "+p, "content_signal "+p)
 	}
 	return append(h, "lint_errors", "lint_warnings", "lint")
 }
@@ -243,7 +243,7 @@ func encodeRow(r *Row, rec []string) []string {
 		itoa(int64(r.FinalStatus)), itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
 		strconv.FormatBool(r.OwnGroup), r.Label, optFloat(r.CrawlDelay))
 	for _, v := range r.Verdicts {
-		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule)
+		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule, v.ContentUsage, v.ContentSignal)
 	}
 	var lint strings.Builder
 	for i, l := range r.Lint {

@@ -146,7 +146,7 @@ func join[T any](format string, out io.Writer, header []string, parts []string) 
 		cw.Write(header)
 		cw.Flush()
 	case FormatTable:
-		bw.WriteString(strings.Join(header, "  ") + "\n")
+		bw.WriteString(strings.TrimRight(strings.Join(header, "  "), " ") + "\n")
 	}
 	for _, p := range parts {
 		f, err := os.Open(p)

@@ -27,10 +27,10 @@ import (
 // out of range and without looping.
 
 // binaryVersion is the version of the stored form. It changes whenever the
-// layout does; a value of another version does not load. Version 2 names
-// the bit fields of the rule records (see packRule) and refuses values of
-// version 1, whose readers would not check what version 2 adds.
-const binaryVersion = 2
+// layout does; a value of another version does not load. Version 2 named
+// the bit fields of the rule records (see packRule); version 3 adds the
+// usage records of Content-Usage and Content-Signal lines.
+const binaryVersion = 3
 
 const (
 	binaryMagic  = "RBTX"
@@ -146,7 +146,7 @@ func (r *Robots) validate() error {
 		prev = start
 	}
 	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
-	sLists, sRaws, sOthers := r.word(hLists), r.word(hRaws), r.word(hOthers)
+	sLists, sRaws := r.word(hLists), r.word(hRaws)
 	if (sLinks-headerWords-1)%ruleWords != 0 {
 		return errors.New("section of partial records")
 	}
@@ -161,7 +161,10 @@ func (r *Robots) validate() error {
 	if err := r.validateAgents(nGroups, sAgents, sLists, sRaws); err != nil {
 		return err
 	}
-	if err := r.validateRaws(nRules, sRaws, sOthers); err != nil {
+	if err := r.validateRaws(nRules, sRaws, r.word(hUsage)); err != nil {
+		return err
+	}
+	if err := r.validateUsage(nGroups); err != nil {
 		return err
 	}
 	// Others: in range, in group order, each group's in line order.
@@ -336,6 +339,34 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 			}
 		} else if err := list(sLists + g&^listBit); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// validateUsage checks the usage records: patterns in range, of a group of
+// the file or before the first, in group order, with a preference in each
+// field that is one a line can state.
+func (r *Robots) validateUsage(nGroups uint32) error {
+	base, n := r.numUsage()
+	prev := uint32(0)
+	for i := range n {
+		u := r.usageAt(base, i)
+		if uint64(u.off)+uint64(u.n) > uint64(r.wordsAt) {
+			return fmt.Errorf("usage line %d out of range", i)
+		}
+		if u.group != preamble && (u.group >= nGroups || r.isCopy(u.group)) || u.group < prev {
+			return fmt.Errorf("usage line %d of no group", i)
+		}
+		prev = u.group
+		count := int(NumCategories)
+		if u.signal {
+			count = int(NumSignals)
+		}
+		for k := range maxUsagePrefs {
+			if p := prefAt(u.prefs, k); p > PrefNo || k >= count && p != PrefUnknown {
+				return fmt.Errorf("usage line %d states an invalid preference", i)
+			}
 		}
 	}
 	return nil

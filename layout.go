@@ -19,8 +19,8 @@ import (
 // The first words say where their sections start; each section ends where
 // the next starts:
 //
-//	header                        6 words: where groups, agents, lists, raws,
-//	                              others and links start
+//	header                        7 words: where groups, agents, lists, raws,
+//	                              others, links and usage start
 //	rules                         2 words a rule (see packRule); then one
 //	                              word: where the patterns end
 //	links                         2 words a rule of the indexed groups, in
@@ -39,6 +39,9 @@ import (
 //	                              the global ("*") list comes first
 //	raws                          2 words a rule whose value as written is
 //	                              not its pattern: rule index, offset
+//	usage                         4 words a Content-Usage or Content-Signal
+//	                              line (see packUsage), in the order of the
+//	                              others
 //	others                        4 words a line: off, line, keyN | valN<<16,
 //	                              group; the groups' lines in group order,
 //	                              then the lines before the first group
@@ -71,6 +74,7 @@ const (
 	hRaws
 	hOthers
 	hLinks
+	hUsage
 	headerWords
 )
 
@@ -87,7 +91,19 @@ var sections = [...]struct {
 	{hAgents, agentWords},
 	{hLists, 0},
 	{hRaws, rawWords},
+	{hUsage, usageWords},
 	{hOthers, otherWords},
+}
+
+// sectionEnd returns the word where section h ends: where the next one of
+// sections starts, or where the words end.
+func (r *Robots) sectionEnd(h uint32) uint32 {
+	for k := 0; k+1 < len(sections); k++ {
+		if sections[k].h == h {
+			return r.word(sections[k+1].h)
+		}
+	}
+	return uint32(len(r.text)-int(r.wordsAt)) / 4
 }
 
 // idxBit marks the wild word of an indexed group, whose other bits say where
@@ -122,6 +138,7 @@ const (
 	agentWords = 2
 	rawWords   = 2
 	otherWords = 4
+	usageWords = 4
 )
 
 // The bit fields of a rule record. Its first word holds the offset of the
@@ -161,6 +178,104 @@ const (
 	_ = uint32(maxRuleOffset - 3*maxFileLen)
 	_ = uint32(maxRuleLine - maxFileLen)
 )
+
+// The bit fields of a usage record (a Content-Usage or Content-Signal line,
+// see usage.go), four words:
+//
+//	word 0   bits 0-30 offset of the normalised pattern (ruleOffBits),
+//	         bit 31 signal: a Content-Signal line, else Content-Usage
+//	word 1   bits 0-28 line (ruleLineBits), bit 29 anchored: the pattern
+//	         ended in '$', which the text leaves out
+//	word 2   group, or preamble
+//	word 3   bits 0-15 pattern length, bits 16-31 the preferences: two
+//	         bits a category or signal (usagePrefBits), in the order of
+//	         usage_vocab.go, each a Pref
+const (
+	usageSignalBit   = 1 << ruleOffBits
+	usageAnchoredBit = 1 << ruleLineBits
+	usageLenBits     = 16
+	usageLenMask     = 1<<usageLenBits - 1
+	usagePrefBits    = 2
+	usagePrefMask    = 1<<usagePrefBits - 1
+	maxUsagePrefs    = (32 - usageLenBits) / usagePrefBits
+)
+
+// usageRec is a usage record, decoded.
+type usageRec struct {
+	off      uint32 // pattern, without a final '$', at text[off:off+n]
+	n        uint16
+	line     uint32
+	group    uint32
+	signal   bool
+	anchored bool
+	prefs    uint16 // usagePrefBits a category or signal
+}
+
+// packUsage returns the words of a usage record.
+func packUsage(u usageRec) [usageWords]uint32 {
+	w := [usageWords]uint32{u.off & ruleOffMask, u.line & ruleLineMask, u.group, uint32(u.n) | uint32(u.prefs)<<usageLenBits}
+	if u.signal {
+		w[0] |= usageSignalBit
+	}
+	if u.anchored {
+		w[1] |= usageAnchoredBit
+	}
+	return w
+}
+
+// unpackUsage decodes the words of a usage record.
+func unpackUsage(w0, w1, w2, w3 uint32) usageRec {
+	return usageRec{
+		off:      w0 & ruleOffMask,
+		signal:   w0&usageSignalBit != 0,
+		line:     w1 & ruleLineMask,
+		anchored: w1&usageAnchoredBit != 0,
+		group:    w2,
+		n:        uint16(w3 & usageLenMask),
+		prefs:    uint16(w3 >> usageLenBits),
+	}
+}
+
+// prefAt returns the preference for category or signal i of prefs.
+func prefAt(prefs uint16, i int) Pref {
+	return Pref(prefs >> (usagePrefBits * i) & usagePrefMask)
+}
+
+// withPref returns prefs with the preference for category or signal i set
+// to p.
+func withPref(prefs uint16, i int, p Pref) uint16 {
+	sh := usagePrefBits * i
+	return prefs&^(usagePrefMask<<sh) | uint16(p)<<sh
+}
+
+// The preferences of every category and every signal fit a usage record.
+const (
+	_ = uint(maxUsagePrefs - NumCategories)
+	_ = uint(maxUsagePrefs - NumSignals)
+)
+
+// numUsage returns where the usage records start, and their number.
+func (r *Robots) numUsage() (base, n uint32) {
+	if !r.hasWords() {
+		return 0, 0
+	}
+	base = r.word(hUsage)
+	return base, (r.sectionEnd(hUsage) - base) / usageWords
+}
+
+// usageAt returns usage record i of those from word base (see numUsage).
+func (r *Robots) usageAt(base, i uint32) usageRec {
+	s := r.words(base+i*usageWords, usageWords)
+	return unpackUsage(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]), le32(s[12:16]))
+}
+
+// usageGroup returns the group of usage record i of those from word base.
+func (r *Robots) usageGroup(base, i uint32) uint32 {
+	return r.word(base + i*usageWords + 2)
+}
+
+// usagePattern returns the pattern of a usage record, without its '$'.
+func (r *Robots) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
 
 // packRule returns the two words of a rule record.
 func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
@@ -303,7 +418,7 @@ func (r *Robots) keyedKey(i uint32) byte {
 func (r *Robots) rawValue(i uint32) string {
 	// The records are in rule order.
 	base := r.word(hRaws)
-	count := (r.word(hOthers) - base) / rawWords
+	count := (r.sectionEnd(hRaws) - base) / rawWords
 	k := base + uint32(sort.Search(int(count), func(j int) bool { return r.word(base+uint32(j)*rawWords) >= i }))*rawWords
 	off := r.word(k + 1)
 	n := uint32(r.text[off]) | uint32(r.text[off+1])<<8
@@ -427,7 +542,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 		size += int(a.n)
 	}
 	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + nRaws*rawWords + len(b.others)*otherWords
+		len(lists) + nRaws*rawWords + len(b.usage)*usageWords + len(b.others)*otherWords
 	var text strings.Builder
 	text.Grow(size + 4*n)
 
@@ -490,6 +605,12 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	put(lists...)
 	section(hRaws)
 	put(raws...)
+	section(hUsage)
+	for _, u := range b.usage {
+		u.off += base
+		ws := packUsage(u)
+		put(ws[:]...)
+	}
 	section(hOthers)
 	for _, o := range b.others {
 		put(base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)

@@ -176,7 +176,10 @@ func parseWith(data []byte, indexMin int) *Robots {
 	sc := scratchPool.Get().(*scratch)
 	b := builder{src: data, indexMin: indexMin, scratch: *sc, pooled: sc}
 	b.reset()
-	b.rules = slices.Grow(b.rules, len(data)/32+8)
+	// Room for the rules a file of this size mostly has, bounded: a page
+	// of a megabyte that is not a robots.txt (HTML, often) has none, and
+	// clearing room for 30,000 of them cost it more than reading it.
+	b.rules = slices.Grow(b.rules, min(len(data)/32, 1<<12)+8)
 	defer b.release()
 	lx := newLexer(data)
 	for {
@@ -246,10 +249,16 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 			// the file's own, see Robots.Others.
 			o.group = preamble
 			b.preamble = append(b.preamble, o)
+			if usageKeyKind(key) == kindContentSignal {
+				b.addUsage(num, kindContentSignal, value, preamble)
+			}
 			return
 		}
 		o.group = uint32(b.current())
 		b.others = append(b.others, o)
+		if k := usageKeyKind(key); k != notUsage {
+			b.addUsage(num, k, value, o.group)
+		}
 	}
 }
 
@@ -553,6 +562,8 @@ type scratch struct {
 	lists, rawRecs []uint32
 	agents         []agentEntry
 	words          []byte
+
+	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
 // reset empties every slice of s, keeping its room.
@@ -561,6 +572,7 @@ func (s *scratch) reset() {
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
 	s.others, s.sitemaps, s.preamble = s.others[:0], s.sitemaps[:0], s.preamble[:0]
 	s.global, s.links, s.merged, s.lists, s.rawRecs = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.rawRecs[:0]
+	s.resetUsage()
 }
 
 // size returns the bytes of room s holds.
@@ -568,7 +580,8 @@ func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
 		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)) + 12*cap(s.agents) +
-		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 2*cap(s.sort.lens) + 4*cap(s.sort.stack)
+		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 2*cap(s.sort.lens) + 4*cap(s.sort.stack) +
+		s.usageSize()
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -658,6 +671,7 @@ func (b *builder) finish() *Robots {
 	b.groups = append(b.groups, group{start: n, wild: n})
 	b.others = append(b.others, b.preamble...)
 	b.others = append(b.others, b.sitemaps...)
+	b.sortUsage()
 	r := &Robots{kind: Parsed}
 	b.encode(r, agents, lists)
 	b.lists, b.agents = lists, agents

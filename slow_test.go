@@ -2,10 +2,13 @@ package robotstxt
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // This file holds slow reference versions of the parser and the matcher,
@@ -528,4 +531,204 @@ func TestSlowConformance(t *testing.T) {
 			t.Logf("%s: %d questions", name, n)
 		})
 	}
+}
+
+// The slow reference for usage preferences (usage.go), written from
+// draft-ietf-aipref-attach-05 §3, draft-ietf-aipref-vocab-08 §5-§6 and RFC
+// 9651 §3.2 and §4.2. The Dictionary grammar is a regular expression here,
+// not a parser, so that the two share no code.
+var (
+	sfKeyRe     = `[a-z*][a-z0-9_\-.*]*`
+	sfBareRe    = `(?:-?[0-9]{1,12}\.[0-9]{1,3}|-?[0-9]{1,15}|"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*"|[A-Za-z*][!#$%&'*+\-.^_` + "`" + `|~0-9A-Za-z:/]*|:[A-Za-z0-9+/=]*:|\?[01]|@-?[0-9]{1,15}|%"(?:[\x20\x21\x23\x24\x26-\x7e]|%[0-9a-f]{2})*")`
+	sfParamsRe  = `(?:;[ ]*` + sfKeyRe + `(?:=` + sfBareRe + `)?)*`
+	sfItemRe    = sfBareRe + sfParamsRe
+	sfInnerRe   = `\([ ]*(?:` + sfItemRe + `(?:[ ]+` + sfItemRe + `)*[ ]*)?\)` + sfParamsRe
+	sfMemberRe  = `(` + sfKeyRe + `)(?:=(` + sfInnerRe + `|` + sfItemRe + `)|` + sfParamsRe + `)`
+	slowDictRe  = regexp.MustCompile(`^[ ]*(?:` + sfMemberRe + `(?:[ \t]*,[ \t]*` + sfMemberRe + `)*)?[ \t]*$`)
+	slowMember  = regexp.MustCompile(`^[ \t,]*` + sfMemberRe)
+	slowTokenRe = regexp.MustCompile(`^([A-Za-z*][!#$%&'*+\-.^_` + "`" + `|~0-9A-Za-z:/]*)` + sfParamsRe + `$`)
+	slowQuoted  = regexp.MustCompile(`"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*"|%"((?:[\x20\x21\x23\x24\x26-\x7e]|%[0-9a-f]{2})*)"`)
+)
+
+// slowDictionary parses an RFC 9651 Dictionary the slow way: it returns
+// each key's last value as written, or ok false when s does not parse
+// (including a Display String whose bytes are not UTF-8, §4.2.10).
+func slowDictionary(s string) (members map[string]string, ok bool) {
+	if !slowDictRe.MatchString(s) {
+		return nil, false
+	}
+	for _, m := range slowQuoted.FindAllStringSubmatch(s, -1) {
+		if strings.HasPrefix(m[0], "%") {
+			decoded, err := url.PathUnescape(m[1])
+			if err != nil || !utf8.ValidString(decoded) {
+				return nil, false
+			}
+		}
+	}
+	members = map[string]string{}
+	rest := strings.TrimLeft(s, " ")
+	for rest != "" {
+		m := slowMember.FindStringSubmatch(rest)
+		if m == nil {
+			break
+		}
+		members[m[1]] = m[2]
+		rest = strings.TrimLeft(rest[len(m[0]):], " \t")
+	}
+	return members, true
+}
+
+// slowUsagePrefs returns the preferences a Content-Usage preference states,
+// by Category (vocab-08 §6.5).
+func slowUsagePrefs(pref string) []Pref {
+	out := make([]Pref, NumCategories)
+	members, ok := slowDictionary(pref)
+	if !ok {
+		return out
+	}
+	for c := range NumCategories {
+		v, found := members[c.String()]
+		if !found {
+			continue
+		}
+		m := slowTokenRe.FindStringSubmatch(v)
+		switch {
+		case m != nil && m[1] == "y":
+			out[c] = PrefYes
+		case m != nil && m[1] == "n":
+			out[c] = PrefNo
+		}
+	}
+	return out
+}
+
+// slowSignals returns the preferences a Content-Signal value states, by
+// Signal: comma-separated key=value entries, compared ignoring case, the
+// last one for a signal counting.
+func slowSignals(value string) []Pref {
+	out := make([]Pref, NumSignals)
+	for _, entry := range strings.Split(value, ",") {
+		k, v, ok := strings.Cut(entry, "=")
+		if !ok {
+			continue
+		}
+		k, v = strings.Trim(k, " \t"), strings.Trim(v, " \t")
+		for s := range NumSignals {
+			if !asciiEqualFold(k, s.String()) {
+				continue
+			}
+			switch {
+			case asciiEqualFold(v, "yes"):
+				out[s] = PrefYes
+			case asciiEqualFold(v, "no"):
+				out[s] = PrefNo
+			default:
+				out[s] = PrefUnknown
+			}
+		}
+	}
+	return out
+}
+
+// slowUsageLine is a Content-Usage or Content-Signal line, as the slow
+// parser reads it.
+type slowUsageLine struct {
+	line    int
+	pattern string // normalised; "/" when the line has no path
+	prefs   []Pref
+}
+
+// slowUsageLines returns the lines with key among others, read as
+// attach-05 §3.2 says: a value that starts with '/' has a path up to the
+// first SP or HTAB, then the preference; any other value is all
+// preference.
+func slowUsageLines(others []slowOther, key string) []slowUsageLine {
+	var out []slowUsageLine
+	for _, o := range others {
+		if !asciiEqualFold(o.key, key) {
+			continue
+		}
+		path, pref := "/", o.value
+		if strings.HasPrefix(o.value, "/") {
+			path, pref = o.value, ""
+			if i := strings.IndexAny(o.value, " \t"); i >= 0 {
+				path, pref = o.value[:i], strings.TrimLeft(o.value[i:], " \t")
+			}
+		}
+		l := slowUsageLine{line: o.line, pattern: slowNormalise(path)}
+		if key == "content-usage" {
+			l.prefs = slowUsagePrefs(pref)
+		} else {
+			l.prefs = slowSignals(pref)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// slowUsageStatement picks, among lines, those that match path with the
+// longest pattern, and combines them category by category (vocab-08 §5.1:
+// n wins, then y), each preference with the first line that states it.
+func slowUsageStatement(lines []slowUsageLine, path string, n int) (out []Stated, line int, found bool) {
+	best := -1
+	for _, l := range lines {
+		if slowMatch(l.pattern, path) && len(l.pattern) > best {
+			best = len(l.pattern)
+		}
+	}
+	out = make([]Stated, n)
+	if best < 0 {
+		return out, 0, false
+	}
+	for _, want := range []Pref{PrefNo, PrefYes} {
+		for c := range n {
+			if out[c].Pref != PrefUnknown {
+				continue
+			}
+			for _, l := range lines {
+				if len(l.pattern) == best && slowMatch(l.pattern, path) && l.prefs[c] == want {
+					if out[c].Pref == PrefUnknown || l.line < out[c].Line {
+						out[c] = Stated{want, l.line}
+					}
+				}
+			}
+		}
+	}
+	for _, l := range lines {
+		if len(l.pattern) == best && slowMatch(l.pattern, path) && (line == 0 || l.line < line) {
+			line = l.line
+		}
+	}
+	return out, line, true
+}
+
+// usage answers Usage for a crawler answering to agents, the slow way.
+func (f *slowFile) usage(agents []string, url string) Usage {
+	groups := f.selectedAny(agents)
+	u := Usage{Decision: f.decideRules(f.rulesOf(groups), url)}
+	if !u.Decision.Allowed {
+		for c := range u.ContentUsage {
+			u.ContentUsage[c].Pref = PrefNotCrawlable
+		}
+		for s := range u.ContentSignal {
+			u.ContentSignal[s].Pref = PrefNotCrawlable
+		}
+		return u
+	}
+	path := slowPathOf(url)
+	var others []slowOther
+	for _, g := range groups {
+		others = append(others, g.others...)
+	}
+	cu, line, _ := slowUsageStatement(slowUsageLines(others, "content-usage"), path, int(NumCategories))
+	copy(u.ContentUsage[:], cu)
+	u.UsageLine = line
+	cs, line, found := slowUsageStatement(slowUsageLines(others, "content-signal"), path, int(NumSignals))
+	if !found {
+		// Before the first group: for every crawler without its own.
+		cs, line, _ = slowUsageStatement(slowUsageLines(f.preamble, "content-signal"), path, int(NumSignals))
+	}
+	copy(u.ContentSignal[:], cs)
+	u.SignalLine = line
+	return u
 }

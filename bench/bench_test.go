@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -224,3 +225,29 @@ func TestOursCodec(t *testing.T) {
 		}
 	}
 }
+
+// benchOurs runs one of the -profile workloads as a Go benchmark, for
+// benchstat: go test -run XXX -bench Ours -count 8 . One op is the whole
+// round: every real file parsed, or every question asked in corpus order.
+func benchOurs(b *testing.B, what string) {
+	c, err := loadCorpus(filepath.Join("..", "..", "shared"), 1, true, true)
+	if err != nil {
+		b.Skip("no corpus:", err)
+	}
+	work, n, bytes, err := oursWork(c, what)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(bytes)
+	work()
+	b.ResetTimer()
+	for b.Loop() {
+		work()
+	}
+	if what == "pass" {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/query")
+	}
+}
+
+func BenchmarkOursParse(b *testing.B) { benchOurs(b, "parse") }
+func BenchmarkOursPass(b *testing.B)  { benchOurs(b, "pass") }

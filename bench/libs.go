@@ -11,7 +11,8 @@ import (
 // question is one Allowed question: an agent and an absolute URL.
 type question struct {
 	agent, url string
-	want       bool // the reference parser's answer, when known
+	path       string // the path and query of url, cut beforehand (pass.go sets it); empty until then
+	want       bool   // the reference parser's answer, when known
 	known      bool
 }
 
@@ -42,6 +43,12 @@ type library struct {
 	// open prepares a file for questions (untimed) and returns the function
 	// that answers one question (timed).
 	open func(data []byte) (func(q *question) bool, error)
+
+	// openPath is open for a library whose natural API takes a path: the
+	// function it returns answers with the question's path, cut from its
+	// URL beforehand (q.path), as a crawler that holds a parsed URL calls
+	// it. Nil for the libraries that take a URL.
+	openPath func(data []byte) (func(q *question) bool, error)
 }
 
 // Results of timed calls go to package-level sinks so that they are kept.
@@ -64,7 +71,8 @@ var ours = library{
 // temotoLib is github.com/temoto/robotstxt: FromBytes, then TestAgent, which
 // takes a path (not a URL) and the agent. The questions are absolute URLs, as
 // a crawler has them, so the timed call takes the path from the URL with
-// net/url first, as a caller of TestAgent must. FromBytes returns an error
+// net/url first, as a caller of TestAgent must; openPath instead takes the
+// path cut beforehand, for the pass's second temoto column. FromBytes returns an error
 // (and no rules) for some files; those files are left out of its query and
 // heap measurements.
 var temotoLib = library{
@@ -78,6 +86,13 @@ var temotoLib = library{
 			return nil, err
 		}
 		return func(q *question) bool { return r.TestAgent(requestURI(q.url), q.agent) }, nil
+	},
+	openPath: func(data []byte) (func(q *question) bool, error) {
+		r, err := temoto.FromBytes(data)
+		if err != nil {
+			return nil, err
+		}
+		return func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
 	},
 }
 

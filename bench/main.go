@@ -5,6 +5,7 @@
 //
 //	cd bench && go run .          # full run: two to four minutes on 2 shared cores
 //	cd bench && go run . -quick   # every 10th file, 2 rounds: well under a minute
+//	cd bench && go run . -profile pass -cpuprofile pass.prof   # ours alone, profiled
 //
 // Every timed measurement is a series: a batch of calls of one library on
 // one file, calibrated to last at least -batch, timed once per round. The
@@ -55,6 +56,9 @@ func main() {
 		cfg    config
 		quick  = flag.Bool("quick", false, "quick mode: every 10th real file, 2 rounds, 100µs batches (under a minute)")
 		heapKB = flag.Int("heapkb", 64, "source KiB parsed per file for the retained-heap measurement")
+		prof   = flag.String("profile", "", "instead of the report, run ours' `parse` or `pass` alone under the CPU profiler (see -cpuprofile)")
+		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile")
+		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
 	)
 	flag.StringVar(&cfg.shared, "shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
 	flag.IntVar(&cfg.rounds, "rounds", 5, "timed rounds; each value is the median over rounds")
@@ -82,6 +86,17 @@ func main() {
 	}
 	cfg.heapTarget = *heapKB << 10
 	start := time.Now()
+	if *prof != "" {
+		c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled, cfg.derived)
+		if err == nil {
+			err = profile(c, *prof, *profTo, *profD)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Stdout, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

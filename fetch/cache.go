@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +21,8 @@ type Options struct {
 	Client *http.Client
 
 	// UserAgent is the crawler's User-Agent header, sent with robots.txt
-	// requests; "" sends Go's default. It is not what rules are chosen
+	// requests and set by a [Transport] on every request that has none;
+	// "" means Agent, the bare token. It is not what rules are chosen
 	// for: that is Agent.
 	UserAgent string
 
@@ -73,10 +75,18 @@ type Options struct {
 	StoreTimeout time.Duration
 
 	// LeaseTTL is how long the lease that a cache takes in the Store before
-	// fetching lasts (default Timeout plus twice StoreTimeout). It must
-	// outlast a fetch and the save after it; a lease whose holder died
-	// ends when it runs out, and another cache fetches.
+	// fetching lasts unless renewed (default DefaultLeaseTTL plus twice
+	// StoreTimeout). The holder renews it every LeaseTTL/3 while it
+	// fetches, so a fetch may take up to Timeout, while a holder that died
+	// stalls the others by at most LeaseTTL (see [Store] for the bound).
 	LeaseTTL time.Duration
+
+	// StoreKey, when not empty, seals each value saved in the Store with
+	// an HMAC-SHA-256 under this key instead of a CRC, and has values not
+	// sealed with it refused, so that a writer to the Store without the
+	// key cannot plant rules. Every cache of a fleet needs the same key;
+	// a changed key has each value refused and replaced once.
+	StoreKey []byte
 
 	// StoreKeep is how long the Store keeps an origin's history after its
 	// latest result expires (default GiveUpAfter), so that the last good
@@ -144,6 +154,10 @@ type Rules struct {
 type Decision struct {
 	robotstxt.Decision
 	Rules
+	// Usage is what the rules say about the use of the URL: its
+	// Content-Usage and Content-Signal preferences (see
+	// [robotstxt.Robots.Usage]); its Decision is the one above.
+	Usage robotstxt.Usage
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
@@ -165,6 +179,7 @@ type Cache struct {
 	// refreshing counts refresh goroutines, which outlive their flight
 	// while they save to the Store and call OnFetch; guarded by mu.
 	refreshing int
+	flushes    []chan struct{} // closed when refreshing reaches 0; guarded by mu
 
 	shared  // the Store and its settings; zero when there is none
 	onFetch func(FetchEvent)
@@ -197,7 +212,7 @@ func NewCache(o *Options) *Cache {
 	c := &Cache{
 		f: fetcher{
 			client:    o.Client,
-			userAgent: o.UserAgent,
+			userAgent: o.userAgent(),
 			agent:     o.agent(),
 			now:       o.Now,
 			ttl:       orDefault(o.TTL, DefaultTTL),
@@ -221,7 +236,7 @@ func NewCache(o *Options) *Cache {
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}
-	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now)
+	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return c
 }
 
@@ -249,13 +264,14 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // where the rules came from.
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if !robotstxt.ValidAgent(agent) {
-		return Decision{}, newAgentError(agent)
+		return Decision{}, c.agentError(agent)
 	}
 	r, err := c.Rules(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Decision: r.Robots.Decide(agent, robotstxt.NormalizeURL(rawURL)), Rules: r}, nil
+	u := r.Robots.Usage(agent, robotstxt.NormalizeURL(rawURL))
+	return Decision{Decision: u.Decision, Rules: r, Usage: u}, nil
 }
 
 // Agent returns the crawler's product token: Options.Agent, or the token
@@ -325,7 +341,12 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 	defer func() {
 		c.mu.Lock()
-		c.refreshing--
+		if c.refreshing--; c.refreshing == 0 {
+			for _, ch := range c.flushes {
+				close(ch)
+			}
+			c.flushes = nil
+		}
 		c.mu.Unlock()
 	}()
 	if c.store != nil {
@@ -356,7 +377,12 @@ func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
 		c.notify(ev, st)
 		return
 	}
+	stop := func() {}
+	if p.token != "" {
+		stop = c.shared.keep(ctx, origin, p.token)
+	}
 	res := c.fetchOrigin(ctx, origin)
+	stop() // before the save, which drops the lease
 	st := c.update(origin, f, func(s *state) {
 		if p.state.newer(*s) {
 			*s = p.state
@@ -455,7 +481,17 @@ func (c *Cache) Stats() Stats {
 		StoreHits:    n.storeHits,
 		StoreWaits:   n.storeWaits,
 		StoreErrors:  c.storeErrs.Load(),
-		StoreCorrupt: c.corrupts.Load(),
+		StoreCorrupt: c.refusedTotal(),
+		StoreRefused: StoreRefused{
+			Format:   c.refused[refusedFormat].Load(),
+			Damaged:  c.refused[refusedDamaged].Load(),
+			Seal:     c.refused[refusedSeal].Load(),
+			Origin:   c.refused[refusedOrigin].Load(),
+			Agent:    c.refused[refusedAgent].Load(),
+			TooLarge: c.refused[refusedTooLarge].Load(),
+		},
+		StoreGaveUp:    c.gaveUp.Load(),
+		StoreTakenOver: c.takenOver.Load(),
 	}
 }
 
@@ -476,7 +512,49 @@ func (c *Cache) notify(ev FetchEvent, st state) {
 	}
 	if c.onFetch != nil {
 		ev.Source = c.rules(st, c.f.now()).Source
+		ev.Scheme, ev.Host, ev.Port = originParts(ev.Origin)
 		c.onFetch(ev)
+	}
+}
+
+// originParts splits an origin that httpOrigin returned into its scheme,
+// host (without the brackets of an IPv6 address) and port.
+func originParts(origin string) (scheme, host string, port int) {
+	scheme, hostport, _ := strings.Cut(origin, "://")
+	port = 80
+	if scheme == "https" {
+		port = 443
+	}
+	host = hostport
+	if i := strings.LastIndexByte(hostport, ':'); i >= 0 && !strings.HasSuffix(hostport, "]") {
+		host = hostport[:i]
+		if p, err := strconv.Atoi(hostport[i+1:]); err == nil {
+			port = p
+		}
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return scheme, host, port
+}
+
+// Flush waits until no refresh is under way, saves to the Store and
+// OnFetch calls included, or until ctx ends, when it returns ctx's error.
+// A crawler calls it before it exits, after its last question, so that
+// what it fetched reaches the Store for the rest of the fleet; questions
+// asked meanwhile start refreshes that it waits for too.
+func (c *Cache) Flush(ctx context.Context) error {
+	c.mu.Lock()
+	if c.refreshing == 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	ch := make(chan struct{})
+	c.flushes = append(c.flushes, ch)
+	c.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -99,22 +99,29 @@ func ExampleNewTransport() {
 	// by line 2, Disallow: /private/
 }
 
-// shop and blog are two small sites for the polite crawler: each answers
-// its robots.txt and records when each page was asked for.
+// politeSite is a small site for the polite crawler: it answers its
+// robots.txt, records when each page was asked for, and notes any request
+// that did not carry the crawler's User-Agent.
 type politeSite struct {
 	robots string
 	mu     sync.Mutex
 	times  []time.Time
+	others []string // User-Agent headers other than the crawler's
 }
 
+const politeUA = "Foobot/1.0 (+https://foo.example/bot)"
+
 func (s *politeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.UserAgent() != politeUA {
+		s.others = append(s.others, r.UserAgent())
+	}
 	if r.URL.Path == "/robots.txt" {
 		io.WriteString(w, s.robots)
 		return
 	}
-	s.mu.Lock()
 	s.times = append(s.times, time.Now())
-	s.mu.Unlock()
 	io.WriteString(w, "a page for "+r.UserAgent())
 }
 
@@ -135,9 +142,15 @@ func (s *politeSite) spaced(d time.Duration) bool {
 // A polite crawler obeys robots.txt, waits its turn at each site as its
 // Crawl-delay asks, and slows down when a site answers 429 or 503. One
 // Cache holds the robots.txt files, one Pacer the turns, and a Transport
-// puts both in front of every request the crawler's http.Client sends. The
-// crawler names itself once, in the cache's Options: the User-Agent header
-// it sends, from which the product token robots.txt groups use is found.
+// puts both in front of every request the crawler's http.Client sends.
+//
+// The crawler names itself once, in the cache's Options: the Transport
+// sends that User-Agent header with every request, robots.txt and pages,
+// and obeys the product token found in it. It takes each turn with
+// Reserve, which does not wait, and sends the request on it with
+// WithReservation once it has come: a crawler with many sites serves the
+// others meanwhile, and the wait never counts against the client's
+// Timeout.
 func Example_politeCrawler() {
 	shop := &politeSite{robots: "User-agent: *\nCrawl-delay: 0.1\nDisallow: /cart/\nSitemap: /sitemap.xml\n"}
 	blog := &politeSite{robots: "User-agent: foobot\nDisallow: /drafts/\n"}
@@ -145,10 +158,12 @@ func Example_politeCrawler() {
 	defer shopSrv.Close()
 	defer blogSrv.Close()
 
-	const userAgent = "Foobot/1.0 (+https://foo.example/bot)"
-	cache := fetch.NewCache(&fetch.Options{UserAgent: userAgent})
+	cache := fetch.NewCache(&fetch.Options{UserAgent: politeUA})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: 10 * time.Millisecond})
-	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer)}
+	client := &http.Client{
+		Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer),
+		Timeout:   10 * time.Second,
+	}
 	fmt.Println("crawling as", cache.Agent())
 
 	ctx := context.Background()
@@ -162,30 +177,38 @@ func Example_politeCrawler() {
 		blogSrv.URL + "/", blogSrv.URL + "/drafts/next-post",
 	}
 	for _, u := range crawl {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		req.Header.Set("User-Agent", userAgent)
-		resp, err := client.Do(req)
-		var refused *fetch.DisallowedError
-		switch {
-		case errors.As(err, &refused):
-			fmt.Printf("skip %s: line %d, Disallow: %s\n", req.URL.Path, refused.Line, refused.Rule)
-		case err != nil:
-			fmt.Println("error:", err)
-		default:
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			fmt.Printf("got  %s: %s\n", req.URL.Path, body)
+		path := strings.TrimPrefix(strings.TrimPrefix(u, shopSrv.URL), blogSrv.URL)
+		if d, err := cache.DecideURL(ctx, u); err != nil || !d.Allowed {
+			fmt.Printf("skip %s: line %d, Disallow: %s\n", path, d.Line, d.Rule)
+			continue
 		}
+		turn, err := pacer.Reserve(ctx, u)
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		<-turn.Ready() // or serve other sites until turn.When()
+		req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn), http.MethodGet, u, nil)
+		resp, err := client.Do(req)
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("got  %s: %s\n", path, body)
 	}
 	fmt.Println("shop pages spaced by its Crawl-delay:", shop.spaced(100*time.Millisecond))
+	fmt.Println("requests without the crawler's User-Agent:", len(shop.others)+len(blog.others))
 	// Output:
 	// crawling as Foobot
 	// shop sitemap: /sitemap.xml
 	// got  /: a page for Foobot/1.0 (+https://foo.example/bot)
 	// got  /products/1: a page for Foobot/1.0 (+https://foo.example/bot)
-	// skip /cart/add: line 3, Disallow: /cart/
+	// skip /cart/add?id=1: line 3, Disallow: /cart/
 	// got  /products/2: a page for Foobot/1.0 (+https://foo.example/bot)
 	// got  /: a page for Foobot/1.0 (+https://foo.example/bot)
 	// skip /drafts/next-post: line 2, Disallow: /drafts/
 	// shop pages spaced by its Crawl-delay: true
+	// requests without the crawler's User-Agent: 0
 }

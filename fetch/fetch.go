@@ -22,12 +22,33 @@
 // A crawler states its identity once, in [Options]: the User-Agent header it
 // sends and the product token its robots.txt groups use, found in the header
 // when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
-// A question with an agent that is not a product token fails with an
-// [*AgentError] rather than being answered for the global group, which is
-// what the core package does with such an agent. URLs are matched in the
-// form the rules are stored in ([robotstxt.NormalizeURL]), so a raw href
-// with non-ASCII bytes meets the rule written for it. Package fetchtest
+// The robots.txt requests carry that header, and a [Transport] sets it on
+// every request that has none. A question with an agent that is not a
+// product token fails with an [*AgentError] rather than being answered for
+// the global group, which is what the core package does with such an
+// agent. URLs are matched in the form a Transport sends them
+// ([robotstxt.NormalizeURL]), so a raw href with non-ASCII bytes or a space
+// meets the rule written for the URL that goes out. Package fetchtest
 // serves made-up sites to a crawler's tests.
+//
+// # Timeouts, schedulers and other HTTP clients
+//
+// A paced Transport waits for the origin's turn inside RoundTrip, so the
+// wait counts against the request's deadline: http.Client.Timeout, or the
+// request context's. It never eats that deadline silently: a request whose
+// turn would come after its deadline fails at once with a [*WaitError]
+// (errors.Is [ErrWaitPastDeadline]) naming the origin, the wait and what
+// asked for it (a Crawl-delay line, a Retry-After). A crawler with many
+// origins takes turns with [Pacer.Reserve], which does not wait, serves
+// other origins until [Reservation.When], and sends the request with
+// [WithReservation]: the Transport then sends it on that turn, and the
+// client's timeout covers only the request itself.
+//
+// Crawler frameworks that take an http.RoundTripper, such as colly with
+// WithTransport, run their own timeout around it (colly's is 10 s): with
+// many requests queued for one slow origin, later ones get WaitErrors.
+// Give the framework's own rate limit the spacing and leave the pacer out
+// of the Transport, or raise its timeout above the queue's wait.
 //
 // # How a fetch is read
 //
@@ -150,10 +171,21 @@ type Result struct {
 	Fetched  time.Time
 	Duration time.Duration
 	// TTL is how long the result may be used, and Expires is Fetched+TTL:
-	// from Cache-Control max-age or the default for a good result, the
-	// retry interval for an unreachable one.
+	// from Cache-Control max-age or the default for a good result; for an
+	// unreachable one, the retry interval, or the answer's Retry-After
+	// when it has one, bounded by MinTTL and MaxTTL.
 	TTL     time.Duration
 	Expires time.Time
+	// RetryAfter is the Retry-After of a 429 or 503 answer (RFC 9110
+	// §10.2.3), as a wait from Fetched, or 0 when there is none. A
+	// [Pacer] holds the origin's requests back until it has passed.
+	RetryAfter time.Duration
+	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
+	// all: an HTML page (an error page or a login form served with 200),
+	// UTF-16 text or binary data. It wraps robotstxt.ErrHTML or
+	// robotstxt.ErrEncoding. The body is parsed all the same, as Google's
+	// parser reads it, and yields no rules a crawler would expect.
+	NotRobots error
 }
 
 // Unreachable reports whether the fetch found the robots.txt unreachable
@@ -286,10 +318,27 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 			return resp.Header
 		}
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, body)
+		res.NotRobots = notRobots(body)
 	default:
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
 	}
 	return resp.Header
+}
+
+// notRobots returns the finding of [robotstxt.Diagnose] that body is no
+// robots.txt at all, or nil. Only the body's first bytes are read, which
+// is where an HTML page or binary data shows itself.
+func notRobots(body []byte) error {
+	const head = 4096
+	if len(body) > head {
+		body = body[:head]
+	}
+	for _, e := range robotstxt.Diagnose(body).Findings {
+		if e.Severity == robotstxt.SeverityError && (errors.Is(e, robotstxt.ErrHTML) || errors.Is(e, robotstxt.ErrEncoding)) {
+			return e
+		}
+	}
+	return nil
 }
 
 // looped reports whether the redirect chain visited some URL twice.
@@ -341,7 +390,15 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 
 // lifetime returns how long res may be used.
 func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
+	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
+		if wait, ok := retryAfter(h, res.Fetched); ok {
+			res.RetryAfter = wait
+		}
+	}
 	if res.Unreachable() {
+		if res.RetryAfter > 0 {
+			return min(max(res.RetryAfter, MinTTL), max(f.maxTTL, MinTTL))
+		}
 		return f.retryTTL
 	}
 	age, ok := maxAge(h)

@@ -15,6 +15,13 @@ type FetchEvent struct {
 	// Origin is the origin refreshed, as in scheme://host[:port].
 	Origin string
 
+	// Scheme ("http" or "https"), Host and Port are the origin's parts:
+	// Host as in the URL but without the brackets of an IPv6 address, and
+	// Port the port asked, 80 or 443 when the URL names none.
+	Scheme string
+	Host   string
+	Port   int
+
 	// Result is the latest result for the origin now: the fetch this cache
 	// made when Fetched is true, else the one it took from the Store.
 	Result *Result
@@ -62,9 +69,37 @@ type Stats struct {
 	// Store, or did without it because it had failed within StoreRetry.
 	StoreErrors uint64
 	// StoreCorrupt counts refreshes that found a value in the Store that
-	// did not load: another program's, another version's, or damaged. The
-	// refresh fetched, and its save replaced the value.
+	// they refused: StoreRefused tells why. The refresh fetched, and its
+	// save replaced the value.
 	StoreCorrupt uint64
+	// StoreRefused counts the refused values by reason.
+	StoreRefused StoreRefused
+	// StoreGaveUp counts refreshes that waited for other caches' leases
+	// and then fetched without the lease (see [Store] for when).
+	StoreGaveUp uint64
+	// StoreTakenOver counts leases this cache took after waiting for
+	// another holder whose lease ran out without a value: most likely the
+	// holder died.
+	StoreTakenOver uint64
+}
+
+// StoreRefused counts values in the Store that a cache refused, by reason.
+type StoreRefused struct {
+	// Format counts values that are not a robots.txt history of this
+	// format version: another program's, or another version's.
+	Format uint64
+	// Damaged counts values that fail their checksum or do not parse.
+	Damaged uint64
+	// Seal counts values not sealed with Options.StoreKey: forged, or
+	// sealed with another key, or with none where one is set (or one
+	// where none is).
+	Seal uint64
+	// Origin counts values of another origin than their key's.
+	Origin uint64
+	// Agent counts values fetched for another crawler (Options.Agent).
+	Agent uint64
+	// TooLarge counts values longer than MaxStoreValue, refused unread.
+	TooLarge uint64
 }
 
 // counts are the counters kept under Cache.mu; Stats adds the gauges and

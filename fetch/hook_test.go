@@ -207,7 +207,7 @@ func TestPutThenStore(t *testing.T) {
 		t.Errorf("refresh failing after Put: %v, %v, %v; want the put copy, Stale", d.Allowed, d.Source, err)
 	}
 	idle(t, c)
-	st, err := decodeState(store.value(srv.URL))
+	st, err := decodeState(store.value(srv.URL), binding{origin: srv.URL})
 	if err != nil || st.good == nil || st.good.Robots.Allowed("Foobot", "/y") {
 		t.Errorf("stored history %v, %v; want the put result as its good copy", st, err)
 	}

@@ -27,6 +27,9 @@ type AgentError struct {
 	// Token is the product token that [robotstxt.ProductToken] finds in
 	// Agent, the likely intent, or "" when it finds none.
 	Token string
+	// UserAgent is the crawler's User-Agent header (Options.UserAgent)
+	// when Agent is "" because no product token could be read in it.
+	UserAgent string
 }
 
 func newAgentError(agent string) *AgentError {
@@ -34,8 +37,12 @@ func newAgentError(agent string) *AgentError {
 }
 
 func (e *AgentError) Error() string {
+	if e.Agent == "" && e.UserAgent != "" {
+		return "robotstxt: no product token found in the User-Agent header " + strconv.Quote(e.UserAgent) +
+			": set Options.Agent to the token your crawler's robots.txt groups name, such as \"Foobot\""
+	}
 	if e.Agent == "" {
-		return "robotstxt: no agent: set Options.Agent, or a UserAgent that names a product token"
+		return "robotstxt: no agent: set Options.UserAgent to the crawler's User-Agent header, or Options.Agent to its product token"
 	}
 	msg := "robotstxt: agent " + strconv.Quote(e.Agent) + " is not a product token (letters, '-' and '_' only)"
 	if e.Token != "" {
@@ -46,6 +53,35 @@ func (e *AgentError) Error() string {
 
 // Unwrap returns ErrInvalidAgent.
 func (e *AgentError) Unwrap() error { return ErrInvalidAgent }
+
+// agentError returns the error of a question for agent, which is not a
+// product token; when it is the crawler's own, the error names the header
+// no token was found in.
+func (c *Cache) agentError(agent string) *AgentError {
+	e := newAgentError(agent)
+	if agent == "" && c.f.agent == "" {
+		e.UserAgent = c.f.userAgent
+	}
+	return e
+}
+
+// userAgent returns the User-Agent header o configures: UserAgent, or else
+// the product token Agent, so that a crawler that gives only its token
+// still sends it rather than Go's default.
+func (o *Options) userAgent() string {
+	if o.UserAgent != "" {
+		return o.UserAgent
+	}
+	return o.Agent
+}
+
+// UserAgent returns the User-Agent header the crawler sends: the one its
+// robots.txt requests carry, and the one a [Transport] sets on every
+// request that has none. It is Options.UserAgent, or Options.Agent when
+// that is "", or "" when neither is set.
+func (c *Cache) UserAgent() string {
+	return c.f.userAgent
+}
 
 // agent returns the product token o configures: Agent, or else the token
 // that UserAgent names.

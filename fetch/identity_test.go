@@ -3,9 +3,15 @@ package fetch
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
 )
 
@@ -151,5 +157,76 @@ func TestCacheAllowedURLNoAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(1000, func() { c.AllowedURL(ctx, u) }); n != 0 {
 		t.Errorf("AllowedURL on a cached origin: %v allocs, want 0", n)
+	}
+}
+
+// TestTransportSendsOneIdentity checks issue 17 item 1 against a real
+// server: the crawler states its User-Agent once, in the cache's Options,
+// and every request the server gets carries it, robots.txt and pages
+// alike; a request that sets its own header keeps it.
+func TestTransportSendsOneIdentity(t *testing.T) {
+	const ua = "ExampleBot/1.0 (+https://example.com/bot)"
+	var mu sync.Mutex
+	got := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.URL.Path] = r.UserAgent()
+		mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: ExampleBot\nDisallow: /private\n")
+		}
+	}))
+	defer srv.Close()
+	cache := NewCache(&Options{UserAgent: ua})
+	client := &http.Client{Transport: NewTransport(nil, "", cache)}
+	for _, p := range []string{"/a", "/b?q=1", "/c"} {
+		resp, err := client.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/own", nil)
+	req.Header.Set("User-Agent", "Special/2.0")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if _, err := client.Get(srv.URL + "/private/x"); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("GET /private/x: %v, want ErrDisallowed: the rules are chosen for ExampleBot", err)
+	}
+	want := map[string]string{"/robots.txt": ua, "/a": ua, "/b": ua, "/c": ua, "/own": "Special/2.0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("User-Agent per path (-want +got):\n%s", diff)
+	}
+	if req.Header.Get("User-Agent") != "Special/2.0" || len(req.Header) != 1 {
+		t.Errorf("the caller's request was modified: %v", req.Header)
+	}
+}
+
+// TestUnreadableHeader checks issue 17 item 5's last sentence: a header in
+// which no product token can be read fails with an error that says so and
+// how to set the token.
+func TestUnreadableHeader(t *testing.T) {
+	const ua = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
+	cache := NewCache(&Options{Client: foobotSites().Client(), UserAgent: ua})
+	_, err := cache.AllowedURL(context.Background(), "http://example.com/")
+	var ae *AgentError
+	if !errors.As(err, &ae) || ae.UserAgent != ua {
+		t.Fatalf("AllowedURL: %v, want an AgentError naming the header", err)
+	}
+	for _, want := range []string{"no product token", strconv.Quote(ua), "Options.Agent"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	_, err = (&http.Client{Transport: NewTransport(foobotSites(), "", cache)}).Get("http://example.com/")
+	if !errors.As(err, &ae) || ae.UserAgent != ua {
+		t.Errorf("Transport: %v, want the same AgentError", err)
+	}
+	cache = NewCache(&Options{Client: foobotSites().Client(), UserAgent: ua, Agent: "Foobot"})
+	if _, err := cache.AllowedURL(context.Background(), "http://example.com/"); err != nil {
+		t.Errorf("with Options.Agent set: %v", err)
 	}
 }

@@ -46,8 +46,10 @@ type PacerOptions struct {
 	Cache *Cache
 
 	// Agent is the product token whose group's Crawl-delay counts; ""
-	// means Cache.Agent(). A question with an agent that is not a product
-	// token fails with an [*AgentError].
+	// means Cache.Agent(), the crawler's one identity, which is what a
+	// crawler should leave it to: the requests, the rules and the pacing
+	// then follow from the same User-Agent. A question with an agent that
+	// is not a product token fails with an [*AgentError].
 	Agent string
 
 	// Delay spaces the requests to an origin whose robots.txt has no
@@ -115,13 +117,46 @@ type pace struct {
 	waiters  list.List     // of *waiter, first come first
 	index    int           // in Pacer.due
 	idleAt   *list.Element
+
+	spacing    reason    // what sets delay
+	pauseUntil time.Time // the end of the latest pause, or zero
+	pauseWhy   reason    // what set it
 }
 
-// waiter is a caller of Wait waiting for its turn; ready is closed when the
-// turn comes.
+// waiter is a turn reserved at an origin; ready is closed when the turn
+// comes, and at is then when it came. el is its place in the origin's
+// queue while it waits, nil once it is granted or cancelled.
 type waiter struct {
 	ready chan struct{}
 	el    *list.Element
+	at    time.Time
+}
+
+// reason says what sets a wait at an origin, for the errors that name it.
+type reason struct {
+	what      string        // "Crawl-delay", "Retry-After", "back-off" or "Delay"
+	delay     time.Duration // the spacing or pause it asks for
+	status    int           // the answer's status, for Retry-After and back-off
+	robotsURL string        // the robots.txt that asked, if one did
+	line      int           // the Crawl-delay line, if known
+}
+
+func (r reason) String() string {
+	switch r.what {
+	case "Crawl-delay":
+		s := "Crawl-delay: " + strconv.FormatFloat(r.delay.Seconds(), 'f', -1, 64) + " in " + r.robotsURL
+		if r.line > 0 {
+			s += " line " + strconv.Itoa(r.line)
+		}
+		return s
+	case "Retry-After", "back-off":
+		s := r.what + " " + r.delay.String() + " after a " + strconv.Itoa(r.status)
+		if r.robotsURL != "" {
+			s += " for " + r.robotsURL
+		}
+		return s
+	}
+	return "the pacer's Delay of " + r.delay.String()
 }
 
 // NewPacer returns a Pacer configured by o; nil means all defaults, with no
@@ -163,73 +198,202 @@ func NewPacer(o *PacerOptions) *Pacer {
 //     as a *robotstxt.URLError for a URL that is not an absolute http or
 //     https URL;
 //   - an [*AgentError] when the agent is not a product token.
+//
+// Wait is [Pacer.Reserve], then waiting for [Reservation.Ready].
 func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
-	if err := ctx.Err(); err != nil {
+	r, err := p.Reserve(ctx, rawURL)
+	if err != nil {
 		return err
+	}
+	select {
+	case <-r.Ready():
+		return nil
+	case <-ctx.Done():
+	}
+	r.Cancel()
+	return ctx.Err()
+}
+
+// Reserve sets aside the next turn at rawURL's origin without waiting for
+// it, in the manner of golang.org/x/time/rate's Reserve, so that a
+// scheduler can ask "when may I next send to this origin?" and serve other
+// origins meanwhile. The turn comes at [Reservation.When], when
+// [Reservation.Ready] is closed; a request sent then counts as that turn
+// (pass the reservation to a [Transport] with [WithReservation]). A turn
+// no longer wanted is given back with [Reservation.Cancel]; until then the
+// origin's later turns wait behind it.
+//
+// Reserve waits only for the origin's robots.txt, when the cache has to
+// fetch it to read the Crawl-delay. A 429 or 503 answer with Retry-After
+// to that fetch pushes the origin's turns back as [Pacer.Observe] does for
+// a page. The errors are those of [Pacer.Wait].
+func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	origin, err := httpOrigin(rawURL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	delay, err := p.spacing(ctx, rawURL)
+	delay, why, rules, err := p.spacing(ctx, rawURL)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	now := time.Now()
 	pc := p.lookup(origin, now)
-	pc.delay = delay
+	pc.delay, pc.spacing = delay, why
+	p.robotsPause(pc, rules, now)
+	w := &waiter{ready: make(chan struct{})}
+	r := &Reservation{p: p, pc: pc, w: w}
 	if pc.waiters.Len() == 0 && !now.Before(pc.next) {
+		w.at = now
+		close(w.ready)
 		p.grant(pc, now)
 		p.arm(now)
-		p.mu.Unlock()
-		return nil
+		return r, nil
 	}
-	w := &waiter{ready: make(chan struct{})}
 	w.el = pc.waiters.PushBack(w)
 	p.setBusy(pc)
 	p.setDue(pc)
 	p.arm(now)
-	p.mu.Unlock()
-
-	select {
-	case <-w.ready:
-		return nil
-	case <-ctx.Done():
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	select {
-	case <-w.ready:
-		// The turn came as ctx ended; it is spent, and the spacing
-		// stands.
-	default:
-		pc.waiters.Remove(w.el)
-		if pc.waiters.Len() == 0 {
-			p.setIdle(pc)
-			p.setDue(pc)
-		}
-	}
-	return ctx.Err()
+	return r, nil
 }
 
-// spacing returns the spacing for rawURL's origin.
-func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, error) {
+// robotsPause pushes pc's next turn back to the end of the pause that the
+// latest fetch of its robots.txt asked for: a 429 or 503 answer with
+// Retry-After, counted from when it came and bounded by MaxBackoff.
+func (p *Pacer) robotsPause(pc *pace, rules *Rules, now time.Time) {
+	if rules == nil || rules.Latest == nil {
+		return
+	}
+	res := rules.Latest
+	if res.RetryAfter <= 0 || res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable {
+		return
+	}
+	wait := min(res.RetryAfter, p.maxBackoff)
+	until := res.Fetched.Add(wait)
+	if !until.After(now) || !until.After(pc.next) {
+		return
+	}
+	pc.next, pc.pauseUntil = until, until
+	pc.pauseWhy = reason{what: "Retry-After", delay: wait, status: res.StatusCode, robotsURL: res.RobotsURL}
+	p.setDue(pc)
+}
+
+// spacing returns the spacing for rawURL's origin, what sets it, and the
+// rules it was read from (nil without a cache).
+func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Rules, error) {
 	d := p.delay
+	why := reason{what: "Delay"}
+	var rules *Rules
 	if p.cache != nil {
 		if !robotstxt.ValidAgent(p.agent) {
-			return 0, newAgentError(p.agent)
+			return 0, why, nil, p.cache.agentError(p.agent)
 		}
 		r, err := p.cache.Rules(ctx, rawURL)
 		if err != nil {
-			return 0, err
+			return 0, why, nil, err
 		}
+		rules = &r
 		if cd, ok := r.Robots.CrawlDelay(p.agent); ok {
 			d = cd
+			why = reason{what: "Crawl-delay", robotsURL: r.Result.RobotsURL, line: crawlDelayLine(r.Robots, p.agent)}
 		}
 	}
-	return max(min(d, p.maxD), p.minD), nil
+	d = max(min(d, p.maxD), p.minD)
+	why.delay = d
+	return d, why, rules, nil
+}
+
+// crawlDelayLine returns the line of the Crawl-delay that agent's group
+// gives, or 0.
+func crawlDelayLine(r *robotstxt.Robots, agent string) int {
+	for _, o := range r.Group(agent).Others() {
+		if strings.EqualFold(o.Key, "crawl-delay") {
+			if _, err := strconv.ParseFloat(o.Value, 64); err == nil {
+				return o.Line
+			}
+		}
+	}
+	return 0
+}
+
+// A Reservation is a turn at an origin, set aside by [Pacer.Reserve].
+type Reservation struct {
+	p    *Pacer
+	pc   *pace
+	w    *waiter
+	used bool // a Transport has sent a request on it; guarded by p.mu
+}
+
+// Origin returns the origin the turn is at, such as "https://example.com".
+func (r *Reservation) Origin() string { return r.pc.origin }
+
+// Ready returns a channel that is closed when the turn comes.
+func (r *Reservation) Ready() <-chan struct{} { return r.w.ready }
+
+// When returns when the turn comes: the time it came, once it has, or else
+// when it will come if nothing changes; a 429 or 503 answer meanwhile
+// ([Pacer.Observe]) pushes it back. It returns the zero time for a turn
+// given back with Cancel.
+func (r *Reservation) When() time.Time {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	return r.when(time.Now())
+}
+
+// Delay returns how long from now until the turn comes: 0 once it has.
+func (r *Reservation) Delay() time.Duration {
+	return max(time.Until(r.When()), 0)
+}
+
+// when is When with p.mu held.
+func (r *Reservation) when(now time.Time) time.Time {
+	if r.w.el == nil {
+		return r.w.at
+	}
+	pc := r.pc
+	at := pc.next
+	if at.Before(now) {
+		at = now
+	}
+	for e := pc.waiters.Front(); e != nil && e != r.w.el; e = e.Next() {
+		at = at.Add(pc.delay)
+	}
+	return at
+}
+
+// why returns what sets the wait for a turn that comes at when: the pause,
+// when the turn is the first after it, else the origin's spacing.
+func (r *Reservation) why(when time.Time) reason {
+	pc := r.pc
+	if !pc.pauseUntil.IsZero() && !when.Before(pc.pauseUntil) && when.Sub(pc.pauseUntil) < max(pc.delay, time.Millisecond) {
+		return pc.pauseWhy
+	}
+	return pc.spacing
+}
+
+// Cancel gives the turn back when it has not come yet, so that the turns
+// behind it move up. A turn that has come is spent: the origin's spacing
+// runs from it whether or not a request was sent. Cancel may be called
+// more than once.
+func (r *Reservation) Cancel() {
+	p := r.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r.w.el == nil {
+		return
+	}
+	pc := r.pc
+	pc.waiters.Remove(r.w.el)
+	r.w.el = nil
+	if pc.waiters.Len() == 0 {
+		p.setIdle(pc)
+		p.setDue(pc)
+	}
 }
 
 // Observe tells the pacer the status and header of the answer to a request
@@ -265,6 +429,11 @@ func (p *Pacer) Observe(rawURL string, status int, h http.Header) time.Duration 
 	wait = min(wait, p.maxBackoff)
 	if until := now.Add(wait); until.After(pc.next) {
 		pc.next = until
+		pc.pauseUntil = until
+		pc.pauseWhy = reason{what: "back-off", delay: wait, status: status}
+		if ok {
+			pc.pauseWhy.what = "Retry-After"
+		}
 	}
 	pc.pause = wait
 	p.setDue(pc)
@@ -391,6 +560,7 @@ func (p *Pacer) fire() {
 			continue
 		}
 		w := pc.waiters.Remove(pc.waiters.Front()).(*waiter)
+		w.el, w.at = nil, now
 		close(w.ready)
 		if pc.waiters.Len() == 0 {
 			p.setIdle(pc)

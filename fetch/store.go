@@ -4,7 +4,9 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,37 +22,55 @@ import (
 // it holds fresh never reaches the Store. On a miss or an expiry it loads
 // the origin's value from the Store and uses it if it is fresh. If not, it
 // takes the origin's lease, fetches, saves the new history and drops the
-// lease; a cache that finds the lease taken waits for the holder's value
-// (polling), at most until the lease runs out, and then takes the lease
-// itself. A holder that died thus delays the others by at most LeaseTTL.
+// lease in one step. While it fetches it renews the lease every third of
+// Options.LeaseTTL, so that the lease lasts as long as the fetch does
+// (at most Options.Timeout) and no longer than LeaseTTL after its holder
+// dies.
+//
+// A cache that finds the lease taken waits for the holder's value,
+// polling, and follows the lease rather than its own clock: when the lease
+// runs out, one waiter takes it over and fetches, and the others wait for
+// that one. Behind a holder that died, a question thus waits at most
+// LeaseTTL (the dead lease running out), the new holder's fetch, two
+// pauses of at most 250 ms and two calls to the Store. A waiter gives up and
+// fetches without the lease only when a holder keeps its lease past
+// Options.Timeout and LeaseTTL, when the lease has changed hands three
+// times without a value, or when the Store fails (Stats.StoreGaveUp).
 //
 // The Store failing never fails a question. Each call is bounded by
 // Options.StoreTimeout, whether or not the Store honours its context; a
 // call that fails or takes longer makes the cache fetch by itself, report
 // it (FetchEvent.StoreErr, Stats.StoreErrors) and do without the Store for
-// Options.StoreRetry, then try it again. A value that does not load
-// (damaged, foreign, another version's) is ignored and replaced by the next
-// save.
+// that origin for Options.StoreRetry, then try it again. Three failures in
+// a row, of any origins, rest the Store for every origin for StoreRetry: a
+// Store that is down costs a few timeouts, not one per origin, while one
+// slow origin does not switch sharing off for the others.
 //
-// Values are opaque bytes, versioned and checksummed by the cache. Keys are
-// origins (scheme://host[:port]); a Store names its keys from them, and
-// keeps each origin's value apart from its lease. Expiry is judged by the
-// cache with its own clock (Options.Now), from the times in the value; the
-// Store's ttl only bounds how long it keeps a value or a lease.
+// Values are opaque bytes, versioned and checksummed by the cache, and
+// bound to the origin and the crawler's product token (Options.Agent) they
+// were fetched for: a value that does not load (damaged, of another origin
+// or crawler, of another version, longer than [MaxStoreValue], or not sealed
+// with Options.StoreKey) is refused, the origin fetched, and the value
+// replaced by the save (Stats.StoreRefused). Keys are origins
+// (scheme://host[:port]); a Store names its keys from them, and keeps each
+// origin's value apart from its lease. Expiry is judged by the cache with
+// its own clock (Options.Now), from the times in the value; the Store's
+// ttl only bounds how long it keeps a value or a lease.
 //
 // Implementations must be safe for concurrent use.
 type Store interface {
 	// Load returns the value saved for origin, or nil and no error when
-	// there is none.
+	// there is none. A value longer than MaxStoreValue is not read: Load
+	// returns ErrValueTooLarge for it.
 	Load(ctx context.Context, origin string) ([]byte, error)
 
-	// Lease takes the lease on origin for ttl under the name token, unless
-	// someone holds it, and reports whether it did. It also returns the
-	// value saved for origin when the lease was tried (nil when none): a
-	// holder saves and drops the lease in one step, so a lease taken with
-	// no fresh value means that no one is about to save one. Both must
-	// happen atomically, as SET NX PX and GET in one transaction do.
-	Lease(ctx context.Context, origin, token string, ttl time.Duration) (value []byte, taken bool, err error)
+	// Lease takes the lease on origin for ttl under the name token when
+	// no one holds it, renews it for ttl when token holds it, and returns
+	// it as it then stands, with the value saved for origin, atomically (as
+	// a Redis script does). A holder saves and drops the lease in one step,
+	// so a lease taken with no fresh value means that no one is about to
+	// save one.
+	Lease(ctx context.Context, origin, token string, ttl time.Duration) (Lease, error)
 
 	// Save saves value for origin, kept for ttl, and drops the lease on
 	// origin if token holds it, atomically. An empty token drops no lease.
@@ -63,6 +83,27 @@ type Store interface {
 	Delete(ctx context.Context, origin string) error
 }
 
+// Lease is an origin's lease in a [Store], as [Store.Lease] finds it, and
+// the origin's value.
+type Lease struct {
+	// Holder is the token of the cache that holds the lease: the caller's
+	// own when it took or renewed it.
+	Holder string
+	// Left is how long the lease has left; 0 or less when the Store does
+	// not know.
+	Left time.Duration
+	// Value is the value saved for the origin, nil when there is none or
+	// when it is TooLarge.
+	Value []byte
+	// TooLarge reports that the value is longer than MaxStoreValue and was
+	// not read.
+	TooLarge bool
+}
+
+// ErrValueTooLarge is returned by [Store.Load] for a value longer than
+// [MaxStoreValue], which it does not read.
+var ErrValueTooLarge = errors.New("robotstxt: store value longer than MaxStoreValue")
+
 // StoreError tells that a call to a [Store] failed, or that the cache did
 // not call a Store that had failed shortly before. The cache went on
 // without the Store.
@@ -70,7 +111,7 @@ type StoreError struct {
 	// Op is the call: "load", "lease", "save", "release" or "delete";
 	// "skip" when the cache did not call the Store because it had failed
 	// within Options.StoreRetry (Err is then that failure's error); or
-	// "decode" when a value did not load (the Store itself worked).
+	// "decode" when a value was refused (the Store itself worked).
 	Op  string
 	Err error
 }
@@ -86,69 +127,149 @@ func (e *StoreError) Unwrap() error { return e.Err }
 const (
 	DefaultStoreTimeout = 250 * time.Millisecond
 	DefaultStoreRetry   = 5 * time.Second
+	// DefaultLeaseTTL plus twice StoreTimeout is the default LeaseTTL:
+	// long enough that a renewal which fails once, or lands late, does
+	// not lose the lease; short, since it is what a holder that died
+	// costs the others.
+	DefaultLeaseTTL = 2 * time.Second
 )
 
 // Bounds of the pause between two looks at the Store while another cache
 // holds the lease: short first, since a robots.txt fetch may take a few
 // milliseconds, then doubling, so that many waiters (a fleet starting
 // together waits on every origin at once) do not flood the Store. Each
-// pause is drawn within ±25% of its value, so that waiters spread out.
+// pause is drawn within ±25% of its value, so that waiters spread out, and
+// ends early when the lease runs out.
 const (
 	firstPause = 10 * time.Millisecond
 	maxPause   = 250 * time.Millisecond
 )
+
+// maxHolders is how many holders in turn a waiter waits for before it
+// fetches without the lease.
+const maxHolders = 3
+
+// tripAfter is how many Store failures in a row, of any origins, rest the
+// Store for every origin.
+const tripAfter = 3
+
+// maxResting bounds the origins kept resting apart; past it, the expired
+// ones are dropped, and if none has, the Store rests for every origin.
+const maxResting = 4096
 
 // shared is a cache's Store and its settings. Times here are real times,
 // not Options.Now: they bound calls over the network.
 type shared struct {
 	store        Store
 	storeTimeout time.Duration
+	timeout      time.Duration // of a fetch
 	leaseTTL     time.Duration
 	storeKeep    time.Duration
 	storeRetry   time.Duration
 	now          func() time.Time // the cache's clock, which judges expiry
+	bind         binding          // agent and key; origin set per value
 
 	// Counters of Stats, kept here since the store protocol counts them.
-	storeErrs, corrupts atomic.Uint64
+	storeErrs, gaveUp, takenOver atomic.Uint64
+	refused                      [numReasons]atomic.Uint64
 
-	downMu    sync.Mutex
-	downUntil time.Time // the Store is not called before then
-	downErr   error     // the failure that set downUntil
+	downMu   sync.Mutex
+	downAll  time.Time // no origin calls the Store before then
+	downErr  error     // the failure that set downAll
+	failures int       // Store failures in a row
+	resting  map[string]rest
 }
 
+// rest is an origin's rest after a failure of the Store.
+type rest struct {
+	until time.Time
+	err   error
+}
+
+// Reasons a value is refused, indexes of shared.refused.
+const (
+	refusedFormat = iota
+	refusedDamaged
+	refusedSeal
+	refusedOrigin
+	refusedAgent
+	refusedTooLarge
+	numReasons
+)
+
 // init sets s from the Options, given the cache's fetch timeout,
-// GiveUpAfter and clock.
-func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func() time.Time) {
+// GiveUpAfter, clock and product token.
+func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func() time.Time, agent string) {
 	if o.Store == nil {
 		return
 	}
-	s.store, s.now = o.Store, now
+	s.store, s.now, s.timeout = o.Store, now, timeout
+	s.bind = binding{agent: strings.ToLower(agent), key: o.StoreKey}
 	s.storeTimeout = orDefault(o.StoreTimeout, DefaultStoreTimeout)
 	s.storeKeep = orDefault(o.StoreKeep, giveUpAfter)
 	s.storeRetry = orDefault(o.StoreRetry, DefaultStoreRetry)
-	s.leaseTTL = orDefault(o.LeaseTTL, timeout+2*s.storeTimeout)
+	s.leaseTTL = orDefault(o.LeaseTTL, DefaultLeaseTTL+2*s.storeTimeout)
+	s.resting = make(map[string]rest)
 }
 
-// storeReady returns nil when the Store may be called, and a "skip"
-// *StoreError while it is resting after a failure.
-func (s *shared) storeReady() error {
+// storeReady returns nil when the Store may be called for origin, and a
+// "skip" *StoreError while it rests after a failure, for every origin or
+// for this one.
+func (s *shared) storeReady(origin string) error {
 	s.downMu.Lock()
 	defer s.downMu.Unlock()
-	if time.Now().Before(s.downUntil) {
+	now := time.Now()
+	if now.Before(s.downAll) {
 		return &StoreError{Op: "skip", Err: s.downErr}
+	}
+	if r, ok := s.resting[origin]; ok {
+		if now.Before(r.until) {
+			return &StoreError{Op: "skip", Err: r.err}
+		}
+		delete(s.resting, origin)
 	}
 	return nil
 }
 
-// storeCall calls the Store through call, bounded by StoreTimeout even if
-// call does not return when its context ends: it then finishes on its own
-// and its result is dropped. A failure rests the Store for StoreRetry.
-func storeCall[T any](c *shared, ctx context.Context, op string, call func(context.Context) (T, error)) (T, error) {
+// failed rests origin after the Store failed with err, and every origin
+// after tripAfter failures in a row.
+func (s *shared) failed(origin string, err error) {
+	s.downMu.Lock()
+	defer s.downMu.Unlock()
+	now := time.Now()
+	until := now.Add(s.storeRetry)
+	if len(s.resting) >= maxResting {
+		for o, r := range s.resting {
+			if !now.Before(r.until) {
+				delete(s.resting, o)
+			}
+		}
+	}
+	s.failures++
+	if s.failures >= tripAfter || len(s.resting) >= maxResting {
+		s.downAll, s.downErr, s.failures = until, err, 0
+		return
+	}
+	s.resting[origin] = rest{until, err}
+}
+
+// succeeded ends a run of failures.
+func (s *shared) succeeded() {
+	s.downMu.Lock()
+	s.failures = 0
+	s.downMu.Unlock()
+}
+
+// storeCall calls the Store about origin through call, bounded by
+// StoreTimeout even if call does not return when its context ends: it then
+// finishes on its own and its result is dropped. A failure rests the
+// Store (see failed); ErrValueTooLarge is not a failure.
+func storeCall[T any](s *shared, ctx context.Context, origin, op string, call func(context.Context) (T, error)) (T, error) {
 	type outcome struct {
 		v   T
 		err error
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.storeTimeout)
 	done := make(chan outcome, 1)
 	go func() {
 		defer cancel()
@@ -166,15 +287,14 @@ func storeCall[T any](c *shared, ctx context.Context, op string, call func(conte
 			out.err = ctx.Err()
 		}
 	}
-	if out.err != nil {
+	if out.err != nil && !errors.Is(out.err, ErrValueTooLarge) {
 		err := &StoreError{Op: op, Err: out.err}
-		c.downMu.Lock()
-		c.downUntil, c.downErr = time.Now().Add(c.storeRetry), err
-		c.downMu.Unlock()
+		s.failed(origin, err)
 		var zero T
 		return zero, err
 	}
-	return out.v, nil
+	s.succeeded()
+	return out.v, out.err
 }
 
 // plan is what a cache learned from the Store before fetching.
@@ -187,79 +307,104 @@ type plan struct {
 
 // consult asks the Store about origin, whose history in this cache is held.
 // Store problems are recorded in ev.StoreErr.
-func (c *shared) consult(ctx context.Context, origin string, held state, ev *FetchEvent) plan {
+func (s *shared) consult(ctx context.Context, origin string, held state, ev *FetchEvent) plan {
 	p := plan{state: held}
-	if err := c.storeReady(); err != nil {
+	if err := s.storeReady(origin); err != nil {
 		ev.StoreErr = err
 		return p
 	}
-	v, err := storeCall(c, ctx, "load", func(ctx context.Context) ([]byte, error) {
-		return c.store.Load(ctx, origin)
+	v, err := storeCall(s, ctx, origin, "load", func(ctx context.Context) ([]byte, error) {
+		return s.store.Load(ctx, origin)
 	})
-	if err != nil {
+	if errors.Is(err, ErrValueTooLarge) {
+		s.refuse(ev, errEntryTooLarge)
+	} else if err != nil {
 		ev.StoreErr = err
 		return p
 	}
 	p.save = true
-	if c.adopt(&p, v, ev) {
+	if s.adopt(&p, origin, v, ev) {
 		return p
 	}
 
-	type leased struct {
-		value []byte
-		taken bool
-	}
 	token := newToken()
 	start := time.Now()
-	deadline := start.Add(c.leaseTTL + c.storeTimeout)
+	var holder string   // the holder waited for
+	var since time.Time // when it was first seen
+	holders := 0
 	pause := firstPause
 	for {
-		l, err := storeCall(c, ctx, "lease", func(ctx context.Context) (leased, error) {
-			v, taken, err := c.store.Lease(ctx, origin, token, c.leaseTTL)
-			return leased{v, taken}, err
+		l, err := storeCall(s, ctx, origin, "lease", func(ctx context.Context) (Lease, error) {
+			return s.store.Lease(ctx, origin, token, s.leaseTTL)
 		})
 		if err != nil {
 			ev.StoreErr = err
 			p.save = false
-			return p
-		}
-		if c.adopt(&p, l.value, ev) {
-			if l.taken {
-				// The holder saved between the load and the lease.
-				c.release(ctx, origin, token, ev)
+			if holders > 0 {
+				s.gaveUp.Add(1)
 			}
 			return p
 		}
-		if l.taken {
+		if l.TooLarge {
+			s.refuse(ev, errEntryTooLarge)
+		}
+		if s.adopt(&p, origin, l.Value, ev) {
+			if l.Holder == token {
+				// The holder saved between the load and the lease.
+				s.release(ctx, origin, token, ev)
+			}
+			return p
+		}
+		if l.Holder == token {
 			p.token = token
+			if holders > 0 {
+				s.takenOver.Add(1)
+			}
 			return p
 		}
-		// Another cache holds the lease. Past the deadline its lease has
-		// run out and another has taken it, again and again: fetch.
-		if time.Now().After(deadline) {
+		now := time.Now()
+		if l.Holder != holder {
+			// The lease changed hands: wait for the new holder.
+			holder, since, pause = l.Holder, now, firstPause
+			if holders++; holders > maxHolders {
+				s.gaveUp.Add(1)
+				return p
+			}
+		}
+		// A live holder renews its lease until its fetch ends, within
+		// Timeout, and saves; one whose lease never runs out is broken.
+		limit := s.timeout + s.leaseTTL + 2*s.storeTimeout
+		if l.Left <= 0 {
+			limit = s.leaseTTL + s.storeTimeout
+		}
+		if now.Sub(since) > limit {
+			s.gaveUp.Add(1)
 			return p
 		}
-		time.Sleep(pause*3/4 + rand.N(pause/2))
+		d := pause*3/4 + rand.N(pause/2)
+		if l.Left > 0 {
+			d = min(d, l.Left+time.Millisecond) // look again as it runs out
+		}
+		time.Sleep(d)
 		ev.Waited = time.Since(start)
 		pause = min(2*pause, maxPause)
 	}
 }
 
-// adopt merges the Store's value v into p.state and reports whether it
-// is fresh. A value that does not load is reported in ev and ignored.
-func (c *shared) adopt(p *plan, v []byte, ev *FetchEvent) bool {
+// adopt merges the Store's value v for origin into p.state and reports
+// whether it is fresh. A value that does not load is refused.
+func (s *shared) adopt(p *plan, origin string, v []byte, ev *FetchEvent) bool {
 	if v == nil {
 		return false
 	}
-	st, err := decodeState(v)
+	b := s.bind
+	b.origin = origin
+	st, err := decodeState(v, b)
 	if err != nil {
-		if ev.StoreErr == nil { // count each refresh once
-			ev.StoreErr = &StoreError{Op: "decode", Err: err}
-			c.corrupts.Add(1)
-		}
+		s.refuse(ev, err)
 		return false
 	}
-	if c.now().Before(st.latest.Expires) {
+	if s.now().Before(st.latest.Expires) {
 		p.state, p.fresh = st, true
 		return true
 	}
@@ -269,25 +414,88 @@ func (c *shared) adopt(p *plan, v []byte, ev *FetchEvent) bool {
 	return false
 }
 
+// refuse reports and counts a value refused for err, once per refresh.
+func (s *shared) refuse(ev *FetchEvent, err error) {
+	if se := (*StoreError)(nil); ev.StoreErr != nil && errors.As(ev.StoreErr, &se) && se.Op == "decode" {
+		return
+	}
+	if ev.StoreErr == nil {
+		ev.StoreErr = &StoreError{Op: "decode", Err: err}
+	}
+	reason := refusedDamaged
+	switch {
+	case errors.Is(err, errEntryFormat):
+		reason = refusedFormat
+	case errors.Is(err, errEntrySeal):
+		reason = refusedSeal
+	case errors.Is(err, errEntryOrigin):
+		reason = refusedOrigin
+	case errors.Is(err, errEntryAgent):
+		reason = refusedAgent
+	case errors.Is(err, errEntryTooLarge):
+		reason = refusedTooLarge
+	}
+	s.refused[reason].Add(1)
+}
+
+// refusedTotal returns the number of values refused, for every reason.
+func (s *shared) refusedTotal() uint64 {
+	var n uint64
+	for i := range s.refused {
+		n += s.refused[i].Load()
+	}
+	return n
+}
+
+// keep renews the lease token on origin every third of LeaseTTL until the
+// function it returns is called, which waits for it to stop.
+func (s *shared) keep(ctx context.Context, origin, token string) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(s.leaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			l, err := storeCall(s, ctx, origin, "lease", func(ctx context.Context) (Lease, error) {
+				return s.store.Lease(ctx, origin, token, s.leaseTTL)
+			})
+			if err != nil || l.Holder != token {
+				return // the lease is lost; the save writes all the same
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
 // save writes the history st of origin to the Store, dropping the lease
 // token when not "".
-func (c *shared) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
-	if err := c.storeReady(); err != nil {
+func (s *shared) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
+	if err := s.storeReady(origin); err != nil {
 		// The Store failed during the fetch; a lease held runs out.
 		ev.StoreErr = err
 		return
 	}
-	value, err := encodeState(st)
+	b := s.bind
+	b.origin = origin
+	value, err := encodeState(st, b)
 	if err != nil {
-		// A Robots that cannot be encoded is the core's bug; the cache
-		// works on without saving, and says so.
+		// Rules that cannot be encoded, or that no cache would read: the
+		// cache works on without saving, and says so.
 		ev.StoreErr = &StoreError{Op: "save", Err: err}
-		c.release(ctx, origin, token, ev)
+		s.release(ctx, origin, token, ev)
 		return
 	}
-	ttl := max(st.latest.Expires.Sub(c.now()), 0) + c.storeKeep
-	_, err = storeCall(c, ctx, "save", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.store.Save(ctx, origin, token, value, ttl)
+	ttl := max(st.latest.Expires.Sub(s.now()), 0) + s.storeKeep
+	_, err = storeCall(s, ctx, origin, "save", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, s.store.Save(ctx, origin, token, value, ttl)
 	})
 	if err != nil {
 		ev.StoreErr = err
@@ -295,12 +503,12 @@ func (c *shared) save(ctx context.Context, origin, token string, st state, ev *F
 }
 
 // release drops the lease token on origin, if not "".
-func (c *shared) release(ctx context.Context, origin, token string, ev *FetchEvent) {
+func (s *shared) release(ctx context.Context, origin, token string, ev *FetchEvent) {
 	if token == "" {
 		return
 	}
-	_, err := storeCall(c, ctx, "release", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.store.Release(ctx, origin, token)
+	_, err := storeCall(s, ctx, origin, "release", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, s.store.Release(ctx, origin, token)
 	})
 	if err != nil {
 		ev.StoreErr = err
@@ -309,18 +517,18 @@ func (c *shared) release(ctx context.Context, origin, token string, ev *FetchEve
 
 // forget deletes origin's value from the Store, bounded by StoreTimeout
 // rather than by ctx, and counts a failure.
-func (c *shared) forget(ctx context.Context, origin string) error {
-	if err := c.storeReady(); err != nil {
-		c.storeErrs.Add(1)
+func (s *shared) forget(ctx context.Context, origin string) error {
+	if err := s.storeReady(origin); err != nil {
+		s.storeErrs.Add(1)
 		return err
 	}
 	// The caller giving up is not the Store failing: StoreTimeout bounds
 	// the call instead.
-	_, err := storeCall(c, context.WithoutCancel(ctx), "delete", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.store.Delete(ctx, origin)
+	_, err := storeCall(s, context.WithoutCancel(ctx), origin, "delete", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, s.store.Delete(ctx, origin)
 	})
 	if err != nil {
-		c.storeErrs.Add(1)
+		s.storeErrs.Add(1)
 	}
 	return err
 }

@@ -98,17 +98,19 @@ func (m *memStore) Load(ctx context.Context, origin string) ([]byte, error) {
 	return m.value(origin), nil
 }
 
-func (m *memStore) Lease(ctx context.Context, origin, token string, ttl time.Duration) ([]byte, bool, error) {
+func (m *memStore) Lease(ctx context.Context, origin, token string, ttl time.Duration) (Lease, error) {
 	if err := m.enter(); err != nil {
-		return nil, false, err
+		return Lease{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if l, ok := m.leases[origin]; ok && time.Now().Before(l.until) {
-		return m.values[origin], false, nil
+	now := time.Now()
+	l, ok := m.leases[origin]
+	if !ok || !now.Before(l.until) || l.token == token {
+		l = memLease{token, now.Add(ttl)}
+		m.leases[origin] = l
 	}
-	m.leases[origin] = memLease{token, time.Now().Add(ttl)}
-	return m.values[origin], true, nil
+	return Lease{Holder: l.token, Left: l.until.Sub(now), Value: m.values[origin]}, nil
 }
 
 func (m *memStore) Save(ctx context.Context, origin, token string, value []byte, ttl time.Duration) error {
@@ -256,7 +258,9 @@ func TestStoreOneFetchPerOrigin(t *testing.T) {
 	store := newMemStore()
 	var cs []*Cache
 	for range caches {
-		cs = append(cs, NewCache(&Options{Client: client, Store: store, Now: newClock().Now}))
+		// A loaded machine under the race detector may be slow: this test
+		// is about sharing, TestStoreSlow about timeouts.
+		cs = append(cs, NewCache(&Options{Client: client, Store: store, Now: newClock().Now, StoreTimeout: 5 * time.Second}))
 	}
 	var wg sync.WaitGroup
 	var wrong atomic.Int32
@@ -294,7 +298,8 @@ func TestStoreOneFetchPerOrigin(t *testing.T) {
 }
 
 // TestStoreDown checks that a failing Store fails no question, that the
-// cache rests it for StoreRetry, and uses it again after.
+// cache rests it for StoreRetry for the origin that met the failure, and
+// for every origin after three failures in a row, and uses it again after.
 func TestStoreDown(t *testing.T) {
 	s, srv := newSite(t, disallowX)
 	client := hostRouter(srv)
@@ -315,22 +320,85 @@ func TestStoreDown(t *testing.T) {
 	if ev := ask("a.test"); storeOp(ev.StoreErr) != "load" || !errors.Is(ev.StoreErr, down) || !ev.Fetched {
 		t.Errorf("store down: event %+v; want a load error and a local fetch", ev)
 	}
-	if ev := ask("b.test"); storeOp(ev.StoreErr) != "skip" || !errors.Is(ev.StoreErr, down) || store.calls.Load() != 1 {
-		t.Errorf("within StoreRetry: event %+v, %d store calls; want a skip and no new call", ev, store.calls.Load())
+	if err := c.Forget(context.Background(), "http://a.test/"); storeOp(err) != "skip" || store.calls.Load() != 1 {
+		t.Errorf("a.test within StoreRetry: Forget = %v after %d store calls; want a skip, no new call", err, store.calls.Load())
+	}
+	for i, host := range []string{"b.test", "c.test"} {
+		if ev := ask(host); storeOp(ev.StoreErr) != "load" || store.calls.Load() != int32(2+i) {
+			t.Errorf("%s: event %+v after %d store calls; want the store called for another origin", host, ev, store.calls.Load())
+		}
+	}
+	if ev := ask("d.test"); storeOp(ev.StoreErr) != "skip" || !errors.Is(ev.StoreErr, down) || store.calls.Load() != 3 {
+		t.Errorf("after three failures in a row: event %+v, %d store calls; want a skip and no new call", ev, store.calls.Load())
 	}
 	store.set(nil, 0)
 	time.Sleep(150 * time.Millisecond)
-	ev := ask("c.test")
+	ev := ask("e.test")
 	idle(t, c)
-	if ev.StoreErr != nil || store.value("http://c.test") == nil {
+	if ev.StoreErr != nil || store.value("http://e.test") == nil {
 		t.Errorf("after StoreRetry: event %+v; want the store used and written", ev)
 	}
-	if st := c.Stats(); st.StoreErrors != 2 || st.Fetches != 3 {
-		t.Errorf("Stats = %+v; want 2 store errors, 3 fetches", st)
+	if st := c.Stats(); st.StoreErrors != 5 || st.Fetches != 5 {
+		t.Errorf("Stats = %+v; want 5 store errors, 5 fetches", st)
 	}
 	other := NewCache(&Options{Client: client, Store: store})
-	if ok, err := other.Allowed(context.Background(), "Foobot", "http://c.test/x"); ok || err != nil || s.fetches.Load() != 3 {
+	if ok, err := other.Allowed(context.Background(), "Foobot", "http://e.test/x"); ok || err != nil || s.fetches.Load() != 5 {
 		t.Errorf("another cache: %v, %v after %d fetches; want the stored rules, no fetch", ok, err, s.fetches.Load())
+	}
+}
+
+// badOrigin is a Store whose every call about one origin fails.
+type badOrigin struct {
+	*memStore
+	bad string
+}
+
+var errBadOrigin = errors.New("slot moved")
+
+func (b badOrigin) Load(ctx context.Context, origin string) ([]byte, error) {
+	if origin == b.bad {
+		return nil, errBadOrigin
+	}
+	return b.memStore.Load(ctx, origin)
+}
+
+func (b badOrigin) Lease(ctx context.Context, origin, token string, ttl time.Duration) (Lease, error) {
+	if origin == b.bad {
+		return Lease{}, errBadOrigin
+	}
+	return b.memStore.Lease(ctx, origin, token, ttl)
+}
+
+// TestStoreOneOriginFailing checks that calls failing for one origin do
+// not switch sharing off for the others (issue: a huge or slow value under
+// one key rested the Store for every origin of the cache).
+func TestStoreOneOriginFailing(t *testing.T) {
+	s, srv := newSite(t, disallowX)
+	client := hostRouter(srv)
+	defer client.CloseIdleConnections()
+	store := badOrigin{newMemStore(), "http://bad.test"}
+	a := NewCache(&Options{Client: client, Store: store})
+	b := NewCache(&Options{Client: client, Store: store})
+	ctx := context.Background()
+	for _, c := range []*Cache{a, b} {
+		for i := range 6 {
+			host := "bad.test"
+			if i > 0 {
+				host = fmt.Sprintf("good%d.test", i)
+			}
+			if ok, err := c.Allowed(ctx, "Foobot", "http://"+host+"/x"); ok || err != nil {
+				t.Fatalf("%s: %v, %v", host, ok, err)
+			}
+			idle(t, c)
+		}
+	}
+	if n := s.fetches.Load(); n != 7 {
+		t.Errorf("%d fetches; want 7: bad.test by each cache, the 5 others once", n)
+	}
+	for i, c := range []*Cache{a, b} {
+		if st := c.Stats(); st.StoreErrors != 1 {
+			t.Errorf("cache %d: %d store errors; want 1", i, st.StoreErrors)
+		}
 	}
 }
 
@@ -359,10 +427,10 @@ func TestStoreSlow(t *testing.T) {
 // TestStoreCorruptValue checks that a value that does not load is ignored,
 // the origin fetched, and the value replaced.
 func TestStoreCorruptValue(t *testing.T) {
-	good := func(t *testing.T) []byte {
+	good := func(t *testing.T, origin string) []byte {
 		st := state{}
 		st.record(&Result{RobotsURL: "http://x.test/robots.txt", Robots: robotsOf(200, disallowX), Expires: time.Now().Add(time.Hour)})
-		v, err := encodeState(st)
+		v, err := encodeState(st, binding{origin: origin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,20 +438,20 @@ func TestStoreCorruptValue(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		value func(*testing.T) []byte
+		value func(t *testing.T, origin string) []byte
 	}{
-		{"another program's text", func(*testing.T) []byte { return []byte("hello") }},
-		{"empty", func(*testing.T) []byte { return []byte{} }},
-		{"a later format version", func(t *testing.T) []byte { v := good(t); v[len(entryMagic)]++; return v }},
-		{"one byte changed", func(t *testing.T) []byte { v := good(t); v[len(v)/2] ^= 0x40; return v }},
-		{"cut short", func(t *testing.T) []byte { v := good(t); return v[:len(v)-5] }},
+		{"another program's text", func(*testing.T, string) []byte { return []byte("hello") }},
+		{"empty", func(*testing.T, string) []byte { return []byte{} }},
+		{"a later format version", func(t *testing.T, o string) []byte { v := good(t, o); v[len(entryMagic)]++; return v }},
+		{"one byte changed", func(t *testing.T, o string) []byte { v := good(t, o); v[len(v)/2] ^= 0x40; return v }},
+		{"cut short", func(t *testing.T, o string) []byte { v := good(t, o); return v[:len(v)-5] }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, srv := newSite(t, "User-agent: *\nDisallow: /y\n")
 			store := newMemStore()
 			origin := srv.URL
-			store.put(origin, tt.value(t))
+			store.put(origin, tt.value(t, origin))
 			var evs events
 			c := NewCache(&Options{Client: srv.Client(), Store: store, OnFetch: evs.add})
 			d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
@@ -394,7 +462,7 @@ func TestStoreCorruptValue(t *testing.T) {
 				t.Errorf("event %+v; want a decode problem and a fetch", ev)
 			}
 			idle(t, c)
-			st, err := decodeState(store.value(origin))
+			st, err := decodeState(store.value(origin), binding{origin: origin})
 			if err != nil || st.latest.Robots.Allowed("Foobot", "/y") {
 				t.Errorf("the value was not replaced by the fetch: %v", err)
 			}
@@ -501,8 +569,8 @@ func TestStoreTTLs(t *testing.T) {
 	if _, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); err != nil {
 		t.Fatal(err)
 	}
-	if want := 3200 * time.Millisecond; leaseTTL != want {
-		t.Errorf("lease ttl %v; want Timeout + 2×StoreTimeout = %v", leaseTTL, want)
+	if want := 2200 * time.Millisecond; leaseTTL != want {
+		t.Errorf("lease ttl %v; want DefaultLeaseTTL + 2×StoreTimeout = %v", leaseTTL, want)
 	}
 	idle(t, c)
 	if got, want := store.ttl(srv.URL), DefaultTTL+DefaultGiveUpAfter; got != want {
@@ -515,7 +583,7 @@ type leaseSpy struct {
 	ttl *time.Duration
 }
 
-func (s leaseSpy) Lease(ctx context.Context, origin, token string, ttl time.Duration) ([]byte, bool, error) {
+func (s leaseSpy) Lease(ctx context.Context, origin, token string, ttl time.Duration) (Lease, error) {
 	*s.ttl = ttl
 	return s.memStore.Lease(ctx, origin, token, ttl)
 }

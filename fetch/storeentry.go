@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,16 +13,22 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 )
 
-// The value a cache saves in a Store is an origin's history (type state):
+// The value a cache saves in a Store is an origin's history (type state),
+// bound to the origin and the crawler it was fetched for:
 //
-//	magic    "rtxh" and the format version, 1
+//	magic    "rtxh" and the format version, 2
+//	seal     1 byte: 0 the value ends in a CRC-32C (4 bytes); 1 it ends in
+//	         an HMAC-SHA-256 under Options.StoreKey (32 bytes)
+//	origin   string: the origin whose history it is
+//	agent    string: the product token of the crawler that fetched it,
+//	         in lower case
 //	shape    1 byte: 0 the latest result is good (and is the good copy);
 //	         1 it is unreachable and a good copy follows it; 2 it is
 //	         unreachable and there is no good copy
 //	since    time: when the current run of unreachable results began
 //	latest   result
 //	good     result, when shape is 1
-//	crc      CRC-32C of everything before, 4 bytes little-endian
+//	sum      the CRC-32C (little-endian) or HMAC of everything before
 //
 // A time is a varint of Unix seconds and a uvarint of nanoseconds; a
 // duration a varint of nanoseconds; a string or byte run a uvarint length
@@ -35,14 +43,30 @@ import (
 //	Fetched, Duration, TTL, Expires
 //	Robots                         byte run: its MarshalBinary form
 //
-// Decoding checks everything: the checksum, every length against what is
-// left, every number against its range, that the value is used up, and
-// that the shape agrees with the kinds of the rules. A value that fails
-// any check is not used.
+// Decoding checks everything: the size, the seal and the sum, that the
+// value names the origin and the crawler asked about, every length against
+// what is left, every number against its range, that the value is used
+// up, and that the shape agrees with the kinds of the rules. A value that
+// fails any check is refused, for the reason its error wraps.
 const (
 	entryMagic   = "rtxh"
-	entryVersion = 1
+	entryVersion = 2
 )
+
+// Seals of a value.
+const (
+	sealCRC  byte = 0
+	sealHMAC byte = 1
+)
+
+// MaxStoreValue is the length past which a Store value is refused unread:
+// a Store does not transfer a longer one (see [Store.Load]). A history
+// holds at most one parsed file (the good copy) and one unreachable
+// result; the largest value it can take, a 500 KiB file whose every line
+// is the three-byte directive that costs the most, with URLs and an error
+// of the longest kept, is about 3.2 MB (TestMaxStoreValue), which leaves
+// a quarter for room.
+const MaxStoreValue = 4 << 20
 
 // Bounds on what a value may hold, beyond which it is taken as damaged.
 const (
@@ -53,11 +77,42 @@ const (
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// Errors of decodeState, wrapped with detail.
+// Errors of decodeState, wrapped with detail: each is a reason for
+// refusing a value, counted apart in [StoreRefused].
 var (
-	errEntryFormat  = errors.New("not a robots.txt history of this format version")
-	errEntryCorrupt = errors.New("damaged robots.txt history")
+	errEntryFormat   = errors.New("not a robots.txt history of this format version")
+	errEntryCorrupt  = errors.New("damaged robots.txt history")
+	errEntrySeal     = errors.New("robots.txt history not sealed with this fleet's key")
+	errEntryOrigin   = errors.New("robots.txt history of another origin")
+	errEntryAgent    = errors.New("robots.txt history fetched for another crawler")
+	errEntryTooLarge = errors.New("robots.txt history too large")
 )
+
+// binding is what a value must be bound to: the origin, the crawler's
+// product token, and the fleet's key, or none.
+type binding struct {
+	origin string
+	agent  string // in lower case
+	key    []byte
+}
+
+// sealSize returns the seal kind and the length of the sum that b uses.
+func (b binding) sealSize() (byte, int) {
+	if len(b.key) > 0 {
+		return sealHMAC, sha256.Size
+	}
+	return sealCRC, 4
+}
+
+// sum appends to v the sum of body under b.
+func (b binding) sum(v, body []byte) []byte {
+	if len(b.key) > 0 {
+		m := hmac.New(sha256.New, b.key)
+		m.Write(body)
+		return m.Sum(v)
+	}
+	return binary.LittleEndian.AppendUint32(v, crc32.Checksum(body, crcTable))
+}
 
 // Error kinds of a result.
 const (
@@ -68,8 +123,9 @@ const (
 )
 
 // encodeState returns the Store value of the history s, whose latest result
-// is not nil.
-func encodeState(s state) ([]byte, error) {
+// is not nil, bound by b. A value longer than MaxStoreValue is an error:
+// no cache would read it.
+func encodeState(s state, b binding) ([]byte, error) {
 	shape := byte(0)
 	if s.latest.Unreachable() {
 		shape = 2
@@ -77,17 +133,25 @@ func encodeState(s state) ([]byte, error) {
 			shape = 1
 		}
 	}
-	b := append(make([]byte, 0, 512), entryMagic...)
-	b = append(b, entryVersion, shape)
-	b = appendTime(b, s.failingSince)
-	b, err := appendResult(b, s.latest)
+	kind, _ := b.sealSize()
+	v := append(make([]byte, 0, 512), entryMagic...)
+	v = append(v, entryVersion, kind)
+	v = appendString(v, b.origin)
+	v = appendString(v, b.agent)
+	v = append(v, shape)
+	v = appendTime(v, s.failingSince)
+	v, err := appendResult(v, s.latest)
 	if err == nil && shape == 1 {
-		b, err = appendResult(b, s.good)
+		v, err = appendResult(v, s.good)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable)), nil
+	v = b.sum(v, v)
+	if len(v) > MaxStoreValue {
+		return nil, fmt.Errorf("%w: %d bytes", errEntryTooLarge, len(v))
+	}
+	return v, nil
 }
 
 func appendResult(b []byte, r *Result) ([]byte, error) {
@@ -134,20 +198,45 @@ func appendTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(binary.AppendVarint(b, t.Unix()), uint64(t.Nanosecond()))
 }
 
-// decodeState reads a Store value written by encodeState. It returns an
-// error wrapping errEntryFormat or errEntryCorrupt for anything else.
-func decodeState(v []byte) (state, error) {
-	if len(v) < len(entryMagic)+1 || string(v[:len(entryMagic)]) != entryMagic || v[len(entryMagic)] != entryVersion {
+// decodeState reads a Store value written by encodeState for the binding
+// b. It returns an error wrapping one of the errEntry errors for anything
+// else.
+func decodeState(v []byte, b binding) (state, error) {
+	if len(v) > MaxStoreValue {
+		return state{}, fmt.Errorf("%w: %d bytes", errEntryTooLarge, len(v))
+	}
+	head := len(entryMagic) + 2
+	if len(v) < head-1 || string(v[:len(entryMagic)]) != entryMagic || v[len(entryMagic)] != entryVersion {
 		return state{}, errEntryFormat
 	}
-	if len(v) < len(entryMagic)+2+4 {
+	kind, size := b.sealSize()
+	if len(v) < head {
 		return state{}, fmt.Errorf("%w: %d bytes", errEntryCorrupt, len(v))
 	}
-	body, sum := v[:len(v)-4], binary.LittleEndian.Uint32(v[len(v)-4:])
-	if crc32.Checksum(body, crcTable) != sum {
+	if v[head-1] != kind {
+		return state{}, fmt.Errorf("%w: seal %d, want %d", errEntrySeal, v[head-1], kind)
+	}
+	if len(v) < head+size {
+		return state{}, fmt.Errorf("%w: %d bytes", errEntryCorrupt, len(v))
+	}
+	body := v[:len(v)-size]
+	if want := b.sum(nil, body); !hmac.Equal(want, v[len(body):]) {
+		if kind == sealHMAC {
+			return state{}, fmt.Errorf("%w: the HMAC does not match", errEntrySeal)
+		}
 		return state{}, fmt.Errorf("%w: checksum mismatch", errEntryCorrupt)
 	}
-	d := decoder{b: body[len(entryMagic)+1:]}
+	d := decoder{b: body[head:]}
+	origin := d.bytes(maxEntryURL, "origin")
+	agent := d.bytes(maxEntryURL, "agent")
+	switch {
+	case d.err != nil:
+		return state{}, fmt.Errorf("%w: %v", errEntryCorrupt, d.err)
+	case string(origin) != b.origin:
+		return state{}, fmt.Errorf("%w: %.100q", errEntryOrigin, origin)
+	case string(agent) != b.agent:
+		return state{}, fmt.Errorf("%w: %.100q", errEntryAgent, agent)
+	}
 	shape := d.byte()
 	var s state
 	s.failingSince = d.time()

@@ -44,6 +44,9 @@ func history(rs ...*Result) state {
 	return s
 }
 
+// testBind is the binding of the values of these tests.
+var testBind = binding{origin: "https://example.com", agent: "foobot"}
+
 const probeFile = "User-agent: *\nDisallow: /x\nAllow: /x/y\nSitemap: https://example.com/s.xml\n"
 
 func TestEntryRoundTrip(t *testing.T) {
@@ -71,11 +74,11 @@ func TestEntryRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := encodeState(tt.s)
+			v, err := encodeState(tt.s, testBind)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := decodeState(v)
+			got, err := decodeState(v, testBind)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
@@ -139,7 +142,7 @@ func sealed(body []byte) []byte {
 // reseal changes a valid value with change, then fixes its checksum.
 func reseal(t *testing.T, s state, change func([]byte) []byte) []byte {
 	t.Helper()
-	v, err := encodeState(s)
+	v, err := encodeState(s, testBind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +153,7 @@ func reseal(t *testing.T, s state, change func([]byte) []byte) []byte {
 func TestEntryDecodeRejects(t *testing.T) {
 	good := history(result(200, probeFile, nil))
 	down := history(result(503, "", nil))
-	head := len(entryMagic) + 1 // the shape byte's index
+	head := len(entryMagic) + 2 + len(appendString(appendString(nil, testBind.origin), testBind.agent)) // the shape byte's index
 	tests := []struct {
 		name  string
 		value []byte
@@ -159,9 +162,10 @@ func TestEntryDecodeRejects(t *testing.T) {
 		{"nil", nil, errEntryFormat},
 		{"text of another program", []byte("OK"), errEntryFormat},
 		{"another magic", []byte("rtxX\x01\x00"), errEntryFormat},
-		{"format version 2", reseal(t, good, func(b []byte) []byte { b[len(entryMagic)] = 2; return b }), errEntryFormat},
-		{"magic and version, no more", []byte(entryMagic + "\x01"), errEntryCorrupt},
-		{"only a checksum", sealed([]byte(entryMagic + "\x01")), errEntryCorrupt},
+		{"format version 1", reseal(t, good, func(b []byte) []byte { b[len(entryMagic)] = 1; return b }), errEntryFormat},
+		{"format version 3", reseal(t, good, func(b []byte) []byte { b[len(entryMagic)] = 3; return b }), errEntryFormat},
+		{"magic and version, no more", []byte(entryMagic + "\x02"), errEntryCorrupt},
+		{"only a checksum", sealed([]byte(entryMagic + "\x02\x00")), errEntryCorrupt},
 		{"unknown shape", reseal(t, good, func(b []byte) []byte { b[head] = 3; return b }), errEntryCorrupt},
 		{"shape 0 but the latest is unreachable", reseal(t, down, func(b []byte) []byte { b[head] = 0; return b }), errEntryCorrupt},
 		{"shape 2 but the latest is good", reseal(t, good, func(b []byte) []byte { b[head] = 2; return b }), errEntryCorrupt},
@@ -176,12 +180,12 @@ func TestEntryDecodeRejects(t *testing.T) {
 		{"a status code of four digits", func() []byte {
 			r := result(200, probeFile, nil)
 			r.StatusCode = 1000
-			v, _ := encodeState(history(r))
+			v, _ := encodeState(history(r), testBind)
 			return v
 		}(), errEntryCorrupt},
 	}
 	for _, tt := range tests {
-		if _, err := decodeState(tt.value); !errors.Is(err, tt.want) {
+		if _, err := decodeState(tt.value, testBind); !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
 		}
 	}
@@ -191,7 +195,7 @@ func TestEntryDecodeRejects(t *testing.T) {
 // valid value is refused, so that damage never passes for other rules.
 func TestEntryDamage(t *testing.T) {
 	for _, s := range []state{history(result(200, probeFile, nil)), history(result(200, probeFile, nil), result(503, "", nil))} {
-		v, err := encodeState(s)
+		v, err := encodeState(s, testBind)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,11 +203,11 @@ func TestEntryDamage(t *testing.T) {
 			for _, x := range []byte{0x01, 0x80, 0xff} {
 				w := bytes.Clone(v)
 				w[i] ^= x
-				if _, err := decodeState(w); err == nil {
+				if _, err := decodeState(w, testBind); err == nil {
 					t.Errorf("byte %d ^ %#x: decoded", i, x)
 				}
 			}
-			if _, err := decodeState(v[:i]); err == nil {
+			if _, err := decodeState(v[:i], testBind); err == nil {
 				t.Errorf("cut at %d of %d: decoded", i, len(v))
 			}
 		}
@@ -220,7 +224,7 @@ func FuzzDecodeState(f *testing.F) {
 		history(result(0, "", errors.New("timeout"))),
 		history(result(301, "", ErrRedirectLoop)),
 	} {
-		v, err := encodeState(s)
+		v, err := encodeState(s, testBind)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -229,7 +233,7 @@ func FuzzDecodeState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v []byte) {
 		for _, w := range [][]byte{v, sealed(bytes.Clone(v))} {
-			s, err := decodeState(w)
+			s, err := decodeState(w, testBind)
 			if err != nil {
 				continue
 			}
@@ -237,11 +241,11 @@ func FuzzDecodeState(f *testing.F) {
 			if s.good != nil {
 				s.good.Robots.Sitemaps()
 			}
-			again, err := encodeState(s)
+			again, err := encodeState(s, testBind)
 			if err != nil {
 				t.Fatalf("re-encode: %v", err)
 			}
-			s2, err := decodeState(again)
+			s2, err := decodeState(again, testBind)
 			if err != nil {
 				t.Fatalf("a re-encoded value does not decode: %v", err)
 			}

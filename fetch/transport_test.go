@@ -152,10 +152,11 @@ func TestTransportIdentity(t *testing.T) {
 	}{
 		{"", &Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"}, "/foo/x", false, false, "agent \"\": the cache's token, found in its User-Agent"},
 		{"", &Options{Agent: "Foobot"}, "/all/x", true, false, "agent \"\": the cache's Agent, whose group does not name /all/"},
-		{"Barbot", &Options{Agent: "Foobot"}, "/all/x", false, false, "an agent given wins over the cache's"},
-		{"Foobot/1.0", &Options{}, "/", false, true, "a version: refused with an *AgentError, not answered for '*'"},
+		{"Barbot", &Options{Agent: "Foobot"}, "/all/x", false, true, "issue 17: another token than the cache's is refused (ErrIdentityConflict), not obeyed under one name while fetching under another"},
+		{"Foobot/1.0", &Options{}, "/foo/x", false, false, "a cache with no identity takes the Transport's, a header whose token is Foobot"},
 		{"", &Options{}, "/", false, true, "no agent anywhere"},
-		{"Mozilla/5.0 (compatible; Foobot/1.0)", nil, "/", false, true, "a header as agent with no cache: the header is sent, the agent refused"},
+		{"Mozilla/5.0 (compatible; Foobot/1.0)", nil, "/foo/x", false, false, "a header as agent with no cache: its token, Foobot, is obeyed"},
+		{"Mozilla/5.0 (X11; Linux x86_64)", nil, "/", false, true, "issue 17 item 5: a header with no readable token is refused, saying so"},
 		{"", &Options{UserAgent: "Barbot/1.0"}, "/%c3%bc/x", false, false, "the URL is normalised: a lower-case escape meets Disallow: /ü/"},
 	}
 	for _, tt := range tests {
@@ -169,7 +170,7 @@ func TestTransportIdentity(t *testing.T) {
 		resp, err := client.Get("http://example.com" + tt.path)
 		switch {
 		case tt.invalid:
-			if !errors.Is(err, ErrInvalidAgent) || sites.Pages("example.com") != 0 {
+			if !errors.Is(err, ErrInvalidAgent) && !errors.Is(err, ErrIdentityConflict) || sites.Pages("example.com") != 0 {
 				t.Errorf("agent %q: %v, %d pages sent; want ErrInvalidAgent and none (%s)", tt.agent, err, sites.Pages("example.com"), tt.reason)
 			}
 		case tt.allowed:

@@ -3,8 +3,10 @@ package redisstore_test
 import (
 	"context"
 	"log"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/logging"
 
 	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/redisstore"
@@ -34,4 +36,18 @@ func Example() {
 		log.Fatal(err)
 	}
 	log.Println("allowed:", ok)
+
+	// Before exiting, let the saves under way reach Redis.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cache.Flush(ctx)
+}
+
+// During a Redis outage go-redis logs every failed dial of its pool; the
+// cache reports the failures itself (FetchEvent.StoreErr, Stats), so a
+// crawler may drop those lines.
+func Example_quietLogs() {
+	redis.SetLogger(logging.NewBlacklistLogger([]string{"connection pool: failed to dial"}))
+	// Or drop every line of go-redis:
+	logging.Disable()
 }

@@ -77,7 +77,9 @@ func TestCorruptValue(t *testing.T) {
 			o.set(200, "User-agent: *\nDisallow: /y\n", 0)
 			var rec recorder
 			b := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s, OnFetch: rec.add})
+			start := time.Now()
 			ok, err := b.Allowed(ctx, "Foobot", origin+"/y")
+			t.Logf("%s: %s fetched %d times (the first save included); the answer took %v", tt.name, host(i), o.count(host(i)), time.Since(start))
 			if ok || err != nil || o.count(host(i)) != 2 {
 				t.Errorf("with a damaged value: %v, %v after %d fetches; want the new file fetched", ok, err, o.count(host(i)))
 			}
@@ -150,6 +152,7 @@ func TestSlowRedis(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	t.Logf("Redis replying after %v: %.2f fetches per origin; slowest answer %v", delay, perOrigin(o, 1, 11), worst)
 	if limit := storeTimeout + 700*time.Millisecond; worst > limit {
 		t.Errorf("with Redis replying after %v, a question took %v; want at most StoreTimeout (%v) and a local fetch", delay, worst, storeTimeout)
 	}
@@ -177,4 +180,44 @@ func TestSlowRedis(t *testing.T) {
 	if n := o.count(host(20)); n != 1 {
 		t.Errorf("%s fetched %d times by two caches; want once: sharing has not resumed", host(20), n)
 	}
+}
+
+// TestOneOriginSlow makes the calls about one origin slow (a value of
+// 3 MiB, within fetch.MaxStoreValue, behind a link of about 6.5 MB/s): the
+// cache that meets the timeout must go on sharing every other origin, so
+// that each of them is still fetched once by the two caches.
+func TestOneOriginSlow(t *testing.T) {
+	r := startRedis(t)
+	rdb := r.client(t)
+	p := newSlowProxy(t, r.addr)
+	o := newOrigins(t)
+	ctx := context.Background()
+	s := New(rdb, "oneslow:")
+	slow := "http://" + host(0)
+	if err := rdb.Set(ctx, s.Key(slow), make([]byte, 3<<20), time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	p.setDelay(5 * time.Millisecond) // per 32 KiB read
+	newCache := func() *fetch.Cache {
+		return fetch.NewCache(&fetch.Options{
+			Client: o.client(t), Store: New(newClient(t, p.addr()), "oneslow:"),
+			StoreTimeout: 250 * time.Millisecond,
+		})
+	}
+	a, b := newCache(), newCache()
+	var ans answers
+	ans.ask(a, slow+"/x", false)
+	const healthy = 20
+	for _, c := range []*fetch.Cache{a, b} {
+		for i := 1; i <= healthy; i++ {
+			ans.ask(c, "http://"+host(i)+"/x", false)
+			idleCache(c)
+		}
+	}
+	t.Logf("one origin slow: %s fetched %d times, the %d others %.2f times each; slowest answer %v; %d wrong",
+		host(0), o.count(host(0)), healthy, perOrigin(o, 1, healthy+1), ans.slowest, ans.wrong.Load())
+	if n := ans.wrong.Load(); n != 0 {
+		t.Errorf("%d wrong answers", n)
+	}
+	checkOnce(t, o, 1, healthy+1)
 }

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,10 +60,12 @@ func child(spec string) int {
 	}
 	io.Copy(io.Discard, os.Stdin) // start together
 	c := fetch.NewCache(o)
-	wrong := askAll(c, fleetGoroutines, 0, fleetOrigins)
+	var a answers
+	a.askAll(c, fleetGoroutines, 0, fleetOrigins)
 	idleCache(c)
 	st := c.Stats()
-	fmt.Printf("wrong %d fetches %d storehits %d storeerrors %d\n", wrong, st.Fetches, st.StoreHits, st.StoreErrors)
+	fmt.Printf("wrong %d fetches %d storehits %d storeerrors %d slowest %d\n",
+		a.wrong.Load(), st.Fetches, st.StoreHits, st.StoreErrors, a.slowest)
 	return 0
 }
 
@@ -79,7 +80,13 @@ const (
 // in its own order, half of them about a disallowed path and half about an
 // allowed one. It returns the number of wrong answers and errors.
 func askAll(c *fetch.Cache, goroutines, from, to int) int {
-	var wrong atomic.Int32
+	var a answers
+	a.askAll(c, goroutines, from, to)
+	return int(a.wrong.Load())
+}
+
+// askAll is the function askAll, counting into a.
+func (a *answers) askAll(c *fetch.Cache, goroutines, from, to int) {
 	var wg sync.WaitGroup
 	n := to - from
 	for g := range goroutines {
@@ -90,22 +97,28 @@ func askAll(c *fetch.Cache, goroutines, from, to int) int {
 				if (i+g)%2 == 1 {
 					path = "/y"
 				}
-				ok, err := c.Allowed(context.Background(), "Foobot", "http://"+host(i)+path)
-				if err != nil || ok != (path == "/y") {
-					wrong.Add(1)
-				}
+				a.ask(c, "http://"+host(i)+path, path == "/y")
 			}
 		})
 	}
 	wg.Wait()
-	return int(wrong.Load())
 }
 
-// idleCache waits until c has finished its refreshes, saves included.
-func idleCache(c *fetch.Cache) {
-	for deadline := time.Now().Add(10 * time.Second); c.Stats().InFlight > 0 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+// perOrigin returns the mean number of fetches of the origins from..to-1.
+func perOrigin(o *origins, from, to int) float64 {
+	n := 0
+	for i := from; i < to; i++ {
+		n += o.count(host(i))
 	}
+	return float64(n) / float64(to-from)
+}
+
+// idleCache waits until c has finished its refreshes, saves included, as
+// a crawler does before it exits.
+func idleCache(c *fetch.Cache) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.Flush(ctx)
 }
 
 // TestFleetOneFetchPerOrigin is a fleet of 8 caches sharing one Redis, each
@@ -124,12 +137,12 @@ func TestFleetOneFetchPerOrigin(t *testing.T) {
 		}))
 	}
 	var wg sync.WaitGroup
-	var wrong atomic.Int32
+	var ans answers
 	for _, c := range caches {
-		wg.Go(func() { wrong.Add(int32(askAll(c, fleetGoroutines, 0, fleetOrigins))) })
+		wg.Go(func() { ans.askAll(c, fleetGoroutines, 0, fleetOrigins) })
 	}
 	wg.Wait()
-	if n := wrong.Load(); n != 0 {
+	if n := ans.wrong.Load(); n != 0 {
 		t.Errorf("%d wrong answers or errors", n)
 	}
 	checkOnce(t, o, 0, fleetOrigins)
@@ -143,8 +156,8 @@ func TestFleetOneFetchPerOrigin(t *testing.T) {
 		t.Errorf("the caches counted %d fetches, %d store hits, %d store errors; want %d, %d, 0",
 			fetches, hits, errs, fleetOrigins, (fleetCaches-1)*fleetOrigins)
 	}
-	t.Logf("%d caches × %d goroutines × %d origins: %.2f fetches per origin",
-		fleetCaches, fleetGoroutines, fleetOrigins, float64(fetches)/fleetOrigins)
+	t.Logf("%d caches × %d goroutines × %d origins: %.2f fetches per origin; slowest answer %v",
+		fleetCaches, fleetGoroutines, fleetOrigins, perOrigin(o, 0, fleetOrigins), ans.slowest)
 }
 
 // checkOnce checks that each origin from..to-1 was fetched exactly once.
@@ -205,20 +218,25 @@ func TestFleetProcesses(t *testing.T) {
 		p.stdin.Close() // all start at once
 	}
 	var fetches int
+	var slowest time.Duration
 	for i, p := range procs {
 		if err := p.cmd.Wait(); err != nil {
 			t.Fatalf("process %d: %v\n%s", i, err, p.out)
 		}
 		var wrong, f, hits, errs int
+		var slow time.Duration
 		line, _ := bufio.NewReader(strings.NewReader(p.out.String())).ReadString('\n')
-		if _, err := fmt.Sscanf(line, "wrong %d fetches %d storehits %d storeerrors %d", &wrong, &f, &hits, &errs); err != nil {
+		if _, err := fmt.Sscanf(line, "wrong %d fetches %d storehits %d storeerrors %d slowest %d", &wrong, &f, &hits, &errs, &slow); err != nil {
 			t.Fatalf("process %d printed %q: %v", i, p.out, err)
 		}
 		if wrong != 0 || errs != 0 {
 			t.Errorf("process %d: %d wrong answers, %d store errors", i, wrong, errs)
 		}
 		fetches += f
+		slowest = max(slowest, slow)
 	}
+	t.Logf("3 processes × %d goroutines × %d origins: %.2f fetches per origin; slowest answer %v",
+		fleetGoroutines, fleetOrigins, perOrigin(o, 0, fleetOrigins), slowest)
 	checkOnce(t, o, 0, fleetOrigins)
 	if fetches != fleetOrigins {
 		t.Errorf("the processes counted %d fetches in all, want %d", fetches, fleetOrigins)
@@ -271,6 +289,8 @@ func TestLeaseHolderKilled(t *testing.T) {
 		t.Errorf("answered %v after the dead process's lease ran out; want after it, and soon", late)
 	}
 	idleCache(c)
+	t.Logf("holder killed, origin blocked: %s fetched %d times (the dead holder's fetch included); the answer came %v after the lease ran out",
+		host(0), o.count(host(0)), late)
 	if n := o.count(host(0)); n != 2 || len(events) != 1 || !events[0].Fetched || events[0].Waited == 0 {
 		t.Errorf("%d fetches, events %+v; want the dead process's fetch and one after a wait", n, events)
 	}
@@ -304,13 +324,14 @@ func TestRedisKilledMidRun(t *testing.T) {
 	o.at, o.then = 100, func() { r.kill(); close(killed) }
 	o.mu.Unlock()
 	var wg sync.WaitGroup
-	var wrong atomic.Int32
+	var ans answers
 	for _, c := range caches {
-		wg.Go(func() { wrong.Add(int32(askAll(c, 20, 0, 200))) })
+		wg.Go(func() { ans.askAll(c, 20, 0, 200) })
 	}
 	wg.Wait()
 	<-killed
-	if n := wrong.Load(); n != 0 {
+	t.Logf("Redis killed mid-run: %.2f fetches per origin; slowest answer %v", perOrigin(o, 0, 200), ans.slowest)
+	if n := ans.wrong.Load(); n != 0 {
 		t.Errorf("with Redis killed: %d questions got a wrong answer or an error", n)
 	}
 	var errs uint64
@@ -343,11 +364,13 @@ func TestRedisKilledMidRun(t *testing.T) {
 	for _, c := range caches {
 		fetches -= c.Stats().Fetches
 	}
+	ans = answers{}
 	for _, c := range caches {
-		wg.Go(func() { wrong.Add(int32(askAll(c, 20, 200, 300))) })
+		wg.Go(func() { ans.askAll(c, 20, 200, 300) })
 	}
 	wg.Wait()
-	if n := wrong.Load(); n != 0 {
+	t.Logf("Redis restarted: %.2f fetches per origin; slowest answer %v", perOrigin(o, 200, 300), ans.slowest)
+	if n := ans.wrong.Load(); n != 0 {
 		t.Errorf("after the restart: %d wrong answers or errors", n)
 	}
 	checkOnce(t, o, 200, 300)

@@ -186,7 +186,9 @@ type origins struct {
 	status  int
 	body    string
 	delay   time.Duration
-	seen    chan string // when not nil, gets each host asked
+	slow    map[string]time.Duration // hosts answered after a delay of their own
+	bodies  map[string]string        // hosts answered with a file of their own
+	seen    chan string              // when not nil, gets each host asked
 	block   chan struct{}
 	total   int    // robots.txt requests in all
 	at      int    // when total reaches at, then is called
@@ -196,7 +198,8 @@ type origins struct {
 const disallowX = "User-agent: *\nDisallow: /x\n"
 
 func newOrigins(t testing.TB) *origins {
-	o := &origins{fetches: map[string]int{}, status: 200, body: disallowX}
+	o := &origins{fetches: map[string]int{}, status: 200, body: disallowX,
+		slow: map[string]time.Duration{}, bodies: map[string]string{}}
 	o.srv = httptest.NewServer(o)
 	t.Cleanup(o.srv.Close)
 	return o
@@ -210,6 +213,12 @@ func (o *origins) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		go o.then()
 	}
 	status, body, delay, seen, block := o.status, o.body, o.delay, o.seen, o.block
+	if d, ok := o.slow[r.Host]; ok {
+		delay = d
+	}
+	if b, ok := o.bodies[r.Host]; ok {
+		body = b
+	}
 	o.mu.Unlock()
 	if seen != nil {
 		seen <- r.Host
@@ -230,6 +239,13 @@ func (o *origins) set(status int, body string, delay time.Duration) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.status, o.body, o.delay = status, body, delay
+}
+
+// setHost gives host a file and a delay of its own.
+func (o *origins) setHost(host, body string, delay time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.bodies[host], o.slow[host] = body, delay
 }
 
 func (o *origins) count(host string) int {

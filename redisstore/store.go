@@ -10,9 +10,10 @@
 // and ask the cache as before. Each process keeps its in-process tier in
 // front: a question about an origin it holds fresh costs no round trip. On a
 // miss, the cache loads the origin from Redis (one round trip); when Redis
-// holds nothing fresh, one process takes the origin's lease (SET NX PX),
-// fetches and saves, and the others wait for its value. If Redis is down or
-// slow, every question is still answered: the cache fetches by itself (see
+// holds nothing fresh, one process takes the origin's lease, fetches
+// (renewing the lease while it does) and saves, and the others wait for its
+// value, or for the next holder's if it dies. If Redis is down or slow,
+// every question is still answered: the cache fetches by itself (see
 // fetch.Store for the whole contract).
 //
 // # Keys
@@ -26,9 +27,12 @@
 // two keys a Redis Cluster hash tag, so that they live on one node and can
 // change in one script. Values expire once the cache no longer needs them
 // (Options.StoreKeep past their expiry); leases after Options.LeaseTTL.
-// Values are binary and versioned: caches of an incompatible version treat
-// them as foreign and replace them, so give fleets of different versions
-// different prefixes.
+// Values are binary, versioned, and bound to their origin and the
+// crawler's product token: caches of an incompatible version, or of another
+// crawler, refuse them and replace them, so give fleets of different
+// versions or crawlers different prefixes. No call reads a value longer
+// than fetch.MaxStoreValue: a script checks its length (STRLEN) first, and
+// the cache refuses it and replaces it.
 //
 // The client should be created with ContextTimeoutEnabled, so that a call
 // that the cache gives up on (after Options.StoreTimeout) also ends in the
@@ -38,8 +42,8 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -71,55 +75,89 @@ func (s *Store) leaseKey(origin string) string {
 	return s.Key(origin) + ":lease"
 }
 
-// Load implements [fetch.Store]. A key holding another type than a string
-// is someone else's value: Load returns it as an empty value, which the
-// cache ignores and replaces.
-func (s *Store) Load(ctx context.Context, origin string) ([]byte, error) {
-	v, err := s.client.Get(ctx, s.Key(origin)).Bytes()
-	return value(v, err)
-}
+// loadScript returns the value under KEYS[1]: nil when there is none, an
+// empty string when the key holds another type than a string (someone
+// else's value, which the cache refuses and replaces), and its length
+// instead of it when it is longer than ARGV[1] bytes, so that a huge value
+// is never transferred.
+var loadScript = redis.NewScript(`
+local t = redis.call('TYPE', KEYS[1]).ok
+if t == 'none' then return false end
+if t ~= 'string' then return '' end
+local n = redis.call('STRLEN', KEYS[1])
+if n > tonumber(ARGV[1]) then return n end
+return redis.call('GET', KEYS[1])
+`)
 
-// value turns the reply to a GET into a fetch.Store value.
-func value(v []byte, err error) ([]byte, error) {
+// Load implements [fetch.Store] with a script that reads a value only if it
+// is at most fetch.MaxStoreValue bytes long, and returns
+// fetch.ErrValueTooLarge otherwise. A key holding another type than a
+// string is someone else's value: Load returns it as an empty value, which
+// the cache refuses and replaces.
+func (s *Store) Load(ctx context.Context, origin string) ([]byte, error) {
+	r, err := loadScript.Run(ctx, s.client, []string{s.Key(origin)}, fetch.MaxStoreValue).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
 		return nil, nil
-	case wrongType(err):
-		return []byte{}, nil
 	case err != nil:
 		return nil, err
-	case v == nil:
-		return []byte{}, nil // an empty string is a value, if not a valid one
 	}
-	return v, nil
+	return value(r)
 }
 
-func wrongType(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re) && strings.HasPrefix(re.Error(), "WRONGTYPE")
+// value turns a script's reply about a value into a fetch.Store value.
+func value(r any) ([]byte, error) {
+	switch r := r.(type) {
+	case string:
+		if r == "" {
+			return []byte{}, nil // an empty value is a value, if not a valid one
+		}
+		return []byte(r), nil
+	case int64:
+		return nil, fetch.ErrValueTooLarge
+	}
+	return nil, fmt.Errorf("redisstore: unexpected reply %T", r)
 }
 
-// Lease implements [fetch.Store] with SET NX PX and GET in one MULTI/EXEC
-// transaction.
-func (s *Store) Lease(ctx context.Context, origin, token string, ttl time.Duration) ([]byte, bool, error) {
-	var set *redis.Cmd
-	var get *redis.StringCmd
-	_, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		set = p.Do(ctx, "SET", s.leaseKey(origin), token, "NX", "PX", millis(ttl))
-		get = p.Get(ctx, s.Key(origin))
-		return nil
-	})
-	// EXEC reports the first failed command; a missing value or a lease
-	// not taken is not a failure.
-	if err != nil && !errors.Is(err, redis.Nil) && !wrongType(err) {
-		return nil, false, err
+// leaseScript takes the lease KEYS[2] for ARGV[2] ms under the token
+// ARGV[1] when no one holds it, renews it when the token holds it, and
+// returns its holder, its PTTL, and what loadScript would return for the
+// value KEYS[1] (at most ARGV[3] bytes), flagged 0 for none, 1 for a
+// value and 2 for a length.
+var leaseScript = redis.NewScript(`
+local holder = redis.call('GET', KEYS[2])
+if not holder or holder == ARGV[1] then
+	redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+	holder = ARGV[1]
+end
+local left = redis.call('PTTL', KEYS[2])
+local t = redis.call('TYPE', KEYS[1]).ok
+if t == 'none' then return {holder, left, 0} end
+if t ~= 'string' then return {holder, left, 1, ''} end
+local n = redis.call('STRLEN', KEYS[1])
+if n > tonumber(ARGV[3]) then return {holder, left, 2, n} end
+return {holder, left, 1, redis.call('GET', KEYS[1])}
+`)
+
+// Lease implements [fetch.Store] with a script that takes or renews the
+// lease and reads the value, as Load does, at once.
+func (s *Store) Lease(ctx context.Context, origin, token string, ttl time.Duration) (fetch.Lease, error) {
+	keys := []string{s.Key(origin), s.leaseKey(origin)}
+	r, err := leaseScript.Run(ctx, s.client, keys, token, millis(ttl), fetch.MaxStoreValue).Slice()
+	if err != nil {
+		return fetch.Lease{}, err
 	}
-	taken := set.Err() == nil
-	if err := set.Err(); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, false, err
+	holder, _ := r[0].(string)
+	left, _ := r[1].(int64)
+	kind, _ := r[2].(int64)
+	l := fetch.Lease{Holder: holder, Left: time.Duration(left) * time.Millisecond}
+	if kind != 0 && len(r) == 4 {
+		l.Value, err = value(r[3])
+		if errors.Is(err, fetch.ErrValueTooLarge) {
+			l.TooLarge, err = true, nil
+		}
 	}
-	v, err := value(get.Bytes())
-	return v, taken, err
+	return l, err
 }
 
 // saveScript writes a value and drops the lease if the saver holds it.

@@ -3,8 +3,11 @@ package redisstore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
 // TestStoreCalls checks each call of the Store against a real Redis: what
@@ -32,11 +35,14 @@ func TestStoreCalls(t *testing.T) {
 	}
 	lease := func(token string) ([]byte, bool) {
 		t.Helper()
-		v, ok, err := s.Lease(ctx, origin, token, 2*time.Second)
+		l, err := s.Lease(ctx, origin, token, 2*time.Second)
 		if err != nil {
 			t.Fatalf("Lease(%s): %v", token, err)
 		}
-		return v, ok
+		if l.Left <= 0 || l.Left > 2*time.Second || l.Holder == "" {
+			t.Errorf("Lease(%s): %+v; want a holder and the time its lease has left", token, l)
+		}
+		return l.Value, l.Holder == token
 	}
 
 	v, err := s.Load(ctx, origin)
@@ -51,6 +57,12 @@ func TestStoreCalls(t *testing.T) {
 	}
 	_, ok = lease("b")
 	check("Lease while a holds it", ok, false)
+	time.Sleep(50 * time.Millisecond)
+	_, ok = lease("a")
+	check("Lease by a, which holds it: renewed", ok, true)
+	if ttl := rdb.PTTL(ctx, s.Key(origin)+":lease").Val(); ttl <= 1950*time.Millisecond {
+		t.Errorf("lease PTTL %v after a renewal; want 2s again", ttl)
+	}
 
 	if err := s.Save(ctx, origin, "b", []byte("v1"), time.Hour); err != nil {
 		t.Fatal(err)
@@ -103,15 +115,51 @@ func TestStoreCalls(t *testing.T) {
 	check("a list under the key: a foreign value", v, []byte{})
 	check("not an error", err, nil)
 	rdb.Del(ctx, s.Key(origin)+":lease")
-	v, ok, err = s.Lease(ctx, origin, "f", time.Second)
-	check("Lease over a list: taken", ok, true)
-	check("Lease over a list: a foreign value", v, []byte{})
+	l, err := s.Lease(ctx, origin, "f", time.Second)
+	check("Lease over a list: taken", l.Holder, "f")
+	check("Lease over a list: a foreign value", l.Value, []byte{})
 	check("Lease over a list: no error", err, nil)
 	if err := s.Save(ctx, origin, "f", []byte("v4"), time.Hour); err != nil {
 		t.Errorf("Save over a list: %v", err)
 	}
 	v, _ = s.Load(ctx, origin)
 	check("Save replaced the list", v, []byte("v4"))
+}
+
+// TestStoreTooLarge checks that a value longer than fetch.MaxStoreValue is
+// reported, not read: Load and Lease return at once, over a link too slow
+// to carry it within the time allowed.
+func TestStoreTooLarge(t *testing.T) {
+	r := startRedis(t)
+	rdb := r.client(t)
+	p := newSlowProxy(t, r.addr)
+	s := New(newClient(t, p.addr()), "big:")
+	ctx := context.Background()
+	const origin = "https://example.com"
+	for _, n := range []int{fetch.MaxStoreValue, fetch.MaxStoreValue + 1} {
+		if err := rdb.Set(ctx, s.Key(origin), make([]byte, n), time.Hour).Err(); err != nil {
+			t.Fatal(err)
+		}
+		p.setDelay(0)
+		v, err := s.Load(ctx, origin)
+		l, lerr := s.Lease(ctx, origin, "a", time.Second)
+		if n == fetch.MaxStoreValue {
+			if len(v) != n || err != nil || len(l.Value) != n || l.TooLarge || lerr != nil {
+				t.Errorf("%d bytes: Load %d bytes, %v; Lease %d bytes, %v, %v; want the value", n, len(v), err, len(l.Value), l.TooLarge, lerr)
+			}
+			continue
+		}
+		p.setDelay(50 * time.Millisecond) // per 32 KiB: the value would take 12s
+		start := time.Now()
+		v, err = s.Load(ctx, origin)
+		l, lerr = s.Lease(ctx, origin, "a", time.Second)
+		if v != nil || !errors.Is(err, fetch.ErrValueTooLarge) || l.Value != nil || !l.TooLarge || lerr != nil || l.Holder != "a" {
+			t.Errorf("%d bytes: Load %d bytes, %v; Lease %+v, %v; want ErrValueTooLarge, and TooLarge", n, len(v), err, l, lerr)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%d bytes: Load and Lease took %v; want the value not transferred", n, d)
+		}
+	}
 }
 
 // TestStoreDown checks that every call reports a Redis that is not there.
@@ -125,7 +173,7 @@ func TestStoreDown(t *testing.T) {
 	if _, err := s.Load(ctx, "http://a"); err == nil {
 		t.Error("Load: no error")
 	}
-	if _, _, err := s.Lease(ctx, "http://a", "x", time.Second); err == nil {
+	if _, err := s.Lease(ctx, "http://a", "x", time.Second); err == nil {
 		t.Error("Lease: no error")
 	}
 	if err := s.Save(ctx, "http://a", "x", []byte("v"), time.Second); err == nil {

@@ -330,11 +330,24 @@ function renderVerdicts() {
     }
     const tr = el('tr', { class: cls, 'data-index': String(i), tabindex: '-1', 'aria-selected': 'false' },
       el('td', { class: 'verdict' }, word), el('td', { class: 'url' }, r.url), el('td', { class: 'why' }, r.error || r.explain),
-      el('td', { class: 'group' }, groupCell(r)));
+      el('td', { class: 'group' }, groupCell(r)), el('td', { class: 'usage' }, usageText(r.usage)));
     if (r.line) tr.dataset.line = String(r.line);
     return tr;
   });
   $('verdicts').tBodies[0].replaceChildren(...rows);
+}
+
+// usageText shows the preferences that the Content-Usage and Content-Signal
+// lines state for a URL, with their lines, as robotstxt check prints them.
+function usageText(u) {
+  if (!u) return '';
+  const parts = [];
+  const list = (m, word) => Object.entries(m || {}).map(([k, v]) => `${k}=${word(v.pref)} (line ${v.line})`).join(', ');
+  const cu = list(u.content_usage, (p) => p);
+  if (cu) parts.push('content-usage: ' + cu);
+  const cs = list(u.content_signal, (p) => (p === 'y' ? 'yes' : 'no'));
+  if (cs) parts.push('content-signal: ' + cs);
+  return parts.join('; ');
 }
 
 // The file is shown in chunks of lines, each an <ol> built when it comes

@@ -1,0 +1,258 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
+)
+
+// benchPaths are the five paths the issue's measurement asks of every
+// origin.
+var benchPaths = []string{"/", "/search", "/private/", "/wp-admin/admin-ajax.php", "/images/a.png?x=1"}
+
+// run audits inputs with cfg and returns the output and summary.
+func run(t testing.TB, cfg Config) ([]byte, *Summary) {
+	t.Helper()
+	var out bytes.Buffer
+	if cfg.TempDir == "" {
+		cfg.TempDir = t.TempDir()
+	}
+	s, err := Run(context.Background(), cfg, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), s
+}
+
+func decodeRows(t testing.TB, b []byte) []Row {
+	t.Helper()
+	var rows []Row
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var r Row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// wantLabel is the label of the package documentation, computed here from
+// Robots.Decide alone, apart from the code under test.
+func wantLabel(r *robotstxt.Robots, tokens []string, own bool, ignoresGlobal bool) string {
+	switch r.Kind() {
+	case robotstxt.DisallowAll:
+		return LabelFull
+	case robotstxt.AllowAll:
+		return LabelNone
+	}
+	if ignoresGlobal && !own {
+		return LabelNone
+	}
+	allowed := func(p string) bool { return r.DecideFor(tokens, p).Allowed }
+	full := !allowed("/") && !allowed("/~")
+	none := allowed("/")
+	for _, ru := range r.GroupFor(tokens).Rules() {
+		w := strings.ReplaceAll(strings.TrimSuffix(ru.Pattern, "$"), "*", "")
+		if !strings.HasPrefix(w, "/") {
+			w = "/" + w
+		}
+		for _, p := range []string{w, w + "~"} {
+			if ru.Allow && allowed(p) {
+				full = false
+			}
+			if !ru.Allow && !allowed(p) {
+				none = false
+			}
+		}
+	}
+	switch {
+	case full:
+		return LabelFull
+	case none:
+		return LabelNone
+	}
+	return LabelPartial
+}
+
+// checkRows checks every row against the core library, given what each
+// capture URL (by input and offset) should resolve to.
+func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rules *robotstxt.Robots, ok bool)) {
+	t.Helper()
+	for _, row := range rows {
+		r, ok := expect(row)
+		if !ok {
+			t.Fatalf("row for %s@%d: no such capture", row.URL, row.Offset)
+		}
+		where := fmt.Sprintf("%s@%d %s", row.URL, row.Offset, row.Agent)
+		if r == nil {
+			if row.Rules != RulesUnknown || row.Label != LabelUnknown {
+				t.Errorf("%s: rules %s label %s, want unknown", where, row.Rules, row.Label)
+			}
+			continue
+		}
+		if row.Rules != rulesName(r) {
+			t.Errorf("%s: rules %s, want %s", where, row.Rules, rulesName(r))
+		}
+		tokens := strings.Split(row.Agent, "+")
+		c, known := crawlers.Lookup(tokens[0])
+		ignores := known && c.IgnoresGlobal && len(tokens) == 1
+		own := false
+		for _, tok := range tokens {
+			own = own || r.NamesAgent(tok)
+		}
+		if row.OwnGroup != own {
+			t.Errorf("%s: own_group %v, want %v", where, row.OwnGroup, own)
+		}
+		if want := wantLabel(r, tokens, own, ignores); row.Label != want {
+			t.Errorf("%s: label %s, want %s", where, row.Label, want)
+		}
+		if len(row.Verdicts) != len(paths) {
+			t.Fatalf("%s: %d verdicts, want %d", where, len(row.Verdicts), len(paths))
+		}
+		for i, p := range paths {
+			d := r.DecideFor(tokens, robotstxt.NormalizeURL(p))
+			if ignores && !own && r.Kind() == robotstxt.Parsed {
+				d = robotstxt.Decision{Allowed: true}
+			}
+			v := row.Verdicts[i]
+			if v.Path != p || v.Allowed == nil || *v.Allowed != d.Allowed || int(v.Line) != d.Line || v.Rule != d.Rule {
+				t.Errorf("%s %s: got %+v (allowed %v), want %+v", where, p, v, v.Allowed != nil && *v.Allowed, d)
+			}
+		}
+		if len(tokens) == 1 && !(ignores && !own) {
+			d, ok := r.CrawlDelay(tokens[0])
+			if ok != (row.CrawlDelay != nil) || ok && *row.CrawlDelay != d.Seconds() {
+				t.Errorf("%s: crawl_delay %v, want %v %v", where, row.CrawlDelay, d, ok)
+			}
+		}
+	}
+}
+
+// TestCorpusWARC writes the real corpus as a WARC.gz and a WARC, audits
+// them for every built-in crawler and five paths, and checks every answer
+// against the core library (issue: "checks every answer against the core
+// library").
+func TestCorpusWARC(t *testing.T) {
+	cs := corpusCaptures(t)
+	if os.Getenv("ROBOTSTXT_LONG") == "" {
+		step := 6 // every sixth file; ROBOTSTXT_LONG=1 checks them all
+		if raceEnabled {
+			step = 30
+		}
+		var some []capture
+		for i := 0; i < len(cs); i += step {
+			some = append(some, cs[i])
+		}
+		cs = some
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"corpus.warc.gz", "corpus.warc"} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(dir, name)
+			offs := writeWARC(t, p, cs)
+			byOff := map[int64]capture{}
+			for i, o := range offs {
+				byOff[o] = cs[i]
+			}
+			out, s := run(t, Config{Inputs: []string{p}, Paths: benchPaths, Format: FormatJSONL})
+			if s.Captures != int64(len(cs)) || s.Skipped != 0 {
+				t.Fatalf("captures %d skipped %d, want %d and 0: %v", s.Captures, s.Skipped, len(cs), s.Problems)
+			}
+			rows := decodeRows(t, out)
+			if len(rows) != len(cs)*len(crawlers.All()) {
+				t.Fatalf("%d rows, want %d", len(rows), len(cs)*len(crawlers.All()))
+			}
+			checkRows(t, rows, benchPaths, func(r Row) (*robotstxt.Robots, bool) {
+				c, ok := byOff[r.Offset]
+				if k, _ := urlKey(c.url); !ok || k != r.URL {
+					return nil, false
+				}
+				body := []byte(c.body)
+				if len(body) > maxBody {
+					body = body[:maxBody]
+				}
+				return robotstxt.Parse(body), true
+			})
+		})
+	}
+}
+
+// TestWorkersByteIdentical audits the same inputs with 1 and 2 workers in
+// every format and compares the bytes (issue: "the outputs of 1 and 2
+// workers are byte-identical").
+func TestWorkersByteIdentical(t *testing.T) {
+	dir := t.TempDir()
+	var inputs []string
+	for i := 0; i < 4; i++ {
+		var cs []capture
+		for j := 0; j < 40; j++ {
+			host := fmt.Sprintf("h%d-%d.example", i, j)
+			cs = append(cs, capture{url: "https://" + host + "/robots.txt", status: 200,
+				body: fmt.Sprintf("User-agent: *\nDisallow: /p%d\nCrawl-delay: %d\n\nUser-agent: GPTBot\nDisallow: /\n", j, j%3)})
+			if j%5 == 0 {
+				cs = append(cs, capture{url: "http://" + host + "/robots.txt", status: 301, location: "https://" + host + "/robots.txt"})
+			}
+		}
+		p := filepath.Join(dir, fmt.Sprintf("in%d.warc.gz", i))
+		writeWARC(t, p, cs)
+		inputs = append(inputs, p)
+	}
+	for _, f := range []string{FormatCSV, FormatJSONL, FormatParquet, FormatTable} {
+		one, _ := run(t, Config{Inputs: inputs, Workers: 1, Format: f, Paths: benchPaths})
+		two, _ := run(t, Config{Inputs: inputs, Workers: 2, Format: f, Paths: benchPaths})
+		if !bytes.Equal(one, two) {
+			t.Errorf("%s: 1 and 2 workers differ (%d and %d bytes)", f, len(one), len(two))
+		}
+		if len(one) == 0 {
+			t.Errorf("%s: empty output", f)
+		}
+	}
+}
+
+// TestParquetReadBack reads the Parquet output back with parquet-go and
+// compares it with the JSON Lines output of the same run.
+func TestParquetReadBack(t *testing.T) {
+	dir := t.TempDir()
+	var inputs []string
+	for i := 0; i < 2; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.warc.gz", i))
+		writeWARC(t, p, []capture{
+			{url: fmt.Sprintf("https://a%d.example/robots.txt", i), status: 200, body: "User-agent: *\nDisallow: /private\nCrawl-delay: 2.5\n"},
+			{url: fmt.Sprintf("https://b%d.example/robots.txt", i), status: 302, location: "https://elsewhere.example/robots.txt"},
+			{url: fmt.Sprintf("https://c%d.example/robots.txt", i), status: 404},
+		})
+		inputs = append(inputs, p)
+	}
+	pq, _ := run(t, Config{Inputs: inputs, Format: FormatParquet, Paths: benchPaths})
+	js, _ := run(t, Config{Inputs: inputs, Format: FormatJSONL, Paths: benchPaths})
+	want := decodeRows(t, js)
+	got, err := parquet.Read[Row](bytes.NewReader(pq), int64(len(pq)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("parquet has %d rows, JSON Lines %d", len(got), len(want))
+	}
+	for i := range got {
+		g, _ := json.Marshal(got[i])
+		w, _ := json.Marshal(want[i])
+		if !bytes.Equal(g, w) {
+			t.Fatalf("row %d:\nparquet %s\njsonl   %s", i, g, w)
+		}
+	}
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,79 @@
+package audit
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+)
+
+// Capture is one fetch of a URL as an input recorded it.
+type Capture struct {
+	Input    string // the input it was read from
+	Offset   int64  // byte offset of its record (for gzip, of its member) or line
+	URL      string // the URL fetched
+	Date     string // when, as the input says (WARC-Date), or ""
+	Status   int    // HTTP status
+	Location string // the Location header of a redirect, as sent
+	Body     []byte // the body, at most maxBody bytes; owned by the reader until emit returns
+	Oversize bool   // the body was longer than maxBody and was cut
+}
+
+// urlKey returns the form of a URL that redirects are looked up by: parsed
+// and written again, so that "HTTP://Example.com/robots.txt" and
+// "http://example.com/robots.txt" meet. It reports false for a URL that is
+// not absolute http(s).
+func urlKey(raw string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", false
+	}
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment = ""
+	u.RawFragment = ""
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String(), true
+}
+
+// isRobotsURL reports whether key (an urlKey) is the URL of a robots.txt
+// file: path "/robots.txt" and no query.
+func isRobotsURL(key string) bool {
+	u, err := url.Parse(key)
+	return err == nil && u.Path == "/robots.txt" && u.RawQuery == "" && !u.ForceQuery
+}
+
+// resolveLocation returns the urlKey of a Location header sent for base.
+func resolveLocation(base, loc string) (string, bool) {
+	loc = strings.TrimSpace(loc)
+	if loc == "" {
+		return "", false
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", false
+	}
+	l, err := url.Parse(loc)
+	if err != nil {
+		return "", false
+	}
+	return urlKey(b.ResolveReference(l).String())
+}
+
+// looksHTML reports whether a body is an HTML page rather than a robots.txt
+// file: it starts, after whitespace and a byte order mark, with a tag.
+func looksHTML(body []byte) bool {
+	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	l := bytes.ToLower(b)
+	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) ||
+		bytes.HasPrefix(l, []byte("<head")) || bytes.HasPrefix(l, []byte("<body")) ||
+		bytes.HasPrefix(l, []byte("<?xml")) || bytes.HasPrefix(l, []byte("<!--"))
+}

@@ -1,0 +1,209 @@
+// Command robotsaudit answers robots.txt questions in bulk: every robots.txt
+// capture of WARC files, JSON Lines files or directories, times a list of
+// crawlers, times a few paths or a list of URLs, answered as Google's parser
+// does. See package github.com/robotstxt-go/robotstxt/audit for the inputs,
+// the columns and the label.
+//
+// Usage:
+//
+//	robotsaudit [flags] INPUT...
+//
+// Exit status: 0 when every record was answered, 1 when some were skipped
+// (the problems are listed on stderr), 2 on a usage or output error, 130
+// when interrupted (the output then holds the inputs that were done).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/robotstxt-go/robotstxt/audit"
+	"golang.org/x/term"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("robotsaudit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		out      = fs.String("o", "", "write the rows to `file` (format from its extension: .csv, .jsonl, .parquet, .txt); default stdout")
+		format   = fs.String("format", "", "output format: csv, jsonl, parquet or table (default: from -o, else table on a terminal, csv otherwise)")
+		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas); default the built-in list")
+		paths    = fs.String("paths", "/", "comma-separated `paths` asked of every origin")
+		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
+		workers  = fs.Int("workers", 0, "inputs read at once (default: one per core)")
+		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
+		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
+		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")
+		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
+		bench    = fs.Bool("bench", false, "measure: read+gunzip alone, then the audit with 1 and 2 workers, side by side")
+		benchN   = fs.Int("bench-runs", 3, "with -bench, runs of each measurement (the best is kept)")
+	)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	inputs, err := audit.Expand(fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "robotsaudit:", err)
+		return 2
+	}
+	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk}
+	if *agents != "" {
+		f, err := os.Open(*agents)
+		if err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
+		cfg.Agents, err = audit.ReadAgents(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "robotsaudit: %s: %v\n", *agents, err)
+			return 2
+		}
+	}
+	for _, p := range strings.Split(*paths, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.Paths = append(cfg.Paths, p)
+		}
+	}
+	if *bench {
+		return runBench(cfg, *benchN, stdout, stderr)
+	}
+	cfg.Format = *format
+	if cfg.Format == "" && *out != "" {
+		cfg.Format = audit.FormatOf(*out)
+	}
+	if cfg.Format == "" {
+		cfg.Format = audit.FormatCSV
+		if *out == "" && isTerminal(stdout) {
+			cfg.Format = audit.FormatTable
+		}
+	}
+	switch *progress {
+	case "always":
+		cfg.Progress = stderr
+	case "auto":
+		if isTerminal(stderr) {
+			cfg.Progress = stderr
+		}
+	case "never":
+	default:
+		fmt.Fprintf(stderr, "robotsaudit: -progress %q: want auto, always or never\n", *progress)
+		return 2
+	}
+	if *urls != "" {
+		if *urls == "-" {
+			cfg.URLs = os.Stdin
+		} else {
+			f, err := os.Open(*urls)
+			if err != nil {
+				fmt.Fprintln(stderr, "robotsaudit:", err)
+				return 2
+			}
+			defer f.Close()
+			cfg.URLs = f
+		}
+	}
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+
+	// A file is written beside its final name and renamed when complete, so
+	// that no reader ever sees a torn file.
+	w := stdout
+	var tmp *os.File
+	if *out != "" {
+		tmp, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
+		if err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
+		defer os.Remove(tmp.Name())
+		w = tmp
+		cfg.TempDir = filepath.Dir(*out)
+	}
+	sum, err := audit.Run(ctx, cfg, w)
+	if err == nil && tmp != nil {
+		err = tmp.Close()
+		if err == nil {
+			err = os.Rename(tmp.Name(), *out)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "robotsaudit:", err)
+		return 2
+	}
+	report(stderr, sum)
+	if *problems != "" {
+		if err := writeProblems(*problems, sum.Problems); err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
+	}
+	switch {
+	case sum.Interrupted:
+		return 130
+	case sum.Skipped > 0:
+		return 1
+	}
+	return 0
+}
+
+// maxListed is how many problems are listed on stderr.
+const maxListed = 50
+
+func report(w io.Writer, s *audit.Summary) {
+	for i, p := range s.Problems {
+		if i == maxListed {
+			fmt.Fprintf(w, "robotsaudit: ... and %d more problems (see -problems)\n", len(s.Problems)-maxListed)
+			break
+		}
+		fmt.Fprintln(w, "robotsaudit:", p)
+	}
+	sec := s.Elapsed.Seconds()
+	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d problems, %d skipped\n",
+		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, len(s.Problems), s.Skipped)
+	if s.URLs > 0 {
+		fmt.Fprintf(w, "robotsaudit: %d URLs, %d with no robots.txt in the inputs\n", s.URLs, s.Unmatched)
+	}
+	if s.Interrupted {
+		fmt.Fprintln(w, "robotsaudit: interrupted; the output holds the inputs that were done")
+	}
+}
+
+func writeProblems(name string, ps []audit.Problem) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, p := range ps {
+		if err := enc.Encode(p); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,112 @@
+// Package audit answers robots.txt questions in bulk: many captured
+// robots.txt files, from web archives or plain files, times many crawlers
+// times a few paths or a list of URLs, with the answers of package robotstxt.
+//
+// # Inputs
+//
+// An input is one shard of work, read start to end by one worker:
+//
+//   - a WARC file (.warc, .warc.gz), whose response records are robots.txt
+//     captures: the WARC-Target-URI, the HTTP status, the Location header
+//     and the body;
+//   - a JSON Lines file (.jsonl, .ndjson, optionally .gz), one capture a line:
+//     {"url": "https://example.com/robots.txt", "status": 200, "body": "..."}
+//     with an optional "location" for a redirect and "date"; a missing
+//     status is 200;
+//   - a directory of files, each the body of one robots.txt fetched with
+//     status 200: the file "example.com.txt" (or "example.com") is
+//     https://example.com/robots.txt. Files are read in name order.
+//
+// Captures whose URL is not a robots.txt URL (path "/robots.txt", no query)
+// are not answered; they can still be the target of a redirect.
+//
+// # Status codes and redirects (RFC 9309 §2.3.1)
+//
+// A capture's rules come from [robotstxt.FromStatus]: 2xx parses the body,
+// 4xx (but 429) allows everything, 429, 5xx and anything else disallows
+// everything. A 3xx is followed to its Location when that URL was captured
+// in the same input: up to five hops, each hop's capture read the same way.
+// Following stays within one input so that an input stays a shard that
+// needs no other. When a redirect is followed:
+//
+//   - the target is captured: the target's rules answer for the origin that
+//     redirected (rules = the target's), and final_url, final_status and
+//     hops say where the chain ended;
+//   - the target was not captured in the input: nothing is known of the
+//     rules. The row says rules "unknown", label "unknown", and its
+//     verdicts, crawl-delay and lint are empty (null in JSON and Parquet).
+//     It is not counted as a problem: archives often hold the redirect but
+//     not its target;
+//   - more than five hops, or a loop: RFC 9309 lets the crawler assume the
+//     file is unavailable, and Google treats it as a 404, so everything is
+//     allowed (rules "allow-all", final_status the last 3xx);
+//   - a 3xx without a usable Location is unreachable (disallow-all), as
+//     FromStatus reads any 3xx that is left.
+//
+// When a URL was captured several times in an input, every capture of a
+// robots.txt URL is answered in its own rows, and a redirect goes to the
+// first capture of its target in the input.
+//
+// # Questions and answers
+//
+// The agents are a list of crawlers: by default the table of package
+// github.com/robotstxt-go/robotstxt/crawlers (its token, operator, purpose
+// and source), or a file with one crawler a line. A line may name several
+// tokens (a crawler that obeys all of them), asked with
+// [robotstxt.Robots.GroupFor]. A crawler the table documents as ignoring the
+// "*" group (AdsBot-Google) is answered by the groups that name it only,
+// and allowed everything when none does.
+//
+// The questions are either a few paths per origin (default "/"), answered
+// per capture × agent in one row, or a list of URLs, each joined to its
+// origin's robots.txt with [robotstxt.RobotsURL] and answered per URL ×
+// agent.
+//
+// # The label
+//
+// Each capture × agent row has a label computed from the core's answers
+// for that agent's group, with these witnesses: the witnesses of a rule are
+// its pattern with every '*' and a final '$' removed (an empty result is
+// "/"), and that string followed by "~".
+//
+//   - "full": "/" and "/~" are disallowed, and no witness of any Allow rule
+//     of the group is allowed: the crawler may fetch nothing the file opens.
+//   - "none": "/" is allowed, and no witness of any Disallow rule of the
+//     group is disallowed: no rule of the file keeps the crawler out.
+//   - "partial": anything else.
+//   - "unknown": the rules are unknown (a redirect whose target was not
+//     captured).
+//
+// A file that disallows everything (5xx) is "full"; one that allows
+// everything (4xx, an empty file, a file that names no rule for the agent)
+// is "none". The witnesses make the label a finite, reproducible function of
+// Decide: a rule that only other rules' patterns can undo in between its
+// witnesses can be misread, which robots.txt files in the wild rarely do.
+//
+// # Determinism, workers and memory
+//
+// Workers take whole inputs. Each input's rows are written in input order
+// (the captures in record order, then the captures that redirect, in record
+// order) to a part of its own, and the parts are joined in the order of the
+// inputs, sorted by name: the same inputs give the same bytes whatever the
+// number of workers.
+//
+// Memory does not grow with the size of an input: a worker holds one
+// capture at a time (its body is read up to fetch.MaxBodySize, 500 KiB, as
+// Google's crawler does; the rest is not kept), and a Parquet part buffers
+// at most one row group. What grows with the input is the redirect table:
+// the URL and Location of each 3xx capture (about two URLs), and, while
+// redirect targets are looked up, parsed targets up to a budget of 64 MiB
+// per worker (a larger set takes more passes over the input). With a URL
+// list, the parsed files of the origins named by one chunk of the list are
+// held (ChunkURLs, default 100,000 URLs a chunk).
+//
+// # Bad input
+//
+// A truncated or corrupt gzip member, a record whose Content-Length does
+// not match its content, a response that is not HTTP, an unusable URL, a
+// JSON line that does not parse, and a WARC without response records are
+// each reported as a [Problem] with the input and byte offset, and skipped;
+// the run goes on. An HTML body and a body longer than 500 KiB are
+// answered (as Google's parser reads them) and reported as notes.
+package audit

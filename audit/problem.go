@@ -1,0 +1,51 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The kinds of [Problem].
+const (
+	ProblemGzip     = "gzip"     // a gzip member is truncated or corrupt
+	ProblemLength   = "length"   // a record's Content-Length does not match its content
+	ProblemRecord   = "record"   // a WARC record that cannot be read
+	ProblemHTTP     = "http"     // a response record that is not an HTTP response
+	ProblemURL      = "url"      // a capture or URL-list URL that is not an absolute http(s) URL
+	ProblemJSON     = "json"     // a JSON line that does not parse, or is too long
+	ProblemEmpty    = "empty"    // an input without a single response
+	ProblemInput    = "input"    // an input that cannot be opened or read
+	ProblemHTML     = "html"     // note: an HTML page served as robots.txt, answered as Google's parser reads it
+	ProblemOversize = "oversize" // note: a body longer than 500 KiB, answered on its first 500 KiB
+)
+
+// Problem is something wrong in an input, at a byte offset.
+type Problem struct {
+	Input   string `json:"input"`
+	Offset  int64  `json:"offset"`
+	Kind    string `json:"kind"`
+	Detail  string `json:"detail"`
+	Skipped bool   `json:"skipped"` // the record or line was not answered; false for notes
+}
+
+func (p Problem) String() string {
+	what := "note"
+	if p.Skipped {
+		what = "skipped"
+	}
+	return fmt.Sprintf("%s@%d: %s (%s): %s", p.Input, p.Offset, p.Kind, what, p.Detail)
+}
+
+// sortProblems orders problems by input order, then offset, then kind.
+func sortProblems(ps []Problem, order map[string]int) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if order[a.Input] != order[b.Input] {
+			return order[a.Input] < order[b.Input]
+		}
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		return a.Kind < b.Kind
+	})
+}

@@ -1,0 +1,23 @@
+package audit
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+)
+
+func BenchmarkRunCorpus(b *testing.B) {
+	p := os.Getenv("ROBOTSAUDIT_CORPUS_WARC")
+	if p == "" {
+		b.Skip("set ROBOTSAUDIT_CORPUS_WARC")
+	}
+	st, _ := os.Stat(p)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(context.Background(), Config{Inputs: []string{p}, Workers: 1, Paths: benchPaths, TempDir: b.TempDir()}, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package audit
+
+// Row is the answer for one capture × agent, with one verdict per path.
+// The field tags name the columns of every output format.
+type Row struct {
+	Input       string `parquet:"input" json:"input"`
+	Offset      int64  `parquet:"offset" json:"offset"`
+	URL         string `parquet:"url" json:"url"`
+	Origin      string `parquet:"origin" json:"origin"`
+	Date        string `parquet:"date" json:"date"`
+	Status      int32  `parquet:"status" json:"status"`
+	FinalURL    string `parquet:"final_url" json:"final_url"`
+	FinalStatus int32  `parquet:"final_status" json:"final_status"`
+	Hops        int32  `parquet:"hops" json:"hops"`
+	Rules       string `parquet:"rules" json:"rules"`
+
+	Agent    string `parquet:"agent" json:"agent"`
+	Operator string `parquet:"operator" json:"operator"`
+	Purpose  string `parquet:"purpose" json:"purpose"`
+	OwnGroup bool   `parquet:"own_group" json:"own_group"`
+
+	Label      string    `parquet:"label" json:"label"`
+	CrawlDelay *float64  `parquet:"crawl_delay,optional" json:"crawl_delay"`
+	Verdicts   []Verdict `parquet:"verdicts,list" json:"verdicts"`
+
+	LintErrors   *int32 `parquet:"lint_errors,optional" json:"lint_errors"`
+	LintWarnings *int32 `parquet:"lint_warnings,optional" json:"lint_warnings"`
+	Lint         []Lint `parquet:"lint,list" json:"lint"`
+}
+
+// Verdict answers one path for a row.
+type Verdict struct {
+	Path    string `parquet:"path" json:"path"`
+	Allowed *bool  `parquet:"allowed,optional" json:"allowed"` // null when the rules are unknown
+	Line    int32  `parquet:"line" json:"line"`                // the deciding line, 0 for none
+	Rule    string `parquet:"rule" json:"rule"`                // the deciding rule as written
+}
+
+// Lint counts the findings of robotstxt.Diagnose of one kind.
+type Lint struct {
+	Kind     string `parquet:"kind" json:"kind"` // the finding's cause, as its error text
+	Severity string `parquet:"severity" json:"severity"`
+	Count    int32  `parquet:"count" json:"count"`
+}
+
+// URLRow answers one URL of a URL list for one agent.
+type URLRow struct {
+	URL       string `parquet:"url" json:"url"`
+	RobotsURL string `parquet:"robots_url" json:"robots_url"`
+	Input     string `parquet:"input" json:"input"`
+	Offset    int64  `parquet:"offset" json:"offset"`
+	Status    int32  `parquet:"status" json:"status"`
+	Rules     string `parquet:"rules" json:"rules"`
+	Agent     string `parquet:"agent" json:"agent"`
+	Allowed   *bool  `parquet:"allowed,optional" json:"allowed"`
+	Line      int32  `parquet:"line" json:"line"`
+	Rule      string `parquet:"rule" json:"rule"`
+}

@@ -1,0 +1,344 @@
+package audit
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// Config is what Run asks of which inputs.
+type Config struct {
+	Inputs  []string // files and directories (see Expand), one shard each
+	Agents  []Agent  // default BuiltinAgents()
+	Paths   []string // default "/"; ignored with URLs
+	URLs    io.Reader
+	Format  string // default FormatCSV
+	Workers int    // default runtime.NumCPU()
+	NoLint  bool   // leave out the lint counts (they cost a Diagnose per capture)
+	// ChunkURLs is how many URLs of the URL list are joined at once: each
+	// chunk is one pass over the inputs. Default 100,000.
+	ChunkURLs int
+	TempDir   string    // where parts are written; default os.TempDir()
+	Progress  io.Writer // where a progress line is drawn, or nil
+}
+
+// Summary tells what a run did.
+type Summary struct {
+	Inputs      int       // inputs named
+	Done        int       // inputs read to the end and in the output
+	Captures    int64     // robots.txt captures answered
+	Rows        int64     // rows written
+	Bytes       int64     // input bytes read (compressed, as on disk)
+	URLs        int64     // URLs of the URL list read
+	Unmatched   int64     // URLs whose robots.txt no input holds (no rows)
+	Problems    []Problem // in input order, then offset
+	Skipped     int       // problems that skipped a record, line or input
+	Interrupted bool      // the context was cancelled: the output holds the inputs in Done
+	Elapsed     time.Duration
+}
+
+func (c *Config) defaults() {
+	if len(c.Agents) == 0 {
+		c.Agents = BuiltinAgents()
+	}
+	if len(c.Paths) == 0 {
+		c.Paths = []string{"/"}
+	}
+	if c.Format == "" {
+		c.Format = FormatCSV
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if c.ChunkURLs <= 0 {
+		c.ChunkURLs = 100_000
+	}
+	if c.TempDir == "" {
+		c.TempDir = os.TempDir()
+	}
+}
+
+// Run answers the questions of cfg for its inputs and writes the rows to
+// out in cfg.Format. When ctx is cancelled, Run stops reading, writes the
+// inputs that were done, and returns with Summary.Interrupted set: the
+// output is complete (a whole CSV, JSON Lines or Parquet file) but holds
+// fewer inputs. An error is returned only when the output cannot be
+// written; problems in the inputs are in the Summary.
+func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
+	cfg.defaults()
+	switch cfg.Format {
+	case FormatCSV, FormatJSONL, FormatParquet, FormatTable:
+	default:
+		return nil, fmt.Errorf("unknown format %q (want one of %s)", cfg.Format, strings.Join(Formats, ", "))
+	}
+	start := time.Now()
+	st := &runState{cfg: &cfg, sum: &Summary{Inputs: len(cfg.Inputs)}, probs: make([][]Problem, len(cfg.Inputs))}
+	stop := st.progress()
+	var err error
+	if cfg.URLs != nil {
+		err = st.runURLs(ctx, out)
+	} else {
+		err = st.runPaths(ctx, out)
+	}
+	stop()
+	s := st.sum
+	s.Bytes = st.bytes.Load()
+	s.Captures = st.captures.Load()
+	for _, ps := range st.probs {
+		for _, p := range ps {
+			if p.Skipped {
+				s.Skipped++
+			}
+		}
+		s.Problems = append(s.Problems, ps...)
+	}
+	s.Interrupted = ctx.Err() != nil
+	s.Elapsed = time.Since(start)
+	return s, err
+}
+
+type runState struct {
+	cfg      *Config
+	sum      *Summary
+	probs    [][]Problem // per input
+	bytes    atomic.Int64
+	captures atomic.Int64
+}
+
+// forInputs runs f for each input on cfg.Workers workers and reports which
+// finished.
+func (st *runState) forInputs(ctx context.Context, f func(i int) error) ([]bool, error) {
+	done := make([]bool, len(st.cfg.Inputs))
+	next := make(chan int)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for w := 0; w < st.cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				err := f(i)
+				mu.Lock()
+				switch {
+				case err == nil:
+					done[i] = true
+				case !errors.Is(err, context.Canceled) && first == nil:
+					first = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range st.cfg.Inputs {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return done, first
+}
+
+func (st *runState) reporter(i int) func(Problem) {
+	return func(p Problem) { st.probs[i] = append(st.probs[i], p) }
+}
+
+// runPaths answers the paths for every capture: each input to a part, the
+// parts joined in input order.
+func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
+	cfg := st.cfg
+	q := newQuestions(cfg.Agents, cfg.Paths)
+	parts := make([]string, len(cfg.Inputs))
+	rows := make([]int64, len(cfg.Inputs))
+	defer func() {
+		for _, p := range parts {
+			if p != "" {
+				os.Remove(p)
+			}
+		}
+	}()
+	enc := encodeRow
+	if cfg.Format == FormatTable {
+		enc = tableRow
+	}
+	var partsMu sync.Mutex
+	done, err := st.forInputs(ctx, func(i int) error {
+		f, err := os.CreateTemp(cfg.TempDir, "robotsaudit-*.part")
+		if err != nil {
+			return err
+		}
+		partsMu.Lock()
+		parts[i] = f.Name()
+		partsMu.Unlock()
+		defer f.Close()
+		w := newWriter[Row](cfg.Format, f, enc)
+		var row Row
+		var werr error
+		emit := func(r *Row) error { rows[i]++; return w.write(r) }
+		err = scanShard(ctx, cfg.Inputs[i], &st.bytes, nil, !cfg.NoLint, func(rs *resolved) {
+			if werr != nil {
+				return
+			}
+			st.captures.Add(1)
+			werr = q.rows(rs, &row, emit)
+		}, st.reporter(i))
+		if err == nil {
+			err = werr
+		}
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var keep []string
+	for i, ok := range done {
+		if ok {
+			keep = append(keep, parts[i])
+			st.sum.Done++
+			st.sum.Rows += rows[i]
+		}
+	}
+	return join[Row](cfg.Format, out, rowHeader(cfg.Format, cfg.Paths), keep)
+}
+
+// runURLs answers a URL list, a chunk at a time: the chunk's origins are
+// looked up in every input, the first input holding one answers for it.
+func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
+	cfg := st.cfg
+	q := newQuestions(cfg.Agents, nil)
+	enc := encodeURLRow
+	if cfg.Format == FormatTable {
+		enc = tableURLRow
+	}
+	// Parquet and the other formats are written straight to out, in order.
+	var w *writer[URLRow]
+	var bw *bufio.Writer
+	if cfg.Format == FormatParquet {
+		w = newWriter[URLRow](cfg.Format, out, enc)
+	} else {
+		bw = bufio.NewWriter(out)
+		if err := join[URLRow](cfg.Format, bw, urlHeader(cfg.Format), nil); err != nil {
+			return err
+		}
+		w = newWriter[URLRow](cfg.Format, bw, enc)
+	}
+	sc := bufio.NewScanner(cfg.URLs)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var line int64
+	type item struct {
+		url, robots string
+	}
+	var row URLRow
+	done := make([]bool, len(cfg.Inputs))
+	for i := range done {
+		done[i] = true
+	}
+	for chunkNo, more := 0, true; more && ctx.Err() == nil; chunkNo++ {
+		var chunk []item
+		wanted := map[string]bool{}
+		for len(chunk) < cfg.ChunkURLs {
+			if !sc.Scan() {
+				more = false
+				break
+			}
+			line++
+			u := strings.TrimSpace(sc.Text())
+			if u == "" || strings.HasPrefix(u, "#") {
+				continue
+			}
+			ru, err := robotstxt.RobotsURL(u)
+			if err != nil {
+				st.sum.Skipped++
+				st.sum.Problems = append(st.sum.Problems, Problem{Input: "urls", Offset: line, Kind: ProblemURL, Detail: err.Error(), Skipped: true})
+				continue
+			}
+			st.sum.URLs++
+			chunk = append(chunk, item{u, ru})
+			wanted[ru] = true
+		}
+		if len(chunk) == 0 {
+			break
+		}
+		found := make([]map[string]*resolved, len(cfg.Inputs))
+		ok, err := st.forInputs(ctx, func(i int) error {
+			m := map[string]*resolved{}
+			found[i] = m
+			report := func(Problem) {}
+			if chunkNo == 0 {
+				report = st.reporter(i) // the first pass reports the inputs' problems
+			}
+			return scanShard(ctx, cfg.Inputs[i], &st.bytes, func(k string) bool {
+				ru, err := robotstxt.RobotsURL(k)
+				return err == nil && wanted[ru]
+			}, false, func(rs *resolved) {
+				ru, _ := robotstxt.RobotsURL(rs.c.URL)
+				if m[ru] == nil {
+					c := *rs.c
+					c.Body = nil
+					rs.c = &c
+					m[ru] = rs
+					st.captures.Add(1)
+				}
+			}, report)
+		})
+		if err != nil {
+			return err
+		}
+		for i := range ok {
+			done[i] = done[i] && ok[i]
+		}
+		if ctx.Err() != nil {
+			break // an interrupted chunk is not written
+		}
+		for _, it := range chunk {
+			var rs *resolved
+			for i := range found {
+				if rs = found[i][it.robots]; rs != nil {
+					break
+				}
+			}
+			if rs == nil {
+				st.sum.Unmatched++
+				continue
+			}
+			if err := q.urlRows(it.url, it.robots, rs, &row, func(r *URLRow) error { st.sum.Rows++; return w.write(r) }); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("URL list: %w", err)
+	}
+	for _, ok := range done {
+		if ok {
+			st.sum.Done++
+		}
+	}
+	if err := w.close(); err != nil {
+		return err
+	}
+	if bw != nil {
+		return bw.Flush()
+	}
+	return nil
+}

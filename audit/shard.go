@@ -1,0 +1,198 @@
+package audit
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/robotstxt-go/robotstxt"
+)
+
+// maxHops is how many redirects are followed (RFC 9309 §2.3.1.2: at least
+// five).
+const maxHops = 5
+
+// targetBudget is how many body bytes of redirect targets a worker keeps
+// parsed at once; more take further passes over the input.
+const targetBudget = 64 << 20
+
+// resolved is a robots.txt capture with the rules it stands for.
+type resolved struct {
+	c           *Capture
+	final       string // where a redirect chain ended, or ""
+	finalStatus int
+	hops        int
+	rules       *robotstxt.Robots // nil: unknown
+	lint        *lintCounts       // nil unless the rules were parsed from a body
+}
+
+type lintCounts struct {
+	kinds            []Lint
+	errors, warnings int32
+}
+
+// lintOf counts the findings of Diagnose by cause and severity, in the
+// order of the cause's text.
+func lintOf(body []byte) *lintCounts {
+	rep := robotstxt.Diagnose(body)
+	lc := &lintCounts{}
+	idx := map[[2]string]int{}
+	for _, f := range rep.Findings {
+		kind := "other"
+		if f.Err != nil {
+			kind = f.Err.Error()
+		}
+		k := [2]string{kind, f.Severity.String()}
+		i, ok := idx[k]
+		if !ok {
+			i = len(lc.kinds)
+			idx[k] = i
+			lc.kinds = append(lc.kinds, Lint{Kind: kind, Severity: k[1]})
+		}
+		lc.kinds[i].Count++
+		switch f.Severity {
+		case robotstxt.SeverityError:
+			lc.errors++
+		case robotstxt.SeverityWarning:
+			lc.warnings++
+		}
+	}
+	sort.Slice(lc.kinds, func(i, j int) bool {
+		if lc.kinds[i].Kind != lc.kinds[j].Kind {
+			return lc.kinds[i].Kind < lc.kinds[j].Kind
+		}
+		return lc.kinds[i].Severity < lc.kinds[j].Severity
+	})
+	return lc
+}
+
+// rulesOf reads a capture as RFC 9309 §2.3.1 says, with lint counts for a
+// parsed body.
+func rulesOf(c *Capture, lint bool) (*robotstxt.Robots, *lintCounts) {
+	r := robotstxt.FromStatus(c.Status, c.Body)
+	if r.Kind() == robotstxt.Parsed && lint {
+		return r, lintOf(c.Body)
+	}
+	return r, nil
+}
+
+func isRedirect(status int) bool { return 300 <= status && status <= 399 }
+
+type hop struct {
+	loc    string // urlKey of the Location, "" when there is none
+	status int
+}
+
+// scanShard reads one input and calls emit for each robots.txt capture whose
+// URL want accepts (all when want is nil), resolved: first the captures
+// that are not redirects in record order, then the redirects.
+func scanShard(ctx context.Context, name string, count *atomic.Int64, want func(string) bool, lint bool, emit func(*resolved), report func(Problem)) error {
+	hops := map[string]hop{}
+	var sources []*Capture
+	note := func(c *Capture) {
+		if c.Oversize {
+			report(Problem{Input: c.Input, Offset: c.Offset, Kind: ProblemOversize, Detail: "body longer than " + strconv.Itoa(maxBody) + " bytes; answered on the first " + strconv.Itoa(maxBody)})
+		}
+		if 200 <= c.Status && c.Status <= 299 && looksHTML(c.Body) {
+			report(Problem{Input: c.Input, Offset: c.Offset, Kind: ProblemHTML, Detail: "HTML page served as robots.txt; answered as a robots.txt file"})
+		}
+	}
+	err := scanInput(ctx, name, count, nil, func(c *Capture) {
+		robots := isRobotsURL(c.URL)
+		if isRedirect(c.Status) {
+			if _, ok := hops[c.URL]; !ok {
+				loc, _ := resolveLocation(c.URL, c.Location)
+				hops[c.URL] = hop{loc: loc, status: c.Status}
+			}
+			if robots && (want == nil || want(c.URL)) {
+				s := *c
+				s.Body = nil
+				sources = append(sources, &s)
+			}
+			return
+		}
+		if !robots || want != nil && !want(c.URL) {
+			return
+		}
+		note(c)
+		r, lc := rulesOf(c, lint)
+		emit(&resolved{c: c, finalStatus: c.Status, rules: r, lint: lc})
+	}, report)
+	if err != nil || len(sources) == 0 {
+		return err
+	}
+
+	// Follow each redirect through the table to a URL that is not a
+	// redirect (or a dead end), then look those URLs up in further passes.
+	out := make([]*resolved, len(sources))
+	pending := map[string][]int{} // terminal URL -> sources
+	for i, s := range sources {
+		rs := &resolved{c: s}
+		out[i] = rs
+		cur := s.URL
+		for {
+			h, ok := hops[cur]
+			if !ok {
+				pending[cur] = append(pending[cur], i)
+				rs.final = cur
+				break
+			}
+			if h.loc == "" { // a redirect without a usable Location
+				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(h.status, nil)
+				break
+			}
+			if rs.hops == maxHops { // one redirect too many: unavailable
+				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(404, nil)
+				break
+			}
+			rs.hops++
+			cur = h.loc
+		}
+	}
+	done := make([]bool, len(out))
+	flush := func() {
+		for i, rs := range out {
+			if !done[i] && (rs.rules != nil || rs.finalStatus == -1) {
+				if rs.finalStatus == -1 {
+					rs.finalStatus = 0 // not captured
+				}
+				done[i] = true
+				emit(rs)
+			}
+		}
+	}
+	flush()
+	for len(pending) > 0 {
+		seen := map[string]bool{}
+		used := 0
+		err := scanInput(ctx, name, nil, func(k string) bool { return pending[k] != nil && !seen[k] }, func(c *Capture) {
+			if seen[c.URL] || isRedirect(c.Status) {
+				return
+			}
+			seen[c.URL] = true
+			if used > 0 && used+len(c.Body) > targetBudget {
+				return // next pass
+			}
+			used += len(c.Body)
+			r, lc := rulesOf(c, lint)
+			for _, i := range pending[c.URL] {
+				out[i].finalStatus, out[i].rules, out[i].lint = c.Status, r, lc
+			}
+			delete(pending, c.URL)
+		}, func(Problem) {}) // problems were reported by the first pass
+		if err != nil {
+			return err
+		}
+		for k, idx := range pending {
+			if !seen[k] { // not captured in this input
+				for _, i := range idx {
+					out[i].finalStatus = -1
+				}
+				delete(pending, k)
+			}
+		}
+		flush()
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package robotstxt
+
+// This file holds everything about usage preferences that depends on a
+// revision of the drafts or of Cloudflare's policy: the names of the lines,
+// the categories and their labels, the values, and how the two vocabularies
+// map onto each other. A new revision changes this file and its tests; the
+// parsing (usage_parse.go), the stored form (usage_layout.go) and the
+// answers (usage.go) work from these tables.
+//
+// Implemented:
+//
+//   - draft-ietf-aipref-attach-05, "Associating AI Usage Preferences with
+//     Content in HTTP" (§3: the Content-Usage rule of robots.txt, with an
+//     optional path);
+//   - draft-ietf-aipref-vocab-08, "A Vocabulary For Expressing AI Usage
+//     Preferences" (§4: the categories train-ai, ai-use and search; §5.1:
+//     combining; §6: the exemplary format, an RFC 9651 Dictionary of the
+//     Tokens y and n). attach-05 cites the combining section as "Section 7.1
+//     of VOCAB"; it is §5.1 of vocab-08;
+//   - Cloudflare's Content Signals Policy (contentsignals.org, September
+//     2025): the Content-Signal line with the signals search, ai-input and
+//     ai-train, each yes or no.
+
+// UsageRevision names the revisions of the drafts that the Content-Usage
+// answers follow.
+const UsageRevision = "draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-08"
+
+// The keys of the two lines, compared ignoring ASCII case as every key of
+// robots.txt is (RFC 9309 §2.2).
+const (
+	contentUsageKey  = "content-usage"
+	contentSignalKey = "content-signal"
+)
+
+// Category is a category of use of the IETF vocabulary
+// (draft-ietf-aipref-vocab-08 §4), as stated by Content-Usage lines.
+type Category uint8
+
+// The categories of draft-ietf-aipref-vocab-08 §4.
+const (
+	TrainAI       Category = iota // §4.1 "train-ai": training a generative AI model
+	AIUse                         // §4.2 "ai-use": input to a generative AI model
+	Search                        // §4.3 "search": search applications
+	NumCategories                 // the number of categories
+)
+
+// categoryLabels are the labels of §6.1 of the vocabulary, by Category.
+// They are case-sensitive (§6.1, §6.5.1).
+var categoryLabels = [NumCategories]string{
+	TrainAI: "train-ai",
+	AIUse:   "ai-use",
+	Search:  "search",
+}
+
+// String returns the category's label, as Content-Usage writes it.
+func (c Category) String() string {
+	if c < NumCategories {
+		return categoryLabels[c]
+	}
+	return "unknown"
+}
+
+// The values of a Content-Usage preference (vocab-08 §6.2): the Tokens y
+// (allow) and n (disallow), case-sensitive.
+const (
+	usageYes = "y"
+	usageNo  = "n"
+)
+
+// Signal is a signal of Cloudflare's Content Signals Policy, as stated by
+// Content-Signal lines.
+type Signal uint8
+
+// The signals of the Content Signals Policy.
+const (
+	SignalSearch  Signal = iota // "search": building a search index and showing links and excerpts
+	SignalAIInput               // "ai-input": input to AI models (grounding, retrieval)
+	SignalAITrain               // "ai-train": training or fine-tuning AI models
+	NumSignals                  // the number of signals
+)
+
+// signalLabels are the signals' names, by Signal.
+var signalLabels = [NumSignals]string{
+	SignalSearch:  "search",
+	SignalAIInput: "ai-input",
+	SignalAITrain: "ai-train",
+}
+
+// String returns the signal's name, as Content-Signal writes it.
+func (s Signal) String() string {
+	if s < NumSignals {
+		return signalLabels[s]
+	}
+	return "unknown"
+}
+
+// The values of a signal. The policy writes them in lower case; they are
+// compared ignoring ASCII case, as nothing says otherwise.
+const (
+	signalYes = "yes"
+	signalNo  = "no"
+)
+
+// signalCategory maps each signal onto the category of the IETF vocabulary
+// that covers the same use, for [Usage.Combined]. The two are close, not
+// equal: Cloudflare's search leaves out AI-generated summaries, and ai-input
+// covers any input to a model where ai-use covers input to a generative
+// model that the user did not provide.
+var signalCategory = [NumSignals]Category{
+	SignalSearch:  Search,
+	SignalAIInput: AIUse,
+	SignalAITrain: TrainAI,
+}
+
+// combinePrefs combines two statements about one category as vocab-08 §5.1
+// says: a disallow wins, then an allow; otherwise the preference is
+// unknown.
+func combinePrefs(a, b Pref) Pref {
+	switch {
+	case a == PrefNo || b == PrefNo:
+		return PrefNo
+	case a == PrefYes || b == PrefYes:
+		return PrefYes
+	}
+	return PrefUnknown
+}

@@ -295,7 +295,7 @@ func (d *diagnoser) sitemap(ln *Line) {
 // knownOtherKeys are keys that Parse keeps as other lines and that some
 // crawlers use; they draw no unknown-key finding.
 var knownOtherKeys = []string{
-	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal",
+	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal", "content-usage",
 }
 
 func (d *diagnoser) other(ln *Line, key, value []byte) {
@@ -303,6 +303,9 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 		d.rep.Counts.Outside++
 	} else {
 		d.rep.Counts.Others++
+	}
+	if d.usageLine(ln, key, value) {
+		return
 	}
 	known := slices.ContainsFunc(knownOtherKeys, func(k string) bool { return equalFold(key, k) })
 	isDelay := equalFold(key, "crawl-delay")
@@ -372,6 +375,7 @@ func (d *diagnoser) finish() {
 			quoteList(g.agents)))
 	}
 	d.closed()
+	d.usageDisallowed()
 	c := &d.rep.Counts
 	c.Lines = len(d.rep.Lines)
 	c.Groups = len(d.b.groups)

@@ -30,9 +30,6 @@ type urlPath struct {
 // Google's parser takes it: skip a leading "//"; "://" ends a scheme only
 // before the first '/', '?' or ';'; the path starts at the next of those and
 // ends at '#'; it is "/" when there is none, or when '#' comes first.
-//
-// Every byte before the path is read once, by indexPathStart, which stops
-// at a '#' too; every byte of the path at most once, by indexPathEnd.
 func pathOf(rawURL string) urlPath {
 	s := rawURL
 	// host is where the host starts once a scheme is found, or 0; begin is
@@ -55,15 +52,21 @@ func pathOf(rawURL string) urlPath {
 			begin = host + i
 		}
 	}
-	// A '#' anywhere before the path, even in the scheme, leaves no path.
-	if begin < 0 || s[begin] == '#' {
+	if begin < 0 {
 		return urlPath{rest: "/"}
 	}
-	// The path ends at '#'. Google's parser hands it to its matcher as a
-	// C string: nothing from the first NUL byte on takes part either.
+	// A '#' anywhere before the path, even in the scheme, leaves no path.
 	end := len(s)
-	if i := indexPathEnd(s[begin:]); i >= 0 {
-		end = begin + i
+	if hash := strings.IndexByte(s, '#'); hash >= 0 {
+		if hash < begin {
+			return urlPath{rest: "/"}
+		}
+		end = hash
+	}
+	// Google's parser hands the path to its matcher as a C string: nothing
+	// from the first NUL byte on takes part.
+	if nul := strings.IndexByte(s[begin:end], 0); nul >= 0 {
+		end = begin + nul
 	}
 	if s[begin] != '/' {
 		return urlPath{rest: s[begin:end], slash: true}
@@ -84,54 +87,28 @@ func schemeLen(s string) int {
 	return 0
 }
 
-// SWAR constants: a byte of x is zero where v has the byte sought, and
-// (x-swarOnes)&^x&swarHighs sets the high bit of the lowest such byte (and
-// maybe of later ones, never of earlier ones).
-const (
-	swarOnes  = 0x0101010101010101
-	swarHighs = 0x8080808080808080
-)
-
-// le64 returns the eight bytes of s from i on as a little-endian word.
-func le64(s string, i int) uint64 {
-	b := s[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// indexPathStart returns the index of the first '/', '?', ';' or '#' in s,
-// or -1. It tests eight bytes at a time: a URL's scheme and host are
-// scanned on every query.
+// indexPathStart returns the index of the first '/', '?' or ';' in s, or -1.
+// It tests eight bytes at a time: a URL's scheme and host are scanned on
+// every query.
 func indexPathStart(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		v := le64(s, i)
-		x, y, z, h := v^('/'*swarOnes), v^('?'*swarOnes), v^(';'*swarOnes), v^('#'*swarOnes)
-		if t := ((x-swarOnes)&^x | (y-swarOnes)&^y | (z-swarOnes)&^z | (h-swarOnes)&^h) & swarHighs; t != 0 {
+		b := s[i : i+8]
+		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// A byte of x is zero where v has the byte sought; (x-ones)&^x&highs
+		// sets the high bit of the lowest such byte (and maybe of later ones).
+		x, y, z := v^('/'*ones), v^('?'*ones), v^(';'*ones)
+		if t := (x-ones)&^x&highs | (y-ones)&^y&highs | (z-ones)&^z&highs; t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
 	}
 	for ; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
-			return i
-		}
-	}
-	return -1
-}
-
-// indexPathEnd returns the index of the first '#' or NUL in s, or -1, eight
-// bytes at a time.
-func indexPathEnd(s string) int {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := le64(s, i)
-		h := v ^ ('#' * swarOnes)
-		if t := ((v-swarOnes)&^v | (h-swarOnes)&^h) & swarHighs; t != 0 {
-			return i + bits.TrailingZeros64(t)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == '#' || c == 0 {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
 			return i
 		}
 	}

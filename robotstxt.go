@@ -62,6 +62,35 @@
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).
 //
+// # Usage preferences
+//
+// Besides whether a crawler may fetch a URL, [Robots.Usage] answers what it
+// may use it for, from two kinds of line, each reported as stated:
+//
+//   - Content-Usage (draft-ietf-aipref-attach-05 §3, with the vocabulary
+//     of draft-ietf-aipref-vocab-08): a rule of a group, an optional path
+//     pattern, then an RFC 9651 Dictionary such as "train-ai=n, search=y".
+//     The categories are train-ai, ai-use and search; the Token y allows,
+//     n disallows, and anything else, an unknown key, or a value that does
+//     not parse as a Dictionary states nothing. Keys are case-sensitive.
+//   - Content-Signal (Cloudflare's Content Signals Policy): "search=yes,
+//     ai-input=no, ai-train=no", with an optional leading path as
+//     Content-Usage; names and values are compared ignoring case, and a
+//     line before the first group applies to every crawler whose groups
+//     state none.
+//
+// The groups that decide for the agent's Allow and Disallow answer decide
+// its preferences. Among their lines of one kind, the one whose path
+// pattern matches with the longest pattern (as Allow and Disallow match;
+// a line without a path counts as "/") states the preferences, and lines of
+// equal length combine category by category, a disallow winning (vocab-08
+// §5.1). A URL the groups disallow has no preferences: its answer is
+// [PrefNotCrawlable]. Groups form as in Google's parser: a line it does not
+// know, these included, does not end a run of User-agent lines (RFC 9309
+// §2.2.4 agrees, where attach-05's grammar would end it), so these lines
+// never move an Allow or Disallow answer. The revision-dependent parts are
+// in one file, usage_vocab.go ([UsageRevision]).
+//
 // The package does no I/O. [FromStatus] maps an HTTP status to the rules
 // RFC 9309 prescribes, and [RobotsURL] finds where a URL's robots.txt lives;
 // package github.com/robotstxt-go/robotstxt/fetch fetches and caches

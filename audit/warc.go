@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/nlnwa/gowarc"
 )
@@ -29,10 +30,14 @@ var warcOptions = []gowarc.WarcRecordOption{
 	gowarc.WithFixSyntaxErrors(false),
 }
 
+var newReaderMu sync.Mutex
+
 // readWARC calls emit for each response record of a WARC file, in file
 // order, and report for each record it skips.
 func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
+	newReaderMu.Lock() // the WARC library sets a global of package uuid when it makes a reader
 	r, err := gowarc.NewWarcFileReaderFromStream(in.r, 0, warcOptions...)
+	newReaderMu.Unlock()
 	if err != nil {
 		return err
 	}

@@ -142,10 +142,23 @@ func corpusCaptures(t testing.TB) []capture {
 // ROBOTSAUDIT_CORPUS_WARC, for measuring the command on it:
 //
 //	ROBOTSAUDIT_CORPUS_WARC=/tmp/corpus.warc.gz go test -run TestWriteCorpusWARC ./audit
+//
+// A path with "%d" writes the corpus in two halves, corpus-0 and corpus-1.
 func TestWriteCorpusWARC(t *testing.T) {
 	p := os.Getenv("ROBOTSAUDIT_CORPUS_WARC")
 	if p == "" {
 		t.Skip("set ROBOTSAUDIT_CORPUS_WARC to a path to write the corpus WARC")
 	}
-	writeWARC(t, p, corpusCaptures(t))
+	cs := corpusCaptures(t)
+	if !strings.Contains(p, "%d") {
+		writeWARC(t, p, cs)
+		return
+	}
+	for i := 0; i < 2; i++ { // "%d" in the path: two halves, one shard each
+		var half []capture
+		for j := i; j < len(cs); j += 2 {
+			half = append(half, cs[j])
+		}
+		writeWARC(t, fmt.Sprintf(p, i), half)
+	}
 }

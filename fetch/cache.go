@@ -156,6 +156,10 @@ type Rules struct {
 type Decision struct {
 	robotstxt.Decision
 	Rules
+	// Usage is what the rules say about the use of the URL: its
+	// Content-Usage and Content-Signal preferences (see
+	// [robotstxt.Robots.Usage]); its Decision is the one above.
+	Usage robotstxt.Usage
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
@@ -268,7 +272,8 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Decision: r.Robots.Decide(agent, robotstxt.NormalizeURL(rawURL)), Rules: r}, nil
+	u := r.Robots.Usage(agent, robotstxt.NormalizeURL(rawURL))
+	return Decision{Decision: u.Decision, Rules: r, Usage: u}, nil
 }
 
 // Agent returns the crawler's product token: Options.Agent, or the token

@@ -46,8 +46,10 @@ type PacerOptions struct {
 	Cache *Cache
 
 	// Agent is the product token whose group's Crawl-delay counts; ""
-	// means Cache.Agent(). A question with an agent that is not a product
-	// token fails with an [*AgentError].
+	// means Cache.Agent(), the crawler's one identity, which is what a
+	// crawler should leave it to: the requests, the rules and the pacing
+	// then follow from the same User-Agent. A question with an agent that
+	// is not a product token fails with an [*AgentError].
 	Agent string
 
 	// Delay spaces the requests to an origin whose robots.txt has no

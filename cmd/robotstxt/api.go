@@ -71,14 +71,15 @@ type groupJSON struct {
 
 // resultJSON is one URL's answer.
 type resultJSON struct {
-	URL       string `json:"url"`
-	Allowed   *bool  `json:"allowed,omitempty"` // absent when Error is set
-	Line      int    `json:"line,omitempty"`
-	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
-	Key       string `json:"key,omitempty"`       // the key as written
-	Rule      string `json:"rule,omitempty"`      // the value as written
-	Explain   string `json:"explain,omitempty"`   // as robotstxt check prints it
-	Error     string `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	URL       string     `json:"url"`
+	Allowed   *bool      `json:"allowed,omitempty"` // absent when Error is set
+	Line      int        `json:"line,omitempty"`
+	Directive string     `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string     `json:"key,omitempty"`       // the key as written
+	Rule      string     `json:"rule,omitempty"`      // the value as written
+	Explain   string     `json:"explain,omitempty"`   // as robotstxt check prints it
+	Error     string     `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
+	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
 // lintResponse is what /api/lint answers, in this order: the counts of lint
@@ -308,7 +309,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.work(w, r, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, req.URL)),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(res.Body),
@@ -355,11 +356,12 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 			resp.Results = append(resp.Results, resultJSON{URL: u, Error: err.Error()})
 			continue
 		}
-		d := g.Decide(u)
+		us := g.Usage(robotstxt.NormalizeURL(u)) // as a crawler sends it, as check and package fetch ask
+		d := us.Decision
 		j := src.decisionJSON(u, d)
 		resp.Results = append(resp.Results, resultJSON{
 			URL: u, Allowed: &d.Allowed, Line: j.Line, Directive: j.Directive, Key: j.Key, Rule: j.Rule,
-			Explain: src.explain(u, d),
+			Explain: src.explain(u, d), Usage: usageOf(us),
 		})
 	}
 	return resp

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +25,24 @@ robots.txt decides:
 
 	disallowed  https://example.com/private/x  line 6: Disallow: /private/
 
+After an allowed URL it prints the usage preferences that the file's
+Content-Usage and Content-Signal lines state for it, with their lines:
+
+	allowed     https://example.com/a  line 2: Allow: /  [content-usage: train-ai=n (line 4)]
+
 The robots.txt comes from a file (-file F), from standard input (-), or from
 the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
 URLs come from the arguments or, when there are none, from standard input,
 one a line (a crawl frontier); with -url and no URLs, U itself is checked.
 The agent is a product token such as Googlebot; the default "*" stands for
-any crawler that no group names. A URL is an absolute URL or a path that
-starts with '/'; anything else is an error.
+any crawler that no group names. -user-agent gives the User-Agent header
+sent with -url; without -agent, the agent is the token found in it. An
+agent that is not a product token (Googlebot/2.1, a whole header), or a
+token and a header that name two crawlers, are refused with exit status 2
+rather than answered for the "*" group. A URL is an absolute URL or a path
+that starts with '/'; anything else is an error. It is asked about as a
+crawler sends it (robotstxt.NormalizeURL): non-ASCII bytes, spaces and the
+other bytes no URL holds raw %-encoded, escapes upper-cased.
 
 Before the answers, check prints to standard error the errors that
 "robotstxt lint" finds in the file (an HTML page, UTF-16, binary data, a
@@ -55,6 +68,7 @@ type source struct {
 	report      *robotstxt.Report // nil when there was no body to parse
 	why         string            // when robots is not parsed: what stands for the rules
 	unreachable bool              // the robots.txt could not be fetched: robots disallows everything
+	cut         string            // when the file goes on past 500 KiB: the warning that says where it stops being read
 }
 
 func (c *cli) check(args []string) int {
@@ -85,21 +99,25 @@ func (c *cli) check(args []string) int {
 		urls = []string{*url}
 	}
 
+	token, header, err := identity(*agent, *userAgent)
+	if err != nil {
+		return c.fail("robotstxt check: %v", err)
+	}
+	*agent = token
+
 	var src *source
-	var err error
 	switch {
 	case *file != "":
-		src, err = readSource(*file, func() ([]byte, error) { return os.ReadFile(*file) })
+		src, err = readFileSource(*file)
 	case fromStdin:
-		src, err = readSource("<stdin>", func() ([]byte, error) { return io.ReadAll(c.stdin) })
+		src, err = readSource("<stdin>", c.stdin, -1)
 	default:
-		src, err = c.fetchSource(headerFor(*agent, *userAgent), *url)
+		src, err = c.fetchSource(header, *url)
 	}
 	if err != nil {
 		return c.fail("robotstxt check: %s", describeURLError(err))
 	}
 	c.warnSource("robotstxt check", src)
-	c.warnAgent(*agent)
 
 	out := bufio.NewWriter(c.stdout)
 	enc := json.NewEncoder(out)
@@ -123,12 +141,17 @@ func (c *cli) check(args []string) int {
 		if *url != "" {
 			c.warnOrigin(src.name, u)
 		}
-		d := g.Decide(u)
+		// Asked as a crawler sends it (NormalizeURL), as the cache and
+		// the Transport of package fetch ask.
+		us := g.Usage(robotstxt.NormalizeURL(u))
+		d := us.Decision
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if *asJSON {
-			return enc.Encode(src.decisionJSON(u, d))
+			j := src.decisionJSON(u, d)
+			j.Usage = usageOf(us)
+			return enc.Encode(j)
 		}
-		_, err := fmt.Fprintf(out, "%-10s  %s  %s\n", verdictWord(d.Allowed), u, src.explain(u, d))
+		_, err := fmt.Fprintf(out, "%-10s  %s  %s%s\n", verdictWord(d.Allowed), u, src.explain(u, d), usageText(us))
 		return err
 	}
 	if len(urls) > 0 {
@@ -171,6 +194,9 @@ func (c *cli) warnSource(prefix string, s *source) {
 	if s.unreachable {
 		fmt.Fprintf(c.stderr, "%s: %s %s (exit status %d)\n", prefix, s.name, strings.TrimPrefix(s.why, "robots.txt "), exitUnreachable)
 	}
+	if s.cut != "" {
+		fmt.Fprintln(c.stderr, s.cut)
+	}
 	if s.report == nil {
 		return
 	}
@@ -199,14 +225,67 @@ func verdictWord(allowed bool) string {
 	return "disallowed"
 }
 
-// readSource reads and parses a robots.txt body. As a crawler does, it
-// reads rules from the first 500 KiB only; the findings cover it all.
-func readSource(name string, read func() ([]byte, error)) (*source, error) {
-	body, err := read()
+// readFileSource reads the robots.txt in the file name: see readSource.
+func readFileSource(name string) (*source, error) {
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return &source{name: name, robots: robotstxt.Parse(body[:min(len(body), fetch.MaxBodySize)]), report: robotstxt.Diagnose(body)}, nil
+	defer f.Close()
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	return readSource(name, f, size)
+}
+
+// readSource reads and parses a robots.txt body from r, whose size is
+// known when not -1. As a crawler does, it keeps what counts, the first
+// 500 KiB: a 10 MB file costs what a 500 KiB one does. A stream of unknown
+// size is read to its end without keeping the rest, so that a pipe's
+// writer is not cut off and the size can be told.
+func readSource(name string, r io.Reader, size int64) (*source, error) {
+	body, err := io.ReadAll(io.LimitReader(r, fetch.MaxBodySize+1))
+	if err != nil {
+		return nil, err
+	}
+	src := &source{name: name}
+	if len(body) > fetch.MaxBodySize {
+		if size < 0 {
+			rest, err := io.Copy(io.Discard, r)
+			if err != nil {
+				return nil, err
+			}
+			size = int64(len(body)) + rest
+		}
+		body = body[:fetch.MaxBodySize]
+		src.cut = cutWarning(name, body, size)
+	}
+	src.robots, src.report = robotstxt.Parse(body), robotstxt.Diagnose(body)
+	return src, nil
+}
+
+// cutWarning says where a body of size bytes, of which body is the first
+// 500 KiB, stops being read: the line and the byte in it, numbered as the
+// core numbers lines (robotstxt.Diagnose).
+func cutWarning(name string, body []byte, size int64) string {
+	lines := robotstxt.Diagnose(body).Lines
+	line, start := 1, 0
+	if len(lines) > 0 {
+		line = lines[len(lines)-1].Num
+	}
+	if i := bytes.LastIndexAny(body, "\r\n"); i >= 0 {
+		start = i + 1
+		if start == len(body) {
+			line++ // the cut falls at the start of the next line
+		}
+	}
+	where := "from this line on"
+	if start < len(body) {
+		where = fmt.Sprintf("from byte %d of this line on", len(body)-start+1)
+	}
+	return fmt.Sprintf("%s:%d: warning: the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
+		name, line, size, fetch.MaxBodySize, where)
 }
 
 // fetchSource fetches the robots.txt that applies to url, sending header as
@@ -219,16 +298,33 @@ func (c *cli) fetchSource(header, url string) (*source, error) {
 	return res.source(), nil
 }
 
-// headerFor returns the User-Agent header to send: the one given, else the
-// agent's product token, else "" for Go's default.
-func headerFor(agent, given string) string {
+// identity returns the product token to answer for and the User-Agent
+// header to send, from -agent and -user-agent: one identity, as in package
+// fetch. A header gives its token (robotstxt.ProductToken); a token alone
+// is sent as the header; "*" sends Go's default. An agent that is not a
+// product token, a header whose token cannot be read, or a token and a
+// header that disagree are errors: answering for the "*" group instead
+// would print another crawler's verdict.
+func identity(agent, header string) (token, send string, err error) {
 	switch {
-	case given != "":
-		return given
-	case robotstxt.ValidAgent(agent):
-		return agent
+	case agent != "*" && !robotstxt.ValidAgent(agent):
+		return "", "", errors.New(agentWarning(agent, "-agent "))
+	case header == "":
+		if agent == "*" {
+			return agent, "", nil
+		}
+		return agent, agent, nil
 	}
-	return ""
+	found := robotstxt.ProductToken(header)
+	switch {
+	case agent == "*" && found == "":
+		return "", "", fmt.Errorf("no product token found in -user-agent %q: give the token its robots.txt groups name with -agent NAME", header)
+	case agent == "*":
+		return found, header, nil
+	case !strings.EqualFold(found, agent):
+		return "", "", fmt.Errorf("-agent %s and -user-agent %q name different crawlers (%q): a crawler obeys robots.txt under the name it sends", agent, header, found)
+	}
+	return agent, header, nil
 }
 
 // warnOrigin tells when u is on another site than the robots.txt fetched,
@@ -236,14 +332,6 @@ func headerFor(agent, given string) string {
 func (c *cli) warnOrigin(robotsURL, u string) {
 	if theirs, err := robotstxt.RobotsURL(u); err == nil && theirs != robotsURL {
 		fmt.Fprintf(c.stderr, "robotstxt: %s is not on the site of %s: %s applies to it\n", u, robotsURL, theirs)
-	}
-}
-
-// warnAgent tells when the agent can name no group, as "Googlebot/2.1"
-// cannot: such an agent always gets the rules for "*".
-func (c *cli) warnAgent(agent string) {
-	if w := agentWarning(agent, "-agent "); w != "" {
-		fmt.Fprintln(c.stderr, "robotstxt: "+w)
 	}
 }
 
@@ -262,8 +350,20 @@ func agentWarning(agent, use string) string {
 	return fmt.Sprintf("agent %q is not a product token (letters, '-' and '_'): it names no group and gets the rules for \"*\"%s", agent, hint)
 }
 
+// isTokenByte reports whether c may be part of a product token, as the
+// core says (robotstxt.ValidAgent), not by a list of its own.
 func isTokenByte(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
+	return c < utf8.RuneSelf && robotstxt.ValidAgent(string(rune(c)))
+}
+
+// headerFor returns the User-Agent header to send: the one given, else the
+// agent's product token, else "" for Go's default.
+func headerFor(agent, given string) string {
+	_, header, err := identity(agent, given)
+	if err != nil {
+		return given
+	}
+	return header
 }
 
 // explain says why d was decided: the deciding line as written, or what
@@ -321,14 +421,15 @@ func show(s string) string {
 
 // decisionJSON is what check -json prints per URL.
 type decisionJSON struct {
-	URL       string `json:"url"`
-	Allowed   bool   `json:"allowed"`
-	Line      int    `json:"line,omitempty"`
-	Directive string `json:"directive,omitempty"` // "allow" or "disallow"
-	Key       string `json:"key,omitempty"`       // the key as written
-	Rule      string `json:"rule,omitempty"`      // the value as written
-	Rules     string `json:"rules,omitempty"`     // "allow-all" or "disallow-all" when no file was parsed
-	Reason    string `json:"reason,omitempty"`    // why, when no file was parsed
+	URL       string     `json:"url"`
+	Allowed   bool       `json:"allowed"`
+	Line      int        `json:"line,omitempty"`
+	Directive string     `json:"directive,omitempty"` // "allow" or "disallow"
+	Key       string     `json:"key,omitempty"`       // the key as written
+	Rule      string     `json:"rule,omitempty"`      // the value as written
+	Rules     string     `json:"rules,omitempty"`     // "allow-all" or "disallow-all" when no file was parsed
+	Reason    string     `json:"reason,omitempty"`    // why, when no file was parsed
+	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
 func (s *source) decisionJSON(url string, d robotstxt.Decision) decisionJSON {

@@ -203,13 +203,18 @@ func (c *cli) fetch(args []string) int {
 		return c.fail("robotstxt fetch: give exactly one URL, such as https://example.com/page")
 	}
 	url := pos[0]
-	c.warnAgent(*agent)
-	res, err := c.fetcher.Fetch(context.Background(), headerFor(*agent, *userAgent), url)
+	token, header, err := identity(*agent, *userAgent)
+	if err != nil {
+		return c.fail("robotstxt fetch: %v", err)
+	}
+	*agent = token
+	res, err := c.fetcher.Fetch(context.Background(), header, url)
 	if err != nil {
 		return c.fail("robotstxt fetch: %s", describeURLError(err))
 	}
 	src := res.source()
-	d := res.Robots.Decide(*agent, url)
+	// Asked as a crawler sends it, as package fetch asks.
+	d := res.Robots.Decide(*agent, robotstxt.NormalizeURL(url))
 	if *asJSON {
 		err = c.fetchJSON(url, *agent, res, src, d)
 	} else {

@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -77,6 +78,7 @@ Usage:
 	robotstxt lint [-json] [-lines] [-all] FILE|-
 	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
+	robotstxt help COMMAND | version
 
 Commands:
 
@@ -125,11 +127,42 @@ func (c *cli) run(args []string) int {
 	case "serve":
 		return c.serve(rest)
 	case "help", "-h", "-help", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			// "help check" is "check -h".
+			switch rest[0] {
+			case "check", "lint", "fetch", "serve":
+				return c.run([]string{rest[0], "-h"})
+			}
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch or serve", rest[0])
+		}
 		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
 		return c.fail("robotstxt: unknown command %q: use check, lint, fetch or serve (robotstxt -h for help)", cmd)
 	}
+}
+
+// version returns the module version the command was built from, as the
+// go command records it ("(devel)" for a build from a checkout), with the
+// VCS revision when there is one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v + " " + bi.GoVersion
 }
 
 // fail prints an error message and returns the failure status.

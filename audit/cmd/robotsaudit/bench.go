@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/robotstxt-go/robotstxt/audit"
 )
 
@@ -17,6 +17,9 @@ import (
 // the inputs alone, then the audit of the same inputs with 1 and 2 workers
 // writing CSV to nowhere. Each measurement is the best of n runs.
 func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
+	if len(cfg.Agents) == 0 {
+		cfg.Agents = audit.BuiltinAgents()
+	}
 	var size int64
 	for _, in := range cfg.Inputs {
 		if st, err := os.Stat(in); err == nil && st.Mode().IsRegular() {
@@ -78,8 +81,9 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readAlone reads every input file once, gunzipping .gz files, into
-// nowhere: the floor under any reader of the same bytes.
+// readAlone reads every input file once, gunzipping .gz files with the
+// gzip package the WARC reader uses, into nowhere: the floor under any
+// reader of the same bytes.
 func readAlone(inputs []string) error {
 	for _, in := range inputs {
 		f, err := os.Open(in)

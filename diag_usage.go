@@ -1,0 +1,184 @@
+package robotstxt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// This file holds the checks of [Diagnose] on Content-Usage and
+// Content-Signal lines (see usage.go): values that state nothing, keys that
+// are unknown or in the wrong case, paths that can never match, preferences
+// on paths the group disallows, and signals before the first group.
+
+// Causes of the findings on Content-Usage and Content-Signal lines.
+var (
+	ErrUsageValue      = errors.New("malformed usage preference")            // states nothing, or less than it seems
+	ErrUsageKey        = errors.New("unknown usage category")                // ignored
+	ErrUsageCase       = errors.New("usage key or value in the wrong case")  // Content-Usage is case-sensitive
+	ErrUsagePath       = errors.New("usage path can never match")            // it does not start with '/'
+	ErrUsageDisallowed = errors.New("usage preference on a disallowed path") // no preference applies there
+	ErrUsageNoGroup    = errors.New("usage line before any user-agent line") // read by some crawlers only
+)
+
+// usageLine checks a line with key key, if it is a Content-Usage or
+// Content-Signal line, and reports whether it was one.
+func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
+	kind := usageKeyKind(key)
+	if kind == notUsage {
+		return false
+	}
+	name := "content-usage"
+	if kind == kindContentSignal {
+		name = "content-signal"
+	}
+	if d.b.current() < 0 {
+		if kind == kindContentUsage {
+			d.add(ln.Num, SeverityWarning, ErrUsageNoGroup,
+				"content-usage line before any user-agent line belongs to no group and is ignored: draft-ietf-aipref-attach-05 §3 makes it a rule of a group")
+			return true
+		}
+		d.add(ln.Num, SeverityWarning, ErrUsageNoGroup,
+			"content-signal line before any user-agent line: some crawlers apply it to every crawler, others ignore it; put it in the group for \"*\" (this package applies it to crawlers whose groups state no content-signal)")
+	}
+	path, pref, hasPath := splitUsageValue(value)
+	if !hasPath && d.usageBadPath(ln, name, pref) {
+		return true
+	}
+	if kind == kindContentUsage {
+		d.usagePrefs(ln, pref)
+	} else {
+		d.signals(ln, pref)
+	}
+	if hasPath && bytes.IndexByte(path[:len(path)-1], '$') >= 0 {
+		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
+			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path))
+	}
+	return true
+}
+
+// usageBadPath reports a value whose first word looks like a path that
+// does not start with '/': it is read as a preference, which then states
+// nothing (attach-05 §3.2: paths always start with '/').
+func (d *diagnoser) usageBadPath(ln *Line, name string, value []byte) bool {
+	sp := bytes.IndexAny(value, " \t")
+	if sp < 0 {
+		return false
+	}
+	first := value[:sp]
+	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.") {
+		return false
+	}
+	d.add(ln.Num, SeverityError, ErrUsagePath, fmt.Sprintf(
+		"%s path %q does not start with '/': it can never match, and the whole value is read as a preference, which states nothing; write %q",
+		name, first, "/"+strings.TrimLeft(string(first), "/")))
+	return true
+}
+
+// usagePrefs checks a Content-Usage preference (vocab-08 §6).
+func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
+	if len(pref) == 0 {
+		d.add(ln.Num, SeverityWarning, ErrUsageValue, "content-usage line states no preference: write one, such as train-ai=n")
+		return
+	}
+	if _, ok := parseUsagePrefs(pref); !ok {
+		if lower := bytes.ToLower(pref); !bytes.Equal(lower, pref) {
+			if _, ok := parseUsagePrefs(lower); ok {
+				d.add(ln.Num, SeverityError, ErrUsageCase, fmt.Sprintf(
+					"content-usage preference %q is case-sensitive and does not parse with upper-case keys: it states nothing; write %q", pref, lower))
+				return
+			}
+		}
+		d.add(ln.Num, SeverityError, ErrUsageValue, fmt.Sprintf(
+			"content-usage preference %q is not a structured-field dictionary (RFC 9651): it states nothing; write keys and y or n, such as train-ai=n, search=y", pref))
+		return
+	}
+	parseSFDictionary(pref, func(key, token []byte, isToken bool) {
+		known := false
+		for _, label := range categoryLabels {
+			known = known || string(key) == label
+		}
+		switch {
+		case !known:
+			msg := fmt.Sprintf("content-usage category %q is unknown and ignored; the categories are %s", key, strings.Join(categoryLabels[:], ", "))
+			d.add(ln.Num, SeverityWarning, ErrUsageKey, msg)
+		case isToken && (string(token) == usageYes || string(token) == usageNo):
+		case isToken && (bytes.EqualFold(token, []byte(usageYes)) || bytes.EqualFold(token, []byte(usageNo))):
+			d.add(ln.Num, SeverityError, ErrUsageCase, fmt.Sprintf(
+				"content-usage value %s=%s states nothing: the values are y and n, in lower case", key, token))
+		default:
+			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
+				"content-usage %s states nothing: its value must be y or n, as in %s=n", key, key))
+		}
+	})
+}
+
+// signals checks a Content-Signal value (Cloudflare's Content Signals
+// Policy: search, ai-input and ai-train, each yes or no).
+func (d *diagnoser) signals(ln *Line, value []byte) {
+	if len(trimOWS(value)) == 0 {
+		d.add(ln.Num, SeverityWarning, ErrUsageValue, "content-signal line states no signal: write one, such as ai-train=no")
+		return
+	}
+	eachSignalEntry(value, func(e signalEntry) {
+		known, exact := false, false
+		for _, label := range signalLabels {
+			if bytes.EqualFold(e.key, []byte(label)) {
+				known, exact = true, string(e.key) == label
+			}
+		}
+		switch {
+		case !e.ok:
+			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
+				"content-signal entry %q is not name=value and states nothing: write, for example, ai-train=no", e.key))
+		case !known:
+			d.add(ln.Num, SeverityWarning, ErrUsageKey, fmt.Sprintf(
+				"content-signal %q is unknown and ignored; the signals are %s", e.key, strings.Join(signalLabels[:], ", ")))
+		case !bytes.EqualFold(e.value, []byte(signalYes)) && !bytes.EqualFold(e.value, []byte(signalNo)):
+			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
+				"content-signal %s=%s states nothing: the values are yes and no", e.key, e.value))
+		case !exact || string(e.value) != signalYes && string(e.value) != signalNo:
+			d.add(ln.Num, SeverityWarning, ErrUsageCase, fmt.Sprintf(
+				"content-signal %s=%s: the policy writes names and values in lower case, and some crawlers may compare them exactly; write %s=%s",
+				e.key, e.value, bytes.ToLower(e.key), bytes.ToLower(e.value)))
+		}
+	})
+}
+
+// usageDisallowed reports preferences on paths that the line's own group
+// disallows: no preference applies to a URL that may not be fetched
+// (attach-05 §3.1). A pattern with a '*' is judged by what comes before
+// it. It runs once the whole file is read, on the file as Parse keeps it.
+func (d *diagnoser) usageDisallowed() {
+	if len(d.b.usage) == 0 {
+		return
+	}
+	r := Parse(d.data)
+	base, n := r.numUsage()
+	for i := range n {
+		u := r.usageAt(base, i)
+		if u.group == preamble {
+			continue
+		}
+		path := r.usagePattern(u)
+		if star := strings.IndexByte(path, '*'); star >= 0 {
+			path = path[:star]
+		}
+		if path == "" {
+			continue
+		}
+		g := Group{r: r, ids: []uint32{u.group}, n: 1}
+		dec := g.Decide(path)
+		if dec.Allowed {
+			continue
+		}
+		name := "content-usage"
+		if u.signal {
+			name = "content-signal"
+		}
+		d.add(int(u.line), SeverityWarning, ErrUsageDisallowed, fmt.Sprintf(
+			"%s on %s: line %d of the same group disallows %s, and no preference applies to a URL that may not be fetched (draft-ietf-aipref-attach-05 §3.1)",
+			name, path, dec.Line, path))
+	}
+}

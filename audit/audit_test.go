@@ -128,6 +128,13 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 				d = robotstxt.Decision{Allowed: true}
 			}
 			v := row.Verdicts[i]
+			u := r.UsageFor(tokens, robotstxt.NormalizeURL(p))
+			if ignores && !own && r.Kind() == robotstxt.Parsed {
+				u = robotstxt.Usage{Decision: d}
+			}
+			if v.ContentUsage != usageString(&u) || v.ContentSignal != signalString(&u) {
+				t.Errorf("%s %s: usage %q signal %q, want %q %q", where, p, v.ContentUsage, v.ContentSignal, usageString(&u), signalString(&u))
+			}
 			if v.Path != p || v.Allowed == nil || *v.Allowed != d.Allowed || int(v.Line) != d.Line || v.Rule != d.Rule {
 				t.Errorf("%s %s: got %+v (allowed %v), want %+v", where, p, v, v.Allowed != nil && *v.Allowed, d)
 			}

@@ -58,7 +58,9 @@
 // and allowed everything when none does.
 //
 // The questions are either a few paths per origin (default "/"), answered
-// per capture × agent in one row, or a list of URLs, each joined to its
+// per capture × agent in one row (for each path: the verdict, the deciding
+// line and rule, and the Content-Usage and Content-Signal preferences that
+// robotstxt.Robots.Usage reports as stated), or a list of URLs, each joined to its
 // origin's robots.txt with [robotstxt.RobotsURL] and answered per URL ×
 // agent.
 //
@@ -85,14 +87,16 @@
 //
 // # Determinism, workers and memory
 //
-// Workers take whole inputs. Each input's rows are written in input order
-// (the captures in record order, then the captures that redirect, in record
-// order) to a part of its own, and the parts are joined in the order of the
-// inputs, sorted by name: the same inputs give the same bytes whatever the
-// number of workers.
+// Inputs are read one after another, in the order of their names. Within an
+// input, one goroutine reads the records (gunzip, WARC, HTTP) and the
+// workers (one per core by default) parse, lint and answer the captures in
+// parallel; the rows are written in record order (the captures in record
+// order, then the captures that redirect, in record order) to a part of the
+// input's own, and the parts are joined in input order: the same inputs give
+// the same bytes whatever the number of workers.
 //
-// Memory does not grow with the size of an input: a worker holds one
-// capture at a time (its body is read up to fetch.MaxBodySize, 500 KiB, as
+// Memory does not grow with the size of an input: at most four captures a
+// worker are in flight (each body is read up to fetch.MaxBodySize, 500 KiB, as
 // Google's crawler does; the rest is not kept), and a Parquet part buffers
 // at most one row group. What grows with the input is the redirect table:
 // the URL and Location of each 3xx capture (about two URLs), and, while

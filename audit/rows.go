@@ -34,6 +34,12 @@ type Verdict struct {
 	Allowed *bool  `parquet:"allowed,optional" json:"allowed"` // null when the rules are unknown
 	Line    int32  `parquet:"line" json:"line"`                // the deciding line, 0 for none
 	Rule    string `parquet:"rule" json:"rule"`                // the deciding rule as written
+	// ContentUsage and ContentSignal are the usage preferences the file
+	// states for the path (Robots.Usage), each "name=value" of a stated
+	// preference, comma-separated in the core's order ("train-ai=n,
+	// search=y"); "" when none is stated or the path may not be fetched.
+	ContentUsage  string `parquet:"content_usage" json:"content_usage"`
+	ContentSignal string `parquet:"content_signal" json:"content_signal"`
 }
 
 // Lint counts the findings of robotstxt.Diagnose of one kind.

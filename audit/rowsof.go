@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"strings"
+
 	"github.com/robotstxt-go/robotstxt"
 )
 
@@ -18,6 +20,10 @@ func newQuestions(agents []Agent, paths []string) *questions {
 	}
 	return q
 }
+
+// noLint is the lint of a row without findings: an empty list, never
+// null, so that every format and every run writes it alike.
+var noLint = []Lint{}
 
 var (
 	yes = true
@@ -39,11 +45,13 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 	*row = Row{
 		Input: c.Input, Offset: c.Offset, URL: c.URL, Origin: origin, Date: c.Date,
 		Status: int32(c.Status), FinalURL: rs.final, FinalStatus: int32(rs.finalStatus), Hops: int32(rs.hops),
-		Rules: rulesName(rs.rules), Verdicts: row.Verdicts[:0], Lint: row.Lint[:0],
+		Rules: rulesName(rs.rules), Verdicts: row.Verdicts[:0], Lint: noLint,
 	}
 	if rs.lint != nil {
 		row.LintErrors, row.LintWarnings = &rs.lint.errors, &rs.lint.warnings
-		row.Lint = append(row.Lint, rs.lint.kinds...)
+		if rs.lint.kinds != nil {
+			row.Lint = rs.lint.kinds // not changed by anyone
+		}
 	}
 	var delay float64
 	globalLabel := "" // the label of the "*" group, shared by every agent the file does not name
@@ -72,8 +80,10 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 				row.Label = label(rs.rules, g)
 			}
 			for j, p := range q.asked {
-				d := decide(rs.rules, g, p)
-				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule})
+				u := g.Usage(p)
+				d := u.Decision
+				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
+					ContentUsage: usageString(&u), ContentSignal: signalString(&u)})
 			}
 			if d, ok := g.CrawlDelay(); ok {
 				delay = d.Seconds()
@@ -85,6 +95,35 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		}
 	}
 	return nil
+}
+
+// usageString writes the Content-Usage preferences a file states, in the
+// core's order of categories.
+func usageString(u *robotstxt.Usage) string {
+	var b strings.Builder
+	for c := robotstxt.Category(0); c < robotstxt.NumCategories; c++ {
+		if st := u.ContentUsage[c]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.String() + "=" + st.Pref.String())
+		}
+	}
+	return b.String()
+}
+
+// signalString writes the Content-Signal preferences a file states.
+func signalString(u *robotstxt.Usage) string {
+	var b strings.Builder
+	for s := robotstxt.Signal(0); s < robotstxt.NumSignals; s++ {
+		if st := u.ContentSignal[s]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s.String() + "=" + st.Pref.String())
+		}
+	}
+	return b.String()
 }
 
 // urlRows answers one URL for every agent.

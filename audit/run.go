@@ -178,35 +178,36 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 	if cfg.Format == FormatTable {
 		enc = tableRow
 	}
-	var partsMu sync.Mutex
-	done, err := st.forInputs(ctx, func(i int) error {
-		f, err := os.CreateTemp(cfg.TempDir, "robotsaudit-*.part")
-		if err != nil {
-			return err
+	// Inputs are answered one after the other, each by all the workers.
+	done := make([]bool, len(cfg.Inputs))
+	var err error
+	for i := range cfg.Inputs {
+		if ctx.Err() != nil {
+			break
 		}
-		partsMu.Lock()
+		f, ferr := os.CreateTemp(cfg.TempDir, "robotsaudit-*.part")
+		if ferr != nil {
+			err = ferr
+			break
+		}
 		parts[i] = f.Name()
-		partsMu.Unlock()
-		defer f.Close()
 		w := newWriter[Row](cfg.Format, f, enc)
-		var row Row
-		var werr error
-		emit := func(r *Row) error { rows[i]++; return w.write(r) }
-		err = scanShard(ctx, cfg.Inputs[i], &st.bytes, nil, !cfg.NoLint, func(rs *resolved) {
-			if werr != nil {
-				return
+		n, rerr := st.answerInput(ctx, i, q, w)
+		if cerr := w.close(); rerr == nil {
+			rerr = cerr
+		}
+		if cerr := f.Close(); rerr == nil {
+			rerr = cerr
+		}
+		rows[i] = n
+		if rerr != nil {
+			if !errors.Is(rerr, context.Canceled) {
+				err = rerr
 			}
-			st.captures.Add(1)
-			werr = q.rows(rs, &row, emit)
-		}, st.reporter(i))
-		if err == nil {
-			err = werr
+			break
 		}
-		if cerr := w.close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
+		done[i] = true
+	}
 	if err != nil {
 		return err
 	}
@@ -291,6 +292,7 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {
+				rs.read(false)
 				ru, _ := robotstxt.RobotsURL(rs.c.URL)
 				if m[ru] == nil {
 					c := *rs.c

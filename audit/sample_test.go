@@ -10,7 +10,7 @@ import (
 // sampleCaptures make testdata/sample.warc.gz: made-up sites, one for each
 // kind of answer the README's table shows.
 var sampleCaptures = []capture{
-	{url: "https://news.example/robots.txt", status: 200, body: "# AI crawlers are not welcome\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: CCBot\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: *\nDisallow: /search\nAllow: /\n"},
+	{url: "https://news.example/robots.txt", status: 200, body: "# AI crawlers are not welcome\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: CCBot\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: *\nDisallow: /search\nAllow: /\nContent-Signal: search=yes, ai-train=no\nContent-Usage: train-ai=n\n"},
 	{url: "https://shop.example/robots.txt", status: 200, body: "User-agent: *\nDisallow: /cart\nDisallow: /checkout\nCrawl-delay: 5\n\nSitemap: https://shop.example/sitemap.xml\n"},
 	{url: "https://closed.example/robots.txt", status: 200, body: "User-agent: *\nDisallow: /\nAllow: /about$\n"},
 	{url: "https://open.example/robots.txt", status: 404},

@@ -17,8 +17,12 @@ const maxHops = 5
 // parsed at once; more take further passes over the input.
 const targetBudget = 64 << 20
 
-// resolved is a robots.txt capture with the rules it stands for.
+// resolved is a robots.txt capture with the rules it stands for. A direct
+// capture (not a redirect) is emitted before its rules are read: its rules
+// are FromStatus of its own status and body (see read), which the workers
+// of Run compute in parallel.
 type resolved struct {
+	direct      bool
 	c           *Capture
 	final       string // where a redirect chain ended, or ""
 	finalStatus int
@@ -77,6 +81,14 @@ func rulesOf(c *Capture, lint bool) (*robotstxt.Robots, *lintCounts) {
 	return r, nil
 }
 
+// read computes the rules of a direct capture.
+func (rs *resolved) read(lint bool) {
+	if rs.direct {
+		rs.rules, rs.lint = rulesOf(rs.c, lint)
+		rs.direct = false
+	}
+}
+
 func isRedirect(status int) bool { return 300 <= status && status <= 399 }
 
 type hop struct {
@@ -85,8 +97,9 @@ type hop struct {
 }
 
 // scanShard reads one input and calls emit for each robots.txt capture whose
-// URL want accepts (all when want is nil), resolved: first the captures
-// that are not redirects in record order, then the redirects.
+// URL want accepts (all when want is nil): first the captures that are not
+// redirects in record order (direct: the body is the reader's until emit
+// returns), then the redirects, resolved.
 func scanShard(ctx context.Context, name string, count *atomic.Int64, want func(string) bool, lint bool, emit func(*resolved), report func(Problem)) error {
 	hops := map[string]hop{}
 	var sources []*Capture
@@ -116,8 +129,7 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, want func(
 			return
 		}
 		note(c)
-		r, lc := rulesOf(c, lint)
-		emit(&resolved{c: c, finalStatus: c.Status, rules: r, lint: lc})
+		emit(&resolved{c: c, direct: true, finalStatus: c.Status})
 	}, report)
 	if err != nil || len(sources) == 0 {
 		return err

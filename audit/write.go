@@ -94,6 +94,27 @@ func (w *writer[T]) write(r *T) error {
 	return w.bw.WriteByte('\n')
 }
 
+// flush writes out what a text writer buffers.
+func (w *writer[T]) flush() error {
+	if w.csv != nil {
+		w.csv.Flush()
+		if err := w.csv.Error(); err != nil {
+			return err
+		}
+	}
+	if w.bw != nil {
+		return w.bw.Flush()
+	}
+	return nil
+}
+
+// writeRaw writes rows that another writer of the same text format
+// encoded.
+func (w *writer[T]) writeRaw(b []byte) error {
+	_, err := w.bw.Write(b)
+	return err
+}
+
 func (w *writer[T]) close() error {
 	switch w.format {
 	case FormatParquet:
@@ -125,7 +146,7 @@ func join[T any](format string, out io.Writer, header []string, parts []string) 
 		cw.Write(header)
 		cw.Flush()
 	case FormatTable:
-		bw.WriteString(strings.Join(header, "  ") + "\n")
+		bw.WriteString(strings.TrimRight(strings.Join(header, "  "), " ") + "\n")
 	}
 	for _, p := range parts {
 		f, err := os.Open(p)
@@ -181,7 +202,7 @@ func rowHeader(format string, paths []string) []string {
 	h := []string{"input", "offset", "url", "origin", "date", "status", "final_url", "final_status", "hops", "rules",
 		"agent", "operator", "purpose", "own_group", "label", "crawl_delay"}
 	for _, p := range paths {
-		h = append(h, "allowed "+p, "line "+p, "rule "+p)
+		h = append(h, "allowed "+p, "line "+p, "rule "+p, "content_usage "+p, "content_signal "+p)
 	}
 	return append(h, "lint_errors", "lint_warnings", "lint")
 }
@@ -222,7 +243,7 @@ func encodeRow(r *Row, rec []string) []string {
 		itoa(int64(r.FinalStatus)), itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
 		strconv.FormatBool(r.OwnGroup), r.Label, optFloat(r.CrawlDelay))
 	for _, v := range r.Verdicts {
-		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule)
+		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule, v.ContentUsage, v.ContentSignal)
 	}
 	var lint strings.Builder
 	for i, l := range r.Lint {

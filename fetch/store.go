@@ -453,7 +453,7 @@ func (s *shared) keep(ctx context.Context, origin, token string) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(s.leaseTTL / 3)
+		t := time.NewTicker(max(s.leaseTTL/3, time.Millisecond))
 		defer t.Stop()
 		for {
 			select {

@@ -123,7 +123,8 @@ func TestStoreKeyShared(t *testing.T) {
 // TestMaxStoreValue pins the size bound across the seam with the core's
 // binary form: the largest history a cache can save, a good copy of
 // MaxBodySize bytes whose every line is the three-byte directive that
-// costs the most (found by trying every line of up to five bytes), and an
+// costs the most (found by trying every line of up to five bytes made of
+// "a:/*#u", space, CR and LF; "u:" and a line end cost 17 bytes), and an
 // unreachable latest result, with URLs and an error of the longest kept,
 // encodes within MaxStoreValue, with room to spare.
 func TestMaxStoreValue(t *testing.T) {

@@ -335,6 +335,9 @@ func TestGuardHosts(t *testing.T) {
 	if urls := pageURLs(net.TCPAddrFromAddrPort(netip.MustParseAddrPort("0.0.0.0:8080"))); urls[0] != "http://127.0.0.1:8080/" {
 		t.Errorf("pageURLs(0.0.0.0:8080) = %q, want the loopback URL first", urls)
 	}
+	if urls := pageURLs(net.TCPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:80"))); len(urls) != 1 || urls[0] != "http://127.0.0.1/" {
+		t.Errorf("pageURLs(127.0.0.1:80) = %q, want http://127.0.0.1/, as a browser writes it", urls)
+	}
 }
 
 // TestServeAllInterfaces runs serve on 0.0.0.0: it warns, prints a URL for

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
@@ -122,7 +123,12 @@ func (c *cli) check(args []string) int {
 	out := bufio.NewWriter(c.stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	g := src.robots.Group(*agent)
+	// As the tester page and the audit answer: a crawler that documents
+	// another behaviour (AdsBot-Google ignores "*") is answered so.
+	g, note := crawlers.Group(src.robots, *agent)
+	if note != "" {
+		fmt.Fprintf(c.stderr, "robotstxt check: %s\n", note)
+	}
 	anyDisallowed, badURL := false, false
 	verdict := func(u string) error {
 		if err := checkableURL(u); err != nil {

@@ -17,7 +17,8 @@ import (
 // for random files, agents and raw URLs, `check -json` and the API give
 // the same verdict, deciding line, rule and usage preferences, and both
 // equal the core's Usage for the group crawlers.Group selects, asked about
-// the URL as a crawler sends it (robotstxt.NormalizeURL).
+// the URL as a crawler sends it (robotstxt.NormalizeURL). The group the
+// page shows (Report.AgentLines) holds the line that decided.
 
 // seamAgents are the agents asked: every crawler of the table (AdsBot
 // ignores "*"), tokens no file names, and "*".
@@ -133,6 +134,15 @@ func TestCheckAgreesWithAPI(t *testing.T) {
 				cli.Allowed != us.Decision.Allowed || cli.Line != us.Decision.Line || !reflect.DeepEqual(cli.Usage, usageOf(us)) {
 				t.Fatalf("agent %s, URL %q, robots.txt:\n%s\ncheck -json: %+v usage %+v\n/api/check: allowed %v line %d rule %q usage %+v\ncrawlers.Group's Usage: %+v",
 					agent, u, robots, cli.decisionJSON, cli.Usage, a.Allowed != nil && *a.Allowed, a.Line, a.Rule, a.Usage, us)
+			}
+			// The page's group display holds the deciding line, and a
+			// crawler that no group binds is allowed everything.
+			shown := a.Line == 0
+			for _, rg := range api.Group.Ranges {
+				shown = shown || (rg[0] <= a.Line && a.Line <= rg[1])
+			}
+			if !shown || (api.Group.Applies == "none" && !*a.Allowed) {
+				t.Fatalf("agent %s, URL %q: decided on line %d, but the page shows the group %+v; robots.txt:\n%s", agent, u, a.Line, api.Group, robots)
 			}
 		}
 	}

@@ -362,16 +362,6 @@ func isTokenByte(c byte) bool {
 	return c < utf8.RuneSelf && robotstxt.ValidAgent(string(rune(c)))
 }
 
-// headerFor returns the User-Agent header to send: the one given, else the
-// agent's product token, else "" for Go's default.
-func headerFor(agent, given string) string {
-	_, header, err := identity(agent, given)
-	if err != nil {
-		return given
-	}
-	return header
-}
-
 // explain says why d was decided: the deciding line as written, or what
 // stood for the rules.
 func (s *source) explain(url string, d robotstxt.Decision) string {

@@ -39,7 +39,11 @@ func seamRobots(rnd *rand.Rand, agents []string, pieces []string) string {
 	}
 	for range 1 + rnd.IntN(4) {
 		for range 1 + rnd.IntN(2) {
-			b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
+			a := agents[rnd.IntN(len(agents))]
+			if rnd.IntN(3) == 0 {
+				a = "*" // most files have a group for "*"
+			}
+			b.WriteString("User-agent: " + a + "\n")
 		}
 		for range rnd.IntN(5) {
 			p := "/"

@@ -62,7 +62,8 @@ func before(a, b rule) bool {
 type sortScratch struct {
 	keys  []uint64
 	rules []rule
-	lens  []uint16 // sortIndexed's lengths of literal prefixes
+	lits  [][]byte // sortIndexed's literal prefixes, cleared after use
+	tmp   []uint64 // sortKeys's second buffer
 	stack []uint32 // sortIndexed's chain of runs
 }
 

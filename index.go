@@ -85,25 +85,27 @@ func keyAt(lit []byte, depth int, i uint32) uint64 {
 // the top of this file) and appends their probes and links, relative to the
 // group's first rule, to links. The rules come in file order.
 func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
-	// The rules in file order, and the length of each one's literal
-	// prefix: lits.at(i) is rule i's literal prefix, i its index in the
-	// group as it came.
+	// The rules in file order, and each one's literal prefix: lits[i] is
+	// that of rule i, its index in the group as it came. The prefixes are
+	// slices of the file or of the escaped patterns, cleared before the
+	// scratch goes back to the pool.
 	b.sort.rules = append(b.sort.rules[:0], rules...)
-	lits := litSource{b: b, rules: b.sort.rules, lens: slices.Grow(b.sort.lens[:0], len(rules))[:len(rules)]}
-	b.sort.lens = lits.lens
+	lits := slices.Grow(b.sort.lits[:0], len(rules))[:len(rules)]
+	b.sort.lits = lits
+	defer clear(lits)
 	keys := slices.Grow(b.sort.keys[:0], len(rules))[:len(rules)]
 	b.sort.keys = keys
 	links = slices.Grow(links, linkWords*len(rules)+int(sampleWords(uint32(len(rules)))))
 	for i, ru := range rules {
-		lits.lens[i] = uint16(len(literal(b.patternBytes(ru), ru.flags&ruleStar != 0)))
+		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
-	sortByLiteral(keys, lits, 0)
+	sortByLiteral(keys, lits, 0, &b.sort.tmp)
 	// Within a run, precedence order; the index stands for the line, as the
 	// rules are in file order.
 	for a := 0; a < len(keys); {
 		z := a + 1
-		for z < len(keys) && bytes.Equal(lits.at(keys[z]&idxMask), lits.at(keys[a]&idxMask)) {
+		for z < len(keys) && bytes.Equal(lits[keys[z]&idxMask], lits[keys[a]&idxMask]) {
 			z++
 		}
 		if z-a > 1 {
@@ -117,7 +119,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		a = z
 	}
 	for k, key := range keys {
-		rules[k] = lits.rules[key&idxMask]
+		rules[k] = b.sort.rules[key&idxMask]
 	}
 
 	// Links: a stack holds the chain of runs whose literal prefixes are
@@ -125,14 +127,14 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	stack := b.sort.stack[:0] // first rules of runs
 	run := uint32(0)
 	for k := range rules {
-		lit := lits.at(keys[k] & idxMask)
+		lit := lits[keys[k]&idxMask]
 		links = append(links, rules[k].probes)
-		if k > 0 && bytes.Equal(lit, lits.at(keys[run]&idxMask)) {
+		if k > 0 && bytes.Equal(lit, lits[keys[run]&idxMask]) {
 			links = append(links, runBit|run)
 			continue
 		}
 		run = uint32(k)
-		for len(stack) > 0 && !bytes.HasPrefix(lit, lits.at(keys[stack[len(stack)-1]]&idxMask)) {
+		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
 			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
@@ -148,14 +150,14 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	// all literal prefixes share (that of the first and the last), then
 	// every sampleStep-th rule's head.
 	if n := len(rules); n >= sampleMin {
-		first, last := lits.at(keys[0]&idxMask), lits.at(keys[n-1]&idxMask)
+		first, last := lits[keys[0]&idxMask], lits[keys[n-1]&idxMask]
 		common := 0
 		for common < len(first) && common < len(last) && first[common] == last[common] {
 			common++
 		}
 		links = append(links, uint32(common))
 		for k := 0; k < n; k += sampleStep {
-			h := headAt(lits.at(keys[k]&idxMask), common)
+			h := headAt(lits[keys[k]&idxMask], common)
 			links = append(links, uint32(h>>32), uint32(h))
 		}
 	}
@@ -204,35 +206,26 @@ func headAt[T string | []byte](lit T, depth int) uint64 {
 	return h
 }
 
-// litSource gives the literal prefixes of the rules of a group being
-// indexed, by their index as the group came.
-type litSource struct {
-	b     *builder
-	rules []rule   // in file order
-	lens  []uint16 // of the literal prefixes
-}
-
-func (l litSource) at(i uint64) []byte { return l.b.patternBytes(l.rules[i])[:l.lens[i]] }
-
-// sortByLiteral sorts keys by the literal prefixes lits.at(key&idxMask)
-// from byte depth on, keyDigits bytes at a time: prefixes that tie on those
-// bytes and go on are sorted again from the next depth.
-func sortByLiteral(keys []uint64, lits litSource, depth int) {
+// sortByLiteral sorts keys by the literal prefixes lits[key&idxMask] from
+// byte depth on, keyDigits bytes at a time: prefixes that tie on those
+// bytes and go on are sorted again from the next depth. tmp is scratch
+// space for sortKeys.
+func sortByLiteral(keys []uint64, lits [][]byte, depth int, tmp *[]uint64) {
 	for k, key := range keys {
 		i := uint32(key & idxMask)
-		keys[k] = keyAt(lits.at(uint64(i)), depth, i)
+		keys[k] = keyAt(lits[i], depth, i)
 	}
-	sortKeys(keys)
+	sortKeys(keys, tmp)
 	next := depth + keyDigits
 	for a := 0; a < len(keys); {
 		z := a + 1
-		longer := int(lits.lens[keys[a]&idxMask]) > next
+		longer := len(lits[keys[a]&idxMask]) > next
 		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
-			longer = longer || int(lits.lens[keys[z]&idxMask]) > next
+			longer = longer || len(lits[keys[z]&idxMask]) > next
 			z++
 		}
 		if z-a > 1 && longer {
-			sortByLiteral(keys[a:z], lits, next)
+			sortByLiteral(keys[a:z], lits, next, tmp)
 		}
 		a = z
 	}
@@ -245,13 +238,13 @@ const radixMin = 256
 // radix sort, a byte a pass from the lowest, for many keys; passes on a
 // byte that all keys share are skipped, as the first byte of a literal
 // prefix, '/', mostly is.
-func sortKeys(keys []uint64) {
+func sortKeys(keys []uint64, tmp *[]uint64) {
 	if len(keys) < radixMin {
 		slices.Sort(keys)
 		return
 	}
-	tmp := make([]uint64, len(keys))
-	src, dst := keys, tmp
+	*tmp = slices.Grow((*tmp)[:0], len(keys))
+	src, dst := keys, (*tmp)[:len(keys)]
 	for shift := uint(idxBits); shift < 64; shift += 8 {
 		var count [256]int
 		for _, k := range src {

@@ -56,3 +56,33 @@ func TestRuleRecordsDecode(t *testing.T) {
 		t.Errorf("flags seen %#b, want %#b: the file no longer uses every flag", seen, want)
 	}
 }
+
+// TestUsageRecordFields: packUsage and unpackUsage are inverse on every
+// field of a usage record, and prefAt and withPref on every category.
+func TestUsageRecordFields(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 10000 {
+		u := usageRec{
+			off:      rng.Uint32() & ruleOffMask,
+			n:        uint16(rng.Uint32()),
+			line:     rng.Uint32() & ruleLineMask,
+			group:    rng.Uint32(),
+			signal:   rng.IntN(2) == 0,
+			anchored: rng.IntN(2) == 0,
+		}
+		var want [maxUsagePrefs]Pref
+		for i := range maxUsagePrefs {
+			want[i] = Pref(rng.IntN(3))
+			u.prefs = withPref(u.prefs, i, want[i])
+		}
+		w := packUsage(u)
+		if got := unpackUsage(w[0], w[1], w[2], w[3]); got != u {
+			t.Fatalf("unpackUsage(packUsage(%+v)) = %+v", u, got)
+		}
+		for i := range maxUsagePrefs {
+			if got := prefAt(u.prefs, i); got != want[i] {
+				t.Fatalf("prefAt(%#x, %d) = %v, want %v", u.prefs, i, got, want[i])
+			}
+		}
+	}
+}

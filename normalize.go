@@ -130,26 +130,28 @@ func firstToNormalize(s string) int {
 }
 
 // plainWord reports whether none of the eight bytes of v is one that
-// NormalizeURL may change. It may say false for a plain word: it flags
-// every byte below 0x23 and above 0x7A (controls, '!', '~', DEL among
-// them), which the caller then looks at one by one.
+// NormalizeURL may change. It may say false for a plain word, which the
+// caller then reads byte by byte: it flags every byte below '&' (controls,
+// space, '!', '"', '#', '$', '%') and above 'z' ('{', '|', '}', '~', DEL),
+// '<' and '>' together with nothing else, '\' and '^' likewise, and '`'
+// together with '@'. Be careful when changing it: with each test a few
+// operations per word, it is most of what a plain URL costs.
 func plainWord(v uint64) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
-	if v&highs != 0 {
-		return false
-	}
-	// With every byte below 0x80: x-ones*n sets a byte's high bit where
-	// the byte is below n; x+ones*(0x7F-n) where it is above n. A byte
-	// of v^(ones*c) is zero exactly where v holds c, and (x-ones)&^x
-	// sets the high bit of some byte when x has a zero byte.
-	pct, lt, gt := v^(ones*'%'), v^(ones*'<'), v^(ones*'>')
-	bs, caret, tick := v^(ones*'\\'), v^(ones*'^'), v^(ones*'`')
-	flags := (v - ones*0x23) | (v + ones*(0x7F-0x7A)) |
-		(pct-ones)&^pct | (lt-ones)&^lt | (gt-ones)&^gt |
-		(bs-ones)&^bs | (caret-ones)&^caret | (tick-ones)&^tick
+	// With every byte below 0x80 (v's own high bits are tested too):
+	// v-ones*n sets a byte's high bit where the byte is below n, and
+	// v+ones*(0x7F-n) where it is above n. x^(ones*c) has a zero byte
+	// where x holds c, and (y-ones)&^y sets a high bit when y has a zero
+	// byte. Clearing bit 1 makes '<' and '>' both 0x3C, and '\' and '^'
+	// both 0x5C; clearing bit 5 makes '`' and '@' both 0x40.
+	m := v &^ (ones * 0x02)
+	lg, bc := m^(ones*0x3C), m^(ones*0x5C)
+	at := (v &^ (ones * 0x20)) ^ (ones * 0x40)
+	flags := v | (v - ones*'&') | (v + ones*(0x7F-'z')) |
+		(lg-ones)&^lg | (bc-ones)&^bc | (at-ones)&^at
 	return flags&highs == 0
 }
 

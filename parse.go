@@ -580,7 +580,7 @@ func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
 		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)) + 12*cap(s.agents) +
-		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 2*cap(s.sort.lens) + 4*cap(s.sort.stack) +
+		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }
 

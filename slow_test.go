@@ -670,32 +670,37 @@ func slowUsageLines(others []slowOther, key string) []slowUsageLine {
 // longest pattern, and combines them category by category (vocab-08 §5.1:
 // n wins, then y), each preference with the first line that states it.
 func slowUsageStatement(lines []slowUsageLine, path string, n int) (out []Stated, line int, found bool) {
-	best := -1
+	// The lines that match with the longest pattern.
+	var best []slowUsageLine
 	for _, l := range lines {
-		if slowMatch(l.pattern, path) && len(l.pattern) > best {
-			best = len(l.pattern)
+		if !slowMatch(l.pattern, path) {
+			continue
+		}
+		if len(best) > 0 && len(l.pattern) > len(best[0].pattern) {
+			best = best[:0]
+		}
+		if len(best) == 0 || len(l.pattern) == len(best[0].pattern) {
+			best = append(best, l)
 		}
 	}
 	out = make([]Stated, n)
-	if best < 0 {
+	if len(best) == 0 {
 		return out, 0, false
 	}
-	for _, want := range []Pref{PrefNo, PrefYes} {
-		for c := range n {
-			if out[c].Pref != PrefUnknown {
-				continue
-			}
-			for _, l := range lines {
-				if len(l.pattern) == best && slowMatch(l.pattern, path) && l.prefs[c] == want {
-					if out[c].Pref == PrefUnknown || l.line < out[c].Line {
-						out[c] = Stated{want, l.line}
-					}
+	for c := range n {
+		for _, want := range []Pref{PrefNo, PrefYes} {
+			for _, l := range best {
+				if l.prefs[c] == want && (out[c].Pref != want || l.line < out[c].Line) {
+					out[c] = Stated{want, l.line}
 				}
+			}
+			if out[c].Pref != PrefUnknown {
+				break
 			}
 		}
 	}
-	for _, l := range lines {
-		if len(l.pattern) == best && slowMatch(l.pattern, path) && (line == 0 || l.line < line) {
+	for _, l := range best {
+		if line == 0 || l.line < line {
 			line = l.line
 		}
 	}

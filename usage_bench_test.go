@@ -7,9 +7,9 @@ import (
 
 // BenchmarkUsageLines compares queries on a file and on the same file with
 // Content-Usage and Content-Signal lines in every group (usageBenchBody):
-// Allowed must cost the same on both, and Usage, which answers Decide and
-// the preferences, must stay within 10% of Decide on the file without
-// them. Run it as
+// Allowed and Decide never read the usage records, so they must cost the
+// same on both; Usage costs Decide and then a test of each usage line of
+// the agent's groups. Run it as
 //
 //	go test -run '^$' -bench UsageLines -benchmem -count 10 . | benchstat -col /lines -
 var usageBenchCases = []struct {

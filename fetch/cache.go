@@ -93,8 +93,10 @@ type Options struct {
 	// copy and the start of a run of failures outlive the result itself.
 	StoreKeep time.Duration
 
-	// StoreRetry is how long the cache does without the Store after a call
-	// to it fails, before trying it again (default DefaultStoreRetry).
+	// StoreRetry is how long the cache does without the Store for an
+	// origin after a call about it fails, and for every origin after three
+	// failures in a row, before trying it again (default
+	// DefaultStoreRetry).
 	StoreRetry time.Duration
 
 	// OnFetch, when not nil, is called after each refresh of an origin's

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
@@ -204,7 +205,7 @@ func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func()
 		return
 	}
 	s.store, s.now, s.timeout = o.Store, now, timeout
-	s.bind = binding{agent: strings.ToLower(agent), key: o.StoreKey}
+	s.bind = binding{agent: strings.ToLower(agent), key: bytes.Clone(o.StoreKey)}
 	s.storeTimeout = orDefault(o.StoreTimeout, DefaultStoreTimeout)
 	s.storeKeep = orDefault(o.StoreKeep, giveUpAfter)
 	s.storeRetry = orDefault(o.StoreRetry, DefaultStoreRetry)
@@ -453,7 +454,7 @@ func (s *shared) keep(ctx context.Context, origin, token string) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(s.leaseTTL / 3)
+		t := time.NewTicker(max(s.leaseTTL/3, time.Millisecond))
 		defer t.Stop()
 		for {
 			select {

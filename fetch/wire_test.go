@@ -233,3 +233,38 @@ func TestURLAskedIsURLSent(t *testing.T) {
 		t.Errorf("the generator misses the point: %d raw answers differ, %d request targets differ from net/url's, %d refused", rawDiffers, goDiffers, refused)
 	}
 }
+
+// FuzzWire holds the Transport's wire form to NormalizeURL for any href
+// net/url accepts: the request target that would be written is the path
+// and query of the URL the rules are asked about, in NormalizeURL's form,
+// and the caller's request is left as it was.
+func FuzzWire(f *testing.F) {
+	rng := rand.New(rand.NewPCG(17, 3))
+	for range 50 {
+		f.Add(randHrefTail(rng, []string{"/a", "/ü/"}))
+	}
+	f.Add("/a b?c d#e f")
+	f.Add("//x")
+	tr := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network") }), "Foobot", nil)
+	f.Fuzz(func(t *testing.T, tail string) {
+		req, err := http.NewRequest(http.MethodGet, "http://example.com"+tail, nil)
+		if err != nil {
+			return
+		}
+		before := req.URL.String()
+		out, asked := tr.wire(req)
+		if req.URL.String() != before {
+			t.Fatalf("wire changed the caller's URL from %q to %q", before, req.URL.String())
+		}
+		target := out.URL.RequestURI()
+		if want := "http://" + req.URL.Host + target; asked != want {
+			t.Fatalf("href %q: asked about %q, sends %q", tail, asked, target)
+		}
+		if n := robotstxt.NormalizeURL(target); n != target {
+			t.Fatalf("href %q: sends %q, not in NormalizeURL's form %q", tail, target, n)
+		}
+		if out.UserAgent() != "Foobot" {
+			t.Fatalf("href %q: User-Agent %q", tail, out.UserAgent())
+		}
+	})
+}

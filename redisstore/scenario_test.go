@@ -243,3 +243,53 @@ func TestScenarioHugeValue(t *testing.T) {
 	}
 	checkOnce(t, o, 1, healthy+1)
 }
+
+// TestScenarioPlantedValue has a writer without the fleet's StoreKey
+// plant a value that allows everything under an origin's key: the caches
+// of the fleet, which seal their values with the key, refuse it, fetch the
+// origin once and replace the value.
+func TestScenarioPlantedValue(t *testing.T) {
+	r := startRedis(t)
+	rdb := r.client(t)
+	o := newOrigins(t)
+	ctx := context.Background()
+	origin := "http://" + host(0)
+	key := []byte("the fleet's key")
+
+	o.set(404, "", 0) // the planter's copy: everything allowed
+	planter := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: New(rdb, "planted:")})
+	if ok, err := planter.Allowed(ctx, "Foobot", origin+"/x"); !ok || err != nil {
+		t.Fatalf("planter: %v, %v", ok, err)
+	}
+	idleCache(planter)
+	o.set(200, disallowX, 0)
+
+	var ans answers
+	var fleet []*fetch.Cache
+	var wg sync.WaitGroup
+	for range 4 {
+		c := fetch.NewCache(&fetch.Options{
+			Client: o.client(t), Store: New(r.client(t), "planted:"), StoreKey: key, StoreTimeout: 5 * time.Second,
+		})
+		fleet = append(fleet, c)
+		for range 8 {
+			wg.Go(func() { ans.ask(c, origin+"/x", false) })
+		}
+	}
+	wg.Wait()
+	var seal uint64
+	for _, c := range fleet {
+		idleCache(c)
+		seal += c.Stats().StoreRefused.Seal
+	}
+	late := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: New(rdb, "planted:"), StoreKey: key})
+	ans.ask(late, origin+"/x", false)
+	t.Logf("planted value: %s fetched %d times (the planter's included); slowest answer %v; %d wrong; refused as unsealed %d times",
+		host(0), o.count(host(0)), ans.slowest, ans.wrong.Load(), seal)
+	if n := ans.wrong.Load(); n != 0 {
+		t.Errorf("%d answers taken from the planted value", n)
+	}
+	if n := o.count(host(0)); n != 2 || seal == 0 {
+		t.Errorf("%s fetched %d times, %d refusals; want the planter's fetch and one more, and the value refused", host(0), n, seal)
+	}
+}

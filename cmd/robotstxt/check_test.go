@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
 )
 
 // runCLI runs the command in process and returns its exit status and
@@ -102,5 +103,60 @@ func TestCheckLargeFileReadsWhatCounts(t *testing.T) {
 	code, out, _ := runCLI([]string{"check", "-file", file, "/a/x", "/z/x"}, "")
 	if code != exitNegative || !strings.Contains(out, "allowed     /z/x") {
 		t.Errorf("exit %d, %q: want /a/x disallowed and /z/x allowed, its rule being past 500 KiB", code, out)
+	}
+}
+
+// TestCheckAgentProperty is the CLI's side of the identity seam (issue 17
+// item 6): for agents and headers of every shape (the crawlers table's
+// published headers and tokens, tokens with versions, made-up headers),
+// check refuses with exit status 2 exactly when the core cannot name a
+// group with what it was given, and otherwise prints the core's answer for
+// the token the core finds: never the "*" group's answer for a header.
+func TestCheckAgentProperty(t *testing.T) {
+	const robots = "User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nUser-agent: Storebot-Google\nUser-agent: ClaudeBot\nAllow: /\nDisallow: /private/\n"
+	r := robotstxt.Parse([]byte(robots))
+	dir := t.TempDir()
+	file := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(file, []byte(robots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var agents, headers []string
+	for _, c := range crawlers.All() {
+		agents = append(agents, c.Token, c.Token+"/1.0", strings.ToLower(c.Token))
+		if c.UserAgent != "" {
+			agents = append(agents, c.UserAgent)
+			headers = append(headers, c.UserAgent)
+		}
+	}
+	agents = append(agents, "*", "Foo Bar", "", "Mozilla/5.0 (X11; Linux x86_64)")
+	headers = append(headers, "Foobot/1.0", "Mozilla/5.0 (X11; Linux x86_64)", "curl/8.5.0")
+	const u = "https://example.com/page"
+	for _, a := range agents {
+		code, out, errOut := runCLI([]string{"check", "-file", file, "-agent", a, u}, "")
+		if a != "*" && !robotstxt.ValidAgent(a) {
+			if code != exitFailure || out != "" {
+				t.Errorf("check -agent %q: exit %d, %q; want refused with exit 2", a, code, out)
+			}
+			if tok := robotstxt.ProductToken(a); tok != "" && !strings.Contains(errOut, "use -agent "+tok) {
+				t.Errorf("check -agent %q: %q does not suggest -agent %s", a, errOut, tok)
+			}
+			continue
+		}
+		if want := r.Allowed(a, u); strings.HasPrefix(out, "allowed ") != want {
+			t.Errorf("check -agent %q: %q, core says allowed=%v", a, out, want)
+		}
+	}
+	for _, h := range headers {
+		code, out, _ := runCLI([]string{"check", "-file", file, "-user-agent", h, u}, "")
+		tok := robotstxt.ProductToken(h)
+		if tok == "" {
+			if code != exitFailure {
+				t.Errorf("check -user-agent %q: exit %d, want 2: no token can be read", h, code)
+			}
+			continue
+		}
+		if want := r.Allowed(tok, u); strings.HasPrefix(out, "allowed ") != want {
+			t.Errorf("check -user-agent %q: %q, core says allowed=%v for %s", h, out, want, tok)
+		}
 	}
 }

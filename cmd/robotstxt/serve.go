@@ -248,9 +248,10 @@ func (s *server) hostAllowed(host string) bool {
 }
 
 // pageURLs returns the URLs to open the page at, the loopback one first,
-// for a listener at a; on an unspecified address, every interface's.
+// for a listener at a; on an unspecified address, every interface's. Port
+// 80 is left out, as browsers leave it out.
 func pageURLs(a net.Addr) []string {
-	urls := []string{"http://" + pageHost(a) + "/"}
+	urls := []string{"http://" + strings.TrimSuffix(pageHost(a), ":80") + "/"}
 	ap, err := netip.ParseAddrPort(a.String())
 	if err != nil || !ap.Addr().IsUnspecified() {
 		return urls
@@ -259,7 +260,7 @@ func pageURLs(a net.Addr) []string {
 		if ip.IsLoopback() || ip.Is6() && ap.Addr().Is4() {
 			continue
 		}
-		urls = append(urls, "http://"+netip.AddrPortFrom(ip, ap.Port()).String()+"/")
+		urls = append(urls, "http://"+strings.TrimSuffix(netip.AddrPortFrom(ip, ap.Port()).String(), ":80")+"/")
 	}
 	return urls
 }

@@ -323,3 +323,28 @@ func (p *page) screenshot(ctx context.Context) ([]byte, error) {
 	err := p.call(ctx, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
 	return shot.Data, err
 }
+
+// keyCodes are the Windows virtual key codes of the keys press knows.
+var keyCodes = map[string]int{
+	"Tab": 9, "Enter": 13, "End": 35, "Home": 36, "ArrowLeft": 37, "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40, "F8": 119,
+}
+
+// press presses and releases key on the element that has the focus, as a
+// keyboard does, with shift held when shift is set.
+func (p *page) press(ctx context.Context, key string, shift bool) error {
+	code, ok := keyCodes[key]
+	if !ok {
+		return fmt.Errorf("press: unknown key %q", key)
+	}
+	mods := 0
+	if shift {
+		mods = 8
+	}
+	for _, typ := range []string{"rawKeyDown", "keyUp"} {
+		ev := map[string]any{"type": typ, "key": key, "code": key, "windowsVirtualKeyCode": code, "modifiers": mods}
+		if err := p.call(ctx, "Input.dispatchKeyEvent", ev, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

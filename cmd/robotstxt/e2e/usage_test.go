@@ -31,7 +31,7 @@ func testUsage(t *testing.T, b *browser, bin string, chromeLog *bytes.Buffer) {
 	fail(p.replaceText(ctx, "#urls", "/a\n/blog/x\n/private/x\n"))
 	fail(run(ctx, p))
 	var got []string
-	fail(p.eval(ctx, `[...document.querySelectorAll("#verdicts tbody tr")].map(tr => tr.cells[0].textContent + " | " + tr.cells[3].textContent)`, &got))
+	fail(p.eval(ctx, `[...document.querySelectorAll("#verdicts tbody tr")].map(tr => tr.cells[0].textContent + " | " + tr.querySelector("td.usage").textContent)`, &got))
 	want := []string{
 		"allowed | content-usage: search=y (line 3), train-ai=n (line 3); content-signal: ai-input=no (line 5)",
 		"allowed | content-usage: train-ai=y (line 4); content-signal: ai-input=no (line 5)",

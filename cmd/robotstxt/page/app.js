@@ -2,10 +2,13 @@
 // the server's JSON API and renders the answers: every user-supplied string
 // goes into the page as text, never as markup. The state (the file or the
 // URL fetched, the agent, the URLs) lives in the fragment of the page's URL,
-// which browsers never send to a server, so that a result can be shared.
+// which browsers never send to a server, so that a result can be shared; a
+// large file is compressed there, and one too large for a link is left out.
 'use strict';
 
-const maxBody = 500 * 1024; // the server refuses larger requests
+const maxRobots = 500 * 1024; // bytes of a robots.txt that Google's crawler reads
+const plainInLink = 2000; // characters of a file put in the link as they are
+const maxInLink = 64 * 1024; // characters of a compressed file put in the link
 const commonAgents = ['Googlebot', 'Googlebot-Image', 'Googlebot-News', 'Storebot-Google', 'AdsBot-Google',
   'Bingbot', 'DuckDuckBot', 'Applebot', 'YandexBot', 'Baiduspider', 'GPTBot', 'CCBot', 'ClaudeBot'];
 const example = `User-agent: Googlebot
@@ -29,7 +32,11 @@ const $ = (id) => document.getElementById(id);
 let mode = 'paste';
 let runs = 0; // the last run started; older answers are dropped
 let results = [];
+let group = null; // which groups decide for the agent (the API's "group")
 let selected = 0;
+let pending = null; // a file from the link, shown in the text field once its answers are
+let findings = []; // the findings of the file, in line order
+let current = -1; // the finding navigated to, an index into findings
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -40,11 +47,14 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+const plural = (k, w) => `${k} ${w}${k === 1 ? '' : 's'}`;
+
 function setMode(m) {
   mode = m;
   for (const [tab, pane] of [['tab-paste', 'paste-pane'], ['tab-fetch', 'fetch-pane']]) {
     const on = tab === 'tab-' + m;
     $(tab).setAttribute('aria-selected', String(on));
+    $(tab).tabIndex = on ? 0 : -1;
     $(pane).hidden = !on;
   }
 }
@@ -53,33 +63,67 @@ function urlList() {
   return $('urls').value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
 }
 
-function readState() {
+// Bytes of text as base64url, and back.
+function toBase64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64(s) {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function pipe(bytes, stream) {
+  const body = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+const compress = async (text) => toBase64(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+const decompress = async (s) => new TextDecoder().decode(await pipe(fromBase64(s), new DecompressionStream('deflate-raw')));
+
+async function readState() {
   const p = new URLSearchParams(location.hash.slice(1));
-  if (!p.has('robots') && !p.has('fetch')) return false;
+  if (!p.has('robots') && !p.has('z') && !p.has('fetch')) return false;
   if (p.has('fetch')) {
     setMode('fetch');
     $('fetch-url').value = p.get('fetch');
     $('user-agent').value = p.get('ua') || '';
   } else {
     setMode('paste');
-    $('robots').value = p.get('robots');
+    // A large file takes the browser a while to lay out in the text field:
+    // the answers come first.
+    pending = p.has('z') ? await decompress(p.get('z')) : p.get('robots');
   }
-  $('agent').value = p.get('agent') || '*';
+  $('agent').value = p.has('agent') ? p.get('agent') : 'Googlebot';
   $('urls').value = p.get('urls') || '';
   return true;
 }
 
-function writeState() {
+// writeState puts the state in the page's URL and says whether the file is
+// in it.
+async function writeState() {
   const p = new URLSearchParams();
+  let whole = true;
   if (mode === 'fetch') {
     p.set('fetch', $('fetch-url').value.trim());
     if ($('user-agent').value.trim()) p.set('ua', $('user-agent').value.trim());
   } else {
-    p.set('robots', $('robots').value);
+    const text = robotsText();
+    if (text.length <= plainInLink) {
+      p.set('robots', text);
+    } else {
+      const z = await compress(text);
+      if (z.length <= maxInLink) p.set('z', z); else whole = false;
+    }
   }
-  p.set('agent', $('agent').value.trim() || '*');
+  p.set('agent', $('agent').value.trim());
   p.set('urls', urlList().join('\n'));
-  history.replaceState(null, '', '#' + p.toString());
+  if (whole) history.replaceState(null, '', '#' + p.toString());
+  return whole;
 }
 
 async function post(path, body) {
@@ -103,34 +147,73 @@ function setStatus(text, state) {
   document.body.dataset.state = state;
 }
 
+// robotsText returns the file pasted, or the one from the link that is not
+// in the text field yet.
+function robotsText() {
+  return pending !== null ? pending : $('robots').value;
+}
+
+function fillPending() {
+  if (pending === null) return;
+  $('robots').value = pending;
+  pending = null;
+}
+
+// cutRobots cuts text at 500 KiB of UTF-8, at the last whole character, as
+// Google's crawler reads only that much; it returns the text and its size
+// in bytes when it was cut, else 0.
+function cutRobots(text) {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxRobots) return [text, 0];
+  let end = maxRobots;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // not inside a character
+  return [new TextDecoder().decode(bytes.subarray(0, end)), bytes.length];
+}
+
 async function run() {
   const id = ++runs;
+  const start = performance.now();
   document.body.dataset.started = String(id);
-  const agent = $('agent').value.trim() || '*';
+  const agent = $('agent').value.trim();
   const urls = urlList();
   setStatus(mode === 'fetch' ? 'Fetching…' : 'Testing…', 'busy');
   try {
+    if (!agent) {
+      throw new Error('Enter an agent: a crawler\'s product token such as Googlebot, or * for any crawler that no group names.');
+    }
     let view;
+    const notices = [];
     if (mode === 'fetch') {
       const target = $('fetch-url').value.trim();
       if (!target) throw new Error('Enter the URL of a site or page to fetch its robots.txt.');
       const res = await post('api/fetch', { url: target, agent, user_agent: $('user-agent').value.trim(), urls });
-      view = { text: res.text, findings: res.findings, counts: res, check: res.check, fetch: res };
+      view = { text: res.text, findings: res.findings, kinds: null, counts: res, check: res.check, fetch: res };
       if (res.body_utf8) $('robots').value = res.body;
     } else {
-      const robots = $('robots').value;
-      if (new Blob([robots]).size > maxBody) {
-        throw new Error('The file is over 500 KiB: crawlers read only the first 500 KiB. Test a shorter file, or run robotstxt lint on it.');
+      const [robots, size] = cutRobots(robotsText());
+      if (size) {
+        notices.push(`The file is ${size.toLocaleString('en')} bytes: Google's crawler reads only the first ` +
+          `${maxRobots.toLocaleString('en')} (500 KiB) and ignores the rest, so it was cut there, as crawlers cut it.`);
       }
       const [check, lint] = await Promise.all([post('api/check', { robots, agent, urls }), post('api/lint', { robots })]);
-      view = { text: lint.text, findings: lint.findings, counts: lint, check };
+      view = { text: lint.text, findings: lint.findings, kinds: lint.kinds, counts: lint, check };
     }
     if (id !== runs) return;
-    render(view);
-    writeState();
-    setStatus('', 'done');
+    const shown = performance.now();
+    render(view, notices);
+    // The time to show the answers: building them and the frame that
+    // lays them out and paints them.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    document.body.dataset.renderMs = String(Math.round(performance.now() - shown));
+    if (id !== runs) return;
+    if (pending !== null) setTimeout(fillPending);
+    const whole = await writeState();
+    if (id !== runs) return;
+    document.body.dataset.ms = String(Math.round(performance.now() - start));
+    setStatus(whole ? '' : 'The file is too large for a link: a link to this result holds the agent and URLs only.', 'done');
   } catch (err) {
     if (id !== runs) return;
+    fillPending();
     clear();
     showProblems([err.message]);
     setStatus('', 'error');
@@ -142,10 +225,16 @@ async function run() {
 // the answer to a request that failed.
 function clear() {
   results = [];
+  group = null;
   renderVerdicts();
   renderFetch(null);
+  showNotices([]);
+  $('group-summary').textContent = '';
   $('lines').replaceChildren();
   $('file-summary').textContent = '';
+  $('findings-bar').hidden = true;
+  findings = [];
+  current = -1;
 }
 
 function showProblems(messages) {
@@ -154,7 +243,13 @@ function showProblems(messages) {
   box.hidden = messages.length === 0;
 }
 
-function render(view) {
+function showNotices(messages) {
+  const box = $('notices');
+  box.replaceChildren(...messages.map((m) => el('p', {}, m)));
+  box.hidden = messages.length === 0;
+}
+
+function render(view, notices) {
   const { check } = view;
   const problems = [];
   if (check.agent_warning) problems.push(check.agent_warning);
@@ -163,12 +258,19 @@ function render(view) {
     if (check.unreadable && e.severity === 'error') problems.push(`line ${e.line}: ${e.message}`);
   }
   showProblems(problems);
+  if (check.cut) {
+    notices.push(`The file is ${check.cut.toLocaleString('en')} bytes: only the first 512,000 (500 KiB) were read, as crawlers read them.`);
+  }
+  if (check.group.note) notices.push(check.group.note);
+  showNotices(notices);
   renderFetch(view.fetch);
   renderAgents(check.agents);
   results = check.results;
+  group = check.group;
+  $('group-summary').textContent = group.summary;
   renderVerdicts();
   renderLines(view);
-  select(Math.min(selected, results.length - 1));
+  select(Math.min(selected, results.length - 1), false);
 }
 
 function renderFetch(res) {
@@ -203,6 +305,19 @@ function renderAgents(fileAgents) {
   $('agents').replaceChildren(...names.map((n) => el('option', { value: n })));
 }
 
+// groupCell says which group decided a verdict, in a few words.
+function groupCell(r) {
+  if (r.error || !group) return '';
+  const lines = group.agent_lines;
+  const on = lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})` : '';
+  switch (group.applies) {
+    case 'named': return `its own${on}`;
+    case 'global': return `* fallback${on}`;
+    case 'status': return 'none: no file read';
+    default: return 'none applies';
+  }
+}
+
 function renderVerdicts() {
   const n = results.filter((r) => r.allowed === false).length;
   $('verdict-count').textContent = results.length ? `(${n} of ${results.length} disallowed)` : '';
@@ -213,11 +328,10 @@ function renderVerdicts() {
       cls = r.allowed ? 'allowed' : 'disallowed';
       word = cls;
     }
-    const tr = el('tr', { class: cls, 'data-index': String(i) },
+    const tr = el('tr', { class: cls, 'data-index': String(i), tabindex: '-1', 'aria-selected': 'false' },
       el('td', { class: 'verdict' }, word), el('td', { class: 'url' }, r.url), el('td', { class: 'why' }, r.error || r.explain),
-      el('td', { class: 'usage' }, usageText(r.usage)));
+      el('td', { class: 'group' }, groupCell(r)), el('td', { class: 'usage' }, usageText(r.usage)));
     if (r.line) tr.dataset.line = String(r.line);
-    tr.addEventListener('click', () => select(i));
     return tr;
   });
   $('verdicts').tBodies[0].replaceChildren(...rows);
@@ -236,12 +350,21 @@ function usageText(u) {
   return parts.join('; ');
 }
 
+// The file is shown in chunks of lines, each an <ol> built when it comes
+// near the visible part of the list (or is needed to show a line), so that
+// a file of 30,000 lines costs no more to show than its first screens.
+const chunkLines = 250;
+let shownText = []; // the lines of the file shown
+let lineInfo = null; // what each line shows beside its text; see renderLines
+let chunks = []; // one <ol> a chunk; dataset.built is set once it is built
+let observer = null;
+
 function renderLines(view) {
   const byLine = new Map();
-  for (const f of view.findings) {
+  view.findings.forEach((f, i) => {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
-    byLine.get(f.line).push(f);
-  }
+    byLine.get(f.line).push(i);
+  });
   const decides = new Map();
   for (const r of results) {
     if (!r.line) continue;
@@ -249,51 +372,225 @@ function renderLines(view) {
     d.count++;
     decides.set(r.line, d);
   }
-  const items = view.text.map((text, i) => {
-    const num = i + 1;
-    const li = el('li', { id: 'L' + num, 'data-line': String(num) },
-      el('span', { class: 'num' }, String(num)), el('span', { class: 'text' }, text));
+  shownText = view.text;
+  findings = view.findings;
+  current = -1;
+  lineInfo = {
+    byLine, decides,
+    agentLines: new Set(group ? group.agent_lines : []),
+    ranges: group ? group.ranges : [],
+  };
+  if (observer) observer.disconnect();
+  observer = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) buildChunk(e.target);
+  }, { root: $('lines'), rootMargin: '800px 0px' });
+  chunks = [];
+  for (let first = 1; first <= shownText.length; first += chunkLines) {
+    const n = Math.min(chunkLines, shownText.length - first + 1);
+    let extra = 0;
+    for (let k = first; k < first + n; k++) extra += (byLine.get(k) || []).length;
+    const ol = el('ol', { class: 'chunk', start: String(first) });
+    ol.dataset.first = String(first);
+    ol.dataset.count = String(n);
+    ol.style.minHeight = `${(n + extra * 1.2) * 1.45 * 0.85}rem`; // until built
+    chunks.push(ol);
+  }
+  $('lines').replaceChildren(...chunks);
+  if (chunks.length <= 4) chunks.forEach(buildChunk); else chunks.forEach((ol) => observer.observe(ol));
+  const c = view.counts;
+  $('file-summary').textContent = `(${plural(view.text.length, 'line')}; ${plural(c.errors, 'error')}, ` +
+    `${plural(c.warnings, 'warning')}, ${c.infos} info${c.infos === 1 ? '' : 's'})`;
+  renderKinds(view);
+}
+
+function buildChunk(ol) {
+  if (ol.dataset.built) return;
+  ol.dataset.built = '1';
+  if (observer) observer.unobserve(ol);
+  const first = Number(ol.dataset.first);
+  const { byLine, decides, agentLines, ranges } = lineInfo;
+  const selLine = results[selected] && results[selected].line;
+  const frag = document.createDocumentFragment();
+  for (let num = first; num < first + Number(ol.dataset.count); num++) {
+    const li = document.createElement('li');
+    li.id = 'L' + num;
+    li.dataset.line = String(num);
+    const n = document.createElement('span');
+    n.className = 'num';
+    n.textContent = String(num);
+    const t = document.createElement('span');
+    t.className = 'text';
+    t.textContent = shownText[num - 1];
+    li.append(n, t);
+    if (ranges.some(([a, b]) => a <= num && num <= b)) li.classList.add('in-group');
+    if (agentLines.has(num)) li.classList.add('agent-line');
+    if (num === selLine) li.classList.add('hl');
     const d = decides.get(num);
     if (d) {
       li.classList.add(d.allow ? 'rule-allow' : 'rule-disallow');
-      li.append(el('span', { class: 'decides' }, `decides ${d.count} URL${d.count === 1 ? '' : 's'}`));
+      li.append(el('span', { class: 'decides' }, `decides ${plural(d.count, 'URL')}`));
     }
-    for (const f of byLine.get(num) || []) {
-      li.append(el('div', { class: 'finding ' + f.severity }, `${f.severity}: ${f.message}`));
+    for (const i of byLine.get(num) || []) {
+      const f = findings[i];
+      const div = el('div', { class: 'finding ' + f.severity, tabindex: '-1', 'data-cause': f.cause, 'data-index': String(i) },
+        el('span', { class: 'sev-label' }, f.severity), ` ${f.message}`);
+      if (i === current) div.classList.add('current');
+      li.append(div);
     }
-    return li;
-  });
-  $('lines').replaceChildren(...items);
-  const c = view.counts;
-  const plural = (k, w) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  $('file-summary').textContent = `(${plural(view.text.length, 'line')}; ${plural(c.errors, 'error')}, ` +
-    `${plural(c.warnings, 'warning')}, ${c.infos} info${c.infos === 1 ? '' : 's'})`;
+    frag.append(li);
+  }
+  ol.replaceChildren(frag);
+  ol.style.minHeight = '';
 }
 
-function select(i) {
-  selected = Math.max(i, 0);
-  for (const tr of $('verdicts').tBodies[0].rows) tr.classList.toggle('selected', tr.dataset.index === String(i));
-  for (const li of $('lines').querySelectorAll('li.hl')) li.classList.remove('hl');
-  const r = results[i];
-  if (!r || !r.line) return;
-  const li = $('L' + r.line);
-  if (li) {
-    li.classList.add('hl');
-    li.scrollIntoView({ block: 'nearest' });
+// lineEl returns the element of line num, building its chunk if need be.
+function lineEl(num) {
+  const ol = chunks[Math.floor((num - 1) / chunkLines)];
+  if (!ol) return null;
+  buildChunk(ol);
+  return $('L' + num);
+}
+
+// renderKinds shows the count of each kind of finding, most severe first,
+// with the navigation through them.
+function renderKinds(view) {
+  let kinds = view.kinds;
+  if (!kinds) {
+    const at = new Map();
+    kinds = [];
+    for (const f of view.findings) {
+      const k = f.severity + '\u0000' + f.cause;
+      if (!at.has(k)) {
+        at.set(k, kinds.length);
+        kinds.push({ severity: f.severity, cause: f.cause, count: 0, first: f.line });
+      }
+      kinds[at.get(k)].count += f.more ? f.more : 1;
+    }
+  }
+  const rank = { error: 0, warning: 1, info: 2 };
+  kinds = [...kinds].sort((a, b) => rank[a.severity] - rank[b.severity] || b.count - a.count);
+  $('kinds').replaceChildren(...kinds.map((k) => {
+    const b = el('button', { type: 'button', class: 'kind ' + k.severity, 'data-cause': k.cause, 'data-severity': k.severity },
+      el('span', { class: 'count' }, String(k.count)), ` ${k.severity}${k.count === 1 ? '' : 's'}: ${k.cause}`);
+    return b;
+  }));
+  $('findings-bar').hidden = kinds.length === 0;
+  applyFilters();
+}
+
+function applyFilters() {
+  const list = $('lines');
+  for (const sev of ['error', 'warning', 'info']) list.classList.toggle('hide-' + sev, !$('show-' + sev).checked);
+  position();
+}
+
+function visible(f) {
+  return $('show-' + f.severity).checked;
+}
+
+// position says where the navigation is among the findings shown.
+function position() {
+  let shown = 0;
+  let at = -1;
+  findings.forEach((f, i) => {
+    if (!visible(f)) return;
+    if (i === current) at = shown;
+    shown++;
+  });
+  $('finding-pos').textContent = shown === 0 ? 'no findings shown'
+    : at < 0 ? `${plural(shown, 'finding')} shown` : `finding ${at + 1} of ${shown}`;
+}
+
+// goFinding moves to the next (step 1) or previous (step -1) finding shown,
+// or to the first of a kind (cause given), and focuses it.
+function goFinding(step, cause) {
+  if (findings.length === 0) return;
+  let i = current;
+  for (let tries = 0; tries < findings.length; tries++) {
+    i = cause !== undefined && tries === 0 ? 0 : (i + step + findings.length) % findings.length;
+    const f = findings[i];
+    if (visible(f) && (cause === undefined || f.cause === cause)) {
+      for (const d of $('lines').querySelectorAll('.finding.current')) d.classList.remove('current');
+      current = i;
+      const d = lineEl(f.line)?.querySelector(`.finding[data-index="${i}"]`);
+      if (d) {
+        d.classList.add('current');
+        d.scrollIntoView({ block: 'nearest' });
+        d.focus({ preventScroll: true });
+      }
+      position();
+      return;
+    }
   }
 }
 
+// select marks verdict i and highlights its deciding line; only a choice
+// of the user (scroll set) scrolls the file, so that a new run does not
+// move the page.
+function select(i, scroll) {
+  selected = Math.max(i, 0);
+  for (const tr of $('verdicts').tBodies[0].rows) {
+    const on = tr.dataset.index === String(selected);
+    tr.classList.toggle('selected', on);
+    tr.setAttribute('aria-selected', String(on));
+    tr.tabIndex = on ? 0 : -1;
+  }
+  for (const li of $('lines').querySelectorAll('li.hl')) li.classList.remove('hl');
+  const r = results[selected];
+  if (!r || !r.line) return;
+  const li = scroll ? lineEl(r.line) : $('L' + r.line);
+  if (li) {
+    li.classList.add('hl');
+    if (scroll) li.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+function onVerdictKey(e) {
+  const tr = e.target.closest('tr');
+  if (!tr) return;
+  const rows = $('verdicts').tBodies[0].rows;
+  let i = Number(tr.dataset.index);
+  switch (e.key) {
+    case 'ArrowDown': i = Math.min(i + 1, rows.length - 1); break;
+    case 'ArrowUp': i = Math.max(i - 1, 0); break;
+    case 'Home': i = 0; break;
+    case 'End': i = rows.length - 1; break;
+    case 'Enter': case ' ': break;
+    default: return;
+  }
+  e.preventDefault();
+  select(i, true);
+  rows[i].focus();
+}
+
+function onTabKey(e) {
+  const order = ['paste', 'fetch'];
+  let i = order.indexOf(mode);
+  switch (e.key) {
+    case 'ArrowRight': i = (i + 1) % order.length; break;
+    case 'ArrowLeft': i = (i + order.length - 1) % order.length; break;
+    case 'Home': i = 0; break;
+    case 'End': i = order.length - 1; break;
+    default: return;
+  }
+  e.preventDefault();
+  setMode(order[i]);
+  $('tab-' + order[i]).focus();
+  if (order[i] === 'paste') later();
+}
+
 async function share() {
-  writeState();
+  const whole = await writeState();
+  const note = whole ? '' : ' (without the file, too large for a link)';
   try {
     await navigator.clipboard.writeText(location.href);
-    setStatus('Link copied.', document.body.dataset.state);
+    setStatus('Link copied' + note + '.', document.body.dataset.state);
   } catch {
     const input = $('share-link');
     input.value = location.href;
     input.hidden = false;
     input.select();
-    setStatus('Copy the link below.', document.body.dataset.state);
+    setStatus('Copy the link below' + note + '.', document.body.dataset.state);
   }
 }
 
@@ -303,18 +600,44 @@ function later() {
   timer = setTimeout(run, 400);
 }
 
-document.addEventListener('DOMContentLoaded', () => {
+document.addEventListener('DOMContentLoaded', async () => {
   $('tab-paste').addEventListener('click', () => { setMode('paste'); later(); });
   $('tab-fetch').addEventListener('click', () => setMode('fetch'));
+  for (const id of ['tab-paste', 'tab-fetch']) $(id).addEventListener('keydown', onTabKey);
   $('test').addEventListener('click', () => { clearTimeout(timer); run(); });
   $('share').addEventListener('click', share);
-  $('robots').addEventListener('input', () => { setMode('paste'); later(); });
+  $('robots').addEventListener('input', () => { pending = null; setMode('paste'); later(); });
   for (const id of ['agent', 'urls']) {
     $(id).addEventListener('input', () => { if (mode === 'paste') later(); });
   }
   $('fetch-url').addEventListener('keydown', (e) => { if (e.key === 'Enter') run(); });
-  window.addEventListener('hashchange', () => { if (readState()) run(); });
-  if (!readState()) {
+  const body = $('verdicts').tBodies[0];
+  body.addEventListener('click', (e) => {
+    const tr = e.target.closest('tr');
+    if (tr) { select(Number(tr.dataset.index), true); tr.focus(); }
+  });
+  body.addEventListener('keydown', onVerdictKey);
+  $('next-finding').addEventListener('click', () => goFinding(1));
+  $('prev-finding').addEventListener('click', () => goFinding(-1));
+  $('kinds').addEventListener('click', (e) => {
+    const b = e.target.closest('button');
+    if (!b) return;
+    $('show-' + b.dataset.severity).checked = true;
+    applyFilters();
+    goFinding(1, b.dataset.cause);
+  });
+  for (const sev of ['error', 'warning', 'info']) $('show-' + sev).addEventListener('change', applyFilters);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'F8') { e.preventDefault(); goFinding(e.shiftKey ? -1 : 1); }
+  });
+  window.addEventListener('hashchange', async () => { if (await readState()) run(); });
+  let restored = false;
+  try {
+    restored = await readState();
+  } catch {
+    showProblems(['The link holds a file that cannot be read back: it was cut or changed.']);
+  }
+  if (!restored) {
     $('robots').value = example;
     $('urls').value = exampleURLs;
   }

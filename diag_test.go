@@ -346,7 +346,7 @@ func TestDiagnoseInvariants(t *testing.T) {
 		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap, ErrNoindex, ErrGoogleIgnores, ErrSiteClosed}
 	for _, in := range inputs {
 		r := Diagnose([]byte(in))
-		if r.Counts.Lines != len(r.Lines) || len(r.Lines) == 0 {
+		if r.Counts.Lines != len(r.Lines) || (len(r.Lines) == 0) != (in == "") {
 			t.Errorf("Diagnose(%.40q): Counts.Lines = %d, %d Lines", in, r.Counts.Lines, len(r.Lines))
 		}
 		for i, l := range r.Lines {
@@ -466,7 +466,8 @@ func TestDiagnoseLineCount(t *testing.T) {
 		want   int
 		reason string
 	}{
-		{"", 1, "SPEC §1: a file always has a line"},
+		{"", 0, "a 0-byte file shows no line in an editor; lint says 0 lines"},
+		{"\n", 1, "one break: one empty line"},
 		{"a", 1, "text after the last break is a line"},
 		{"a\n", 1, "no empty line after a final break, as editors show it"},
 		{"a\n\n", 2, "a blank line before the final break counts"},

@@ -76,8 +76,9 @@ func (d *diagnoser) run() {
 			break
 		}
 		// The lexer numbers the empty text after a final line break as a
-		// line; an editor shows none, and it holds nothing.
-		if lx.done && len(raw) == 0 && lx.num > 1 {
+		// line, and an empty file's empty text too; an editor shows none,
+		// and it holds nothing.
+		if lx.done && len(raw) == 0 && (lx.num > 1 || len(d.data) == 0) {
 			break
 		}
 		ln := Line{Num: lx.num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}

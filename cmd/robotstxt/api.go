@@ -473,7 +473,8 @@ func fileAgents(rep *robotstxt.Report) []string {
 
 // textLines splits a robots.txt into lines as Diagnose numbers them: a
 // leading UTF-8 byte order mark (or a prefix of one) is no text, CR, LF and
-// CR LF each end a line, and no empty line follows a final line break.
+// CR LF each end a line, no empty line follows a final line break, and an
+// empty file has no line.
 func textLines(data []byte) []string {
 	out := []string{}
 	eachTextLine(data, func(line string) { out = append(out, line) })
@@ -491,7 +492,7 @@ func eachTextLine(data []byte, f func(string)) {
 	for first := true; ; first = false {
 		end := bytes.IndexAny(data, "\r\n")
 		if end < 0 {
-			if len(data) > 0 || first {
+			if len(data) > 0 || (first && n > 0) {
 				f(string(data))
 			}
 			return

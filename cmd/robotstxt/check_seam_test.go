@@ -96,7 +96,7 @@ func TestCheckAgreesWithAPI(t *testing.T) {
 	file := filepath.Join(dir, "robots.txt")
 	rounds := 300
 	if os.Getenv("ROBOTSTXT_LONG") != "" {
-		rounds = 3000
+		rounds = 1500
 	}
 	for range rounds {
 		robots := seamRobots(rnd, agents, seamPieces)

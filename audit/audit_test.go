@@ -107,8 +107,11 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 			t.Errorf("%s: rules %s, want %s", where, row.Rules, rulesName(r))
 		}
 		tokens := strings.Split(row.Agent, "+")
-		c, known := crawlers.Lookup(tokens[0])
-		ignores := known && c.IgnoresGlobal && len(tokens) == 1
+		ignores := true // every token a crawler that ignores "*" (table.go)
+		for _, tok := range tokens {
+			c, known := crawlers.Lookup(tok)
+			ignores = ignores && known && c.IgnoresGlobal
+		}
 		own := false
 		for _, tok := range tokens {
 			own = own || r.NamesAgent(tok)
@@ -130,7 +133,7 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 			v := row.Verdicts[i]
 			u := r.UsageFor(tokens, robotstxt.NormalizeURL(p))
 			if ignores && !own && r.Kind() == robotstxt.Parsed {
-				u = robotstxt.Usage{Decision: d}
+				u = r.NoGroup().Usage(robotstxt.NormalizeURL(p)) // no rules, the signals before the first group
 			}
 			if v.ContentUsage != usageString(&u) || v.ContentSignal != signalString(&u) {
 				t.Errorf("%s %s: usage %q signal %q, want %q %q", where, p, v.ContentUsage, v.ContentSignal, usageString(&u), signalString(&u))

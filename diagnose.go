@@ -284,6 +284,13 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	case g.closeLine == 0 && matchesAll(value):
 		g.closeLine, g.closeRule = ln.Num, ln.Key+": "+ln.Value
 	}
+	if i := bytes.IndexAny(value, wireEscaped); i >= 0 {
+		sev := SeverityWarning
+		if j := escapedByAll(value); j >= 0 {
+			sev, i = SeverityError, j
+		}
+		d.add(ln.Num, sev, ErrRawByte, rawByte(ln.Value, value[i], sev))
+	}
 	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar,
 			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value)

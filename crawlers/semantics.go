@@ -12,8 +12,9 @@ import "github.com/robotstxt-go/robotstxt"
 // from r.Group(agent), or "" when it does not.
 //
 // A crawler that ignores the `*` group (AdsBot-Google, AdsBot-Google-Mobile)
-// obeys only groups that name it: when none does, Group returns the zero
-// Group, which allows every URL. A robots.txt that stands for an HTTP status
+// obeys only groups that name it: when none does, Group returns
+// r.NoGroup(), which allows every URL and carries the Content-Signal lines
+// before the first group. A robots.txt that stands for an HTTP status
 // (allow-all, disallow-all) binds every crawler alike. For any other agent,
 // Group is r.Group(agent).
 func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
@@ -21,6 +22,6 @@ func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
 	if !known || !c.IgnoresGlobal || r.Kind() != robotstxt.Parsed || r.NamesAgent(agent) {
 		return r.Group(agent), ""
 	}
-	return robotstxt.Group{}, c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
+	return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
 		`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
 }

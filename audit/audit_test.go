@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,7 +197,42 @@ func TestCorpusWARC(t *testing.T) {
 				}
 				return robotstxt.Parse(body), true
 			})
+			for _, row := range rows {
+				c := byOff[row.Offset]
+				body := []byte(c.body)
+				if len(body) > maxBody {
+					body = body[:maxBody]
+				}
+				checkLint(t, row, body)
+			}
 		})
+	}
+}
+
+// checkLint checks a row's lint counts against the findings of Diagnose,
+// tallied here apart from the audit.
+func checkLint(t *testing.T, row Row, body []byte) {
+	t.Helper()
+	var errs, warns int32
+	byKind := map[Lint]int32{}
+	for _, f := range robotstxt.Diagnose(body).Findings {
+		byKind[Lint{Kind: f.Err.Error(), Severity: f.Severity.String()}]++
+		switch f.Severity {
+		case robotstxt.SeverityError:
+			errs++
+		case robotstxt.SeverityWarning:
+			warns++
+		}
+	}
+	got := map[Lint]int32{}
+	for i, l := range row.Lint {
+		if i > 0 && (row.Lint[i-1].Kind > l.Kind || row.Lint[i-1].Kind == l.Kind && row.Lint[i-1].Severity >= l.Severity) {
+			t.Errorf("%s@%d: lint out of order: %v", row.URL, row.Offset, row.Lint)
+		}
+		got[Lint{Kind: l.Kind, Severity: l.Severity}] = l.Count
+	}
+	if row.LintErrors == nil || row.LintWarnings == nil || *row.LintErrors != errs || *row.LintWarnings != warns || !maps.Equal(got, byKind) {
+		t.Errorf("%s@%d: lint %v/%v %v, want %d/%d %v", row.URL, row.Offset, row.LintErrors, row.LintWarnings, row.Lint, errs, warns, byKind)
 	}
 }
 

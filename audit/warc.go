@@ -72,6 +72,7 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 		return w.finish(ctx)
 	}
 	zr := new(gzip.Reader)
+	mbr := bufio.NewReader(nil) // reset for each member
 	for ctx.Err() == nil {
 		if !seekMember(br) {
 			break
@@ -84,7 +85,7 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 		}
 		zr.Multistream(false)
 		mr := &memberReader{r: zr}
-		mbr := bufio.NewReader(mr)
+		mbr.Reset(mr)
 		for {
 			if b, _ := mbr.Peek(5); string(b) != "WARC/" {
 				if len(b) > 0 && mr.err == nil {
@@ -174,6 +175,7 @@ type warcRecords struct {
 	pending   *Capture
 	val       *gowarc.Validation
 	buf       []byte
+	http      *bufio.Reader // reset for each record
 }
 
 func (w *warcRecords) problem(off int64, kind, detail string) {
@@ -250,7 +252,12 @@ func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr
 		return true
 	}
 	c := &Capture{Input: w.in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
-	w.buf, err = readHTTP(raw, c, w.buf)
+	if w.http == nil {
+		w.http = bufio.NewReader(raw)
+	} else {
+		w.http.Reset(raw)
+	}
+	w.buf, err = readHTTP(w.http, c, w.buf)
 	switch {
 	case err == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated):
 		w.problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
@@ -317,8 +324,8 @@ func gzipTrouble(err error) bool {
 // readHTTP reads an HTTP response into c: status, Location and the body up
 // to maxBody bytes (decoded when the server sent it gzipped). buf is reused
 // for the body and returned.
-func readHTTP(raw io.Reader, c *Capture, buf []byte) ([]byte, error) {
-	resp, err := http.ReadResponse(bufio.NewReader(raw), nil)
+func readHTTP(raw *bufio.Reader, c *Capture, buf []byte) ([]byte, error) {
+	resp, err := http.ReadResponse(raw, nil)
 	if err != nil {
 		return buf, errors.New("not an HTTP response: " + err.Error())
 	}

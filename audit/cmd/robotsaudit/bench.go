@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -61,6 +62,17 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 			return err
 		})
 	}
+	// One worker on one core: the reading, answering and writing
+	// goroutines share it. One worker on two cores already reads in
+	// parallel with answering, so 1 core against 2 is the measure of
+	// what a second core buys.
+	prev := runtime.GOMAXPROCS(1)
+	core1, err := audit1(1)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		fmt.Fprintln(stderr, "robotsaudit:", err)
+		return 2
+	}
 	one, err := audit1(1)
 	if err != nil {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
@@ -78,10 +90,12 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "inputs: %d files, %.1f MB on disk, %d captures; %d agents x %d paths (%s)\n",
 		len(cfg.Inputs), mb, captures, len(cfg.Agents), len(cfg.Paths), strings.Join(cfg.Paths, ","))
 	line("read+gunzip alone", read)
+	line("audit, 1 worker 1 core", core1)
 	line("audit, 1 worker", one)
 	line("audit, 2 workers", two)
 	fmt.Fprintf(stdout, "audit (2 workers) / read+gunzip: %.0f%%\n", 100*read.Seconds()/two.Seconds())
-	fmt.Fprintf(stdout, "audit 2 workers vs 1: %.2fx\n", one.Seconds()/two.Seconds())
+	fmt.Fprintf(stdout, "audit 2 workers vs 1: %.2fx; 2 workers on %d cores vs 1 worker on 1 core: %.2fx\n",
+		one.Seconds()/two.Seconds(), prev, core1.Seconds()/two.Seconds())
 	q := float64(captures) * float64(len(cfg.Agents)*len(cfg.Paths))
 	fmt.Fprintf(stdout, "questions (capture x agent x path): %.0f, %.1f us each with 2 workers\n", q, two.Seconds()/q*1e6)
 	return 0

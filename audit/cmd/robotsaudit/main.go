@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -30,7 +31,16 @@ import (
 	"golang.org/x/term"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// The live heap is small and bounded (a few captures per worker), and
+	// a run allocates much more than it keeps: fewer collections cost
+	// less (the real corpus: about -20% time, 31 MB to 49 MB peak RSS).
+	// GOGC, when set, decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("robotsaudit", flag.ContinueOnError)

@@ -6,11 +6,19 @@ import (
 	"sync"
 )
 
-// A job is one capture of an input, numbered in record order.
+// A job is a batch of captures of an input in record order, numbered in
+// that order: a batch rather than one capture, so that handing work from
+// goroutine to goroutine costs little next to the work.
 type job struct {
 	seq int
-	rs  *resolved
+	rss []*resolved
 }
+
+// A batch closes at batchCaptures captures or batchBytes bytes of bodies.
+const (
+	batchCaptures = 16
+	batchBytes    = 1 << 20
+)
 
 // A result is a job's rows: encoded, or (for Parquet) copied.
 type result struct {
@@ -22,7 +30,7 @@ type result struct {
 
 // answerInput answers one input: this goroutine reads it, cfg.Workers
 // workers read the rules and answer the questions, and the rows are
-// written to w in record order. At most 4 captures a worker are in
+// written to w in record order. At most 4 batches a worker are in
 // flight, which bounds memory.
 func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *writer[Row]) (int64, error) {
 	cfg := st.cfg
@@ -49,7 +57,6 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 				tw = newWriter[Row](cfg.Format, &out, enc)
 			}
 			for j := range jobs {
-				j.rs.read(!cfg.NoLint)
 				res := result{seq: j.seq}
 				if tw != nil {
 					out.b, _ = textPool.Get().(*bytes.Buffer)
@@ -58,14 +65,18 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 					}
 					out.b.Reset()
 				}
-				err := q.rows(j.rs, &row, func(r *Row) error {
-					res.n++
-					if tw != nil {
-						return tw.write(r)
-					}
-					res.rows = append(res.rows, copyRow(r))
-					return nil
-				})
+				var err error
+				for _, rs := range j.rss {
+					rs.read(!cfg.NoLint)
+					err = q.rows(rs, &row, func(r *Row) error {
+						res.n++
+						if tw != nil {
+							return tw.write(r)
+						}
+						res.rows = append(res.rows, copyRow(r))
+						return nil
+					})
+				}
 				if tw != nil {
 					err = tw.flush()
 					res.text, out.b = out.b, nil
@@ -112,17 +123,33 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		}
 	}()
 	seq := 0
-	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, nil, !cfg.NoLint, func(rs *resolved) {
+	var (
+		batch []*resolved
+		size  int // bytes of bodies in batch
+	)
+	send := func() {
+		if len(batch) == 0 {
+			return
+		}
 		tokens <- struct{}{}
+		jobs <- job{seq: seq, rss: batch}
+		seq++
+		batch, size = nil, 0
+	}
+	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, nil, !cfg.NoLint, func(rs *resolved) {
 		if rs.direct {
 			c := *rs.c
 			c.Body = bytes.Clone(c.Body)
 			rs.c = &c
+			size += len(c.Body)
 		}
 		st.captures.Add(1)
-		jobs <- job{seq: seq, rs: rs}
-		seq++
+		batch = append(batch, rs)
+		if len(batch) == batchCaptures || size >= batchBytes {
+			send()
+		}
 	}, st.reporter(i))
+	send()
 	close(jobs)
 	wg.Wait()
 	close(results)

@@ -241,16 +241,23 @@ func escapedByAll(pattern []byte) int {
 
 // rawByte explains a pattern that holds c, a byte of wireEscaped: crawlers
 // send it %-encoded, as NormalizeURL writes the URLs they ask about, so the
-// pattern never matches what they ask; its encoded form would.
-func rawByte(v string, c byte, sev Severity) string {
-	what := fmt.Sprintf("%q", string(c))
-	if c == ' ' {
+// pattern never matches what they ask; its encoded form would. The message
+// is built only when it is formatted, which Summarize never does.
+type rawByte struct {
+	pattern string
+	c       byte
+	sev     Severity
+}
+
+func (r rawByte) String() string {
+	what := fmt.Sprintf("%q", string(r.c))
+	if r.c == ' ' {
 		what = "a space"
 	}
-	if sev == SeverityError {
+	if r.sev == SeverityError {
 		return fmt.Sprintf("pattern %q never matches a URL as crawlers send it: it holds %s, which every HTTP client sends as %%%02X; write %q",
-			v, what, c, NormalizeURL(v))
+			r.pattern, what, r.c, NormalizeURL(r.pattern))
 	}
 	return fmt.Sprintf("pattern %q holds %s, which Go's net/url and package fetch send as %%%02X (browsers send it raw): for them it never matches; add %q",
-		v, what, c, NormalizeURL(v))
+		r.pattern, what, r.c, NormalizeURL(r.pattern))
 }

@@ -289,7 +289,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 		if j := escapedByAll(value); j >= 0 {
 			sev, i = SeverityError, j
 		}
-		d.add(ln.Num, sev, ErrRawByte, rawByte(ln.Value, value[i], sev))
+		d.add(ln.Num, sev, ErrRawByte, "%v", rawByte{ln.Value, value[i], sev})
 	}
 	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar,

@@ -19,6 +19,7 @@ var (
 	ErrAgentInvalid  = errors.New("user-agent value names no product token")       // "007bot", or empty
 	ErrUnknownKey    = errors.New("unknown key")                                   // ignored by every crawler
 	ErrDollar        = errors.New("'$' inside a pattern")                          // a literal; only a final '$' anchors
+	ErrRawByte       = errors.New("pattern holds a byte crawlers send escaped")    // "/my docs/": sent as /my%20docs/
 	ErrCrawlDelay    = errors.New("invalid or repeated crawl-delay")               // not a number, or not the group's first
 	ErrEncoding      = errors.New("not UTF-8")                                     // bytes, UTF-16 or binary data
 	ErrTooLarge      = errors.New("content past 500 KiB")                          // ignored by Google's crawler

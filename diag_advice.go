@@ -219,3 +219,45 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// escapedByAll returns the index of the first byte of pattern that every
+// HTTP client %-encodes, browsers (the URL Standard's percent-encode sets)
+// as well as Go's net/url, or -1: a space, '"', '<' or '>' anywhere, and
+// '`', '{' or '}' before the query. The other bytes of wireEscaped go out
+// raw from browsers and from crawlers built on them, so a pattern with only
+// those draws a warning, not an error.
+func escapedByAll(pattern []byte) int {
+	set := " \"<>`{}"
+	for i, c := range pattern {
+		if c == '?' {
+			set = " \"<>"
+		}
+		if strings.IndexByte(set, c) >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// rawByte explains a pattern that holds c, a byte of wireEscaped: crawlers
+// send it %-encoded, as NormalizeURL writes the URLs they ask about, so the
+// pattern never matches what they ask; its encoded form would. The message
+// is built only when it is formatted, which Summarize never does.
+type rawByte struct {
+	pattern string
+	c       byte
+	sev     Severity
+}
+
+func (r rawByte) String() string {
+	what := fmt.Sprintf("%q", string(r.c))
+	if r.c == ' ' {
+		what = "a space"
+	}
+	if r.sev == SeverityError {
+		return fmt.Sprintf("pattern %q never matches a URL as crawlers send it: it holds %s, which every HTTP client sends as %%%02X; write %q",
+			r.pattern, what, r.c, NormalizeURL(r.pattern))
+	}
+	return fmt.Sprintf("pattern %q holds %s, which Go's net/url and package fetch send as %%%02X (browsers send it raw): for them it never matches; add %q",
+		r.pattern, what, r.c, NormalizeURL(r.pattern))
+}

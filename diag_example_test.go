@@ -68,3 +68,31 @@ Sitemap: /sitemap.xml
 	// line 5: error: noindex or nofollow line
 	// line 8: error: sitemap is not an absolute URL
 }
+
+// Summarize counts what Diagnose would report, for linting many files at
+// once: the numbers only, without messages.
+func ExampleSummarize() {
+	robots := []byte(`User-agent: MJ12bot
+Disallow: /
+
+User-agent: *
+Noindex: /drafts/
+Disallow: /tmp/
+Disallow: tmp
+
+Sitemap: /sitemap.xml
+`)
+	s := robotstxt.Summarize(robots)
+	fmt.Println(s.Counts.Groups, "groups,", s.Counts.Disallow, "disallow rules")
+	fmt.Println(s.Errors, "errors,", s.Warnings, "warnings,", s.Infos, "infos")
+	for _, f := range s.Findings {
+		fmt.Printf("%d × %v (%s)\n", f.Count, f.Err, f.Severity)
+	}
+	// Output:
+	// 2 groups, 2 disallow rules
+	// 3 errors, 1 warnings, 0 infos
+	// 1 × noindex or nofollow line (error)
+	// 1 × pattern can never match (error)
+	// 1 × sitemap is not an absolute URL (error)
+	// 1 × user-agent value reduced to its product token (warning)
+}

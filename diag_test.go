@@ -37,6 +37,14 @@ func TestDiagnoseFindings(t *testing.T) {
 			"User-agent: *\nDisallow: /private/\nAllow: /private/press/\nSitemap: https://e.com/s.xml\n", nil},
 		{"SPEC §5: a pattern that starts with neither '/' nor '*' never matches",
 			"User-agent: *\nDisallow: private/\n", []string{"2:error:pattern can never match"}},
+		{"crawlers send a space %-encoded (NormalizeURL): a raw one in a pattern never matches",
+			"User-agent: *\nDisallow: /my docs/\n", []string{"2:error:pattern holds a byte crawlers send escaped"}},
+		{"so do '\"', '<', '>' and the other bytes no URI holds raw, in Allow too",
+			"User-agent: *\nAllow: /a{b}\nDisallow: /a\n", []string{"2:error:pattern holds a byte crawlers send escaped"}},
+		{"'|', '^', '\\' and, in the query, '{' '}' '`' go out raw from browsers: a warning, not an error",
+			"User-agent: *\nDisallow: /a|b\nDisallow: /s?q={x}\n", []string{"2:warning:pattern holds a byte crawlers send escaped", "3:warning:pattern holds a byte crawlers send escaped"}},
+		{"the escaped form, non-ASCII bytes (escaped by the matcher itself) and '*' '$' are fine",
+			"User-agent: *\nDisallow: /my%20docs/\nDisallow: /ü/\nDisallow: /*.pdf$\n", nil},
 		{"SPEC §5: '*' starts a pattern as well as '/'",
 			"User-agent: *\nDisallow: *.pdf$\n", nil},
 		{"an empty Disallow is the usual way to allow everything",
@@ -343,7 +351,7 @@ func TestDiagnoseInvariants(t *testing.T) {
 	}
 	causes := []error{ErrNeverMatches, ErrNoGroup, ErrAgentReduced, ErrAgentInvalid, ErrUnknownKey, ErrDollar,
 		ErrCrawlDelay, ErrEncoding, ErrTooLarge, ErrHTML, ErrAllowDisallow, ErrEmptyGroup, ErrLineTooLong,
-		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap, ErrNoindex, ErrGoogleIgnores, ErrSiteClosed}
+		ErrNoColon, ErrTypo, ErrNUL, ErrIgnoredLine, ErrSitemap, ErrNoindex, ErrGoogleIgnores, ErrSiteClosed, ErrRawByte}
 	for _, in := range inputs {
 		r := Diagnose([]byte(in))
 		if r.Counts.Lines != len(r.Lines) || (len(r.Lines) == 0) != (in == "") {

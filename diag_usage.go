@@ -3,7 +3,6 @@ package robotstxt
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -52,8 +51,8 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 		d.signals(ln, pref)
 	}
 	if hasPath && bytes.IndexByte(path[:len(path)-1], '$') >= 0 {
-		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
-			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path))
+		d.add(ln.Num, SeverityWarning, ErrDollar,
+			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path)
 	}
 	return true
 }
@@ -70,9 +69,9 @@ func (d *diagnoser) usageBadPath(ln *Line, name string, value []byte) bool {
 	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.") {
 		return false
 	}
-	d.add(ln.Num, SeverityError, ErrUsagePath, fmt.Sprintf(
+	d.add(ln.Num, SeverityError, ErrUsagePath,
 		"%s path %q does not start with '/': it can never match, and the whole value is read as a preference, which states nothing; write %q",
-		name, first, "/"+strings.TrimLeft(string(first), "/")))
+		name, first, "/"+strings.TrimLeft(string(first), "/"))
 	return true
 }
 
@@ -85,13 +84,13 @@ func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
 	if _, ok := parseUsagePrefs(pref); !ok {
 		if lower := bytes.ToLower(pref); !bytes.Equal(lower, pref) {
 			if _, ok := parseUsagePrefs(lower); ok {
-				d.add(ln.Num, SeverityError, ErrUsageCase, fmt.Sprintf(
-					"content-usage preference %q is case-sensitive and does not parse with upper-case keys: it states nothing; write %q", pref, lower))
+				d.add(ln.Num, SeverityError, ErrUsageCase,
+					"content-usage preference %q is case-sensitive and does not parse with upper-case keys: it states nothing; write %q", pref, lower)
 				return
 			}
 		}
-		d.add(ln.Num, SeverityError, ErrUsageValue, fmt.Sprintf(
-			"content-usage preference %q is not a structured-field dictionary (RFC 9651): it states nothing; write keys and y or n, such as train-ai=n, search=y", pref))
+		d.add(ln.Num, SeverityError, ErrUsageValue,
+			"content-usage preference %q is not a structured-field dictionary (RFC 9651): it states nothing; write keys and y or n, such as train-ai=n, search=y", pref)
 		return
 	}
 	parseSFDictionary(pref, func(key, token []byte, isToken bool) {
@@ -101,15 +100,15 @@ func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
 		}
 		switch {
 		case !known:
-			msg := fmt.Sprintf("content-usage category %q is unknown and ignored; the categories are %s", key, strings.Join(categoryLabels[:], ", "))
-			d.add(ln.Num, SeverityWarning, ErrUsageKey, msg)
+			d.add(ln.Num, SeverityWarning, ErrUsageKey, "content-usage category %q is unknown and ignored; the categories are %s",
+				key, lazy(func() string { return strings.Join(categoryLabels[:], ", ") }))
 		case isToken && (string(token) == usageYes || string(token) == usageNo):
 		case isToken && (bytes.EqualFold(token, []byte(usageYes)) || bytes.EqualFold(token, []byte(usageNo))):
-			d.add(ln.Num, SeverityError, ErrUsageCase, fmt.Sprintf(
-				"content-usage value %s=%s states nothing: the values are y and n, in lower case", key, token))
+			d.add(ln.Num, SeverityError, ErrUsageCase,
+				"content-usage value %s=%s states nothing: the values are y and n, in lower case", key, token)
 		default:
-			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
-				"content-usage %s states nothing: its value must be y or n, as in %s=n", key, key))
+			d.add(ln.Num, SeverityWarning, ErrUsageValue,
+				"content-usage %s states nothing: its value must be y or n, as in %s=n", key, key)
 		}
 	})
 }
@@ -130,18 +129,18 @@ func (d *diagnoser) signals(ln *Line, value []byte) {
 		}
 		switch {
 		case !e.ok:
-			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
-				"content-signal entry %q is not name=value and states nothing: write, for example, ai-train=no", e.key))
+			d.add(ln.Num, SeverityWarning, ErrUsageValue,
+				"content-signal entry %q is not name=value and states nothing: write, for example, ai-train=no", e.key)
 		case !known:
-			d.add(ln.Num, SeverityWarning, ErrUsageKey, fmt.Sprintf(
-				"content-signal %q is unknown and ignored; the signals are %s", e.key, strings.Join(signalLabels[:], ", ")))
+			d.add(ln.Num, SeverityWarning, ErrUsageKey,
+				"content-signal %q is unknown and ignored; the signals are %s", e.key, strings.Join(signalLabels[:], ", "))
 		case !bytes.EqualFold(e.value, []byte(signalYes)) && !bytes.EqualFold(e.value, []byte(signalNo)):
-			d.add(ln.Num, SeverityWarning, ErrUsageValue, fmt.Sprintf(
-				"content-signal %s=%s states nothing: the values are yes and no", e.key, e.value))
+			d.add(ln.Num, SeverityWarning, ErrUsageValue,
+				"content-signal %s=%s states nothing: the values are yes and no", e.key, e.value)
 		case !exact || string(e.value) != signalYes && string(e.value) != signalNo:
-			d.add(ln.Num, SeverityWarning, ErrUsageCase, fmt.Sprintf(
+			d.add(ln.Num, SeverityWarning, ErrUsageCase,
 				"content-signal %s=%s: the policy writes names and values in lower case, and some crawlers may compare them exactly; write %s=%s",
-				e.key, e.value, bytes.ToLower(e.key), bytes.ToLower(e.value)))
+				e.key, e.value, bytes.ToLower(e.key), bytes.ToLower(e.value))
 		}
 	})
 }
@@ -177,8 +176,8 @@ func (d *diagnoser) usageDisallowed() {
 		if u.signal {
 			name = "content-signal"
 		}
-		d.add(int(u.line), SeverityWarning, ErrUsageDisallowed, fmt.Sprintf(
+		d.add(int(u.line), SeverityWarning, ErrUsageDisallowed,
 			"%s on %s: line %d of the same group disallows %s, and no preference applies to a URL that may not be fetched (draft-ietf-aipref-attach-05 §3.1)",
-			name, path, dec.Line, path))
+			name, path, dec.Line, path)
 	}
 }

@@ -23,12 +23,30 @@ const maxBodySize = 500 << 10
 // and what looks wrong. Diagnose and Parse agree: the rules, groups and
 // sitemaps that the report counts are those that Parse keeps.
 func Diagnose(data []byte) *Report {
+	return diagnose(data, nil).rep
+}
+
+// Summarize reads data as [Diagnose] does, with the same checks, and
+// returns only the counts: those of the [Report], and how many findings of
+// each cause and severity it holds. It builds no messages and no [Line]
+// records, which makes it several times cheaper when only the numbers are
+// wanted, as when linting many files. Summarize(data) equals
+// Diagnose(data).Summary().
+func Summarize(data []byte) Summary {
+	d := diagnose(data, &Summary{})
+	d.sum.Counts = d.rep.Counts
+	return *d.sum
+}
+
+// diagnose runs the checks on data; with sum set, the findings are only
+// counted into it.
+func diagnose(data []byte, sum *Summary) *diagnoser {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen] // as Parse does
 	}
-	d := diagnoser{data: data, text: string(data), b: builder{}, rep: &Report{}}
+	d := &diagnoser{data: data, text: string(data), b: builder{}, rep: &Report{}, sum: sum}
 	d.run()
-	return d.rep
+	return d
 }
 
 // diagnoser holds the state of one Diagnose call.
@@ -42,6 +60,8 @@ type diagnoser struct {
 	fileLevel   bool        // HTML or UTF-16: per-line findings would be noise
 	seenContent bool        // a line with content has gone by
 	nonUTF8     []int       // lines with bytes that are not UTF-8
+	lines       int         // lines read so far
+	sum         *Summary    // counting only (Summarize): no messages, no line records
 	delayNoted  bool        // the note that Google ignores crawl-delay is made
 	scratch     []byte      // a normalised pattern, reused from rule to rule
 }
@@ -49,11 +69,13 @@ type diagnoser struct {
 // diagGroup is what the diagnostics keep per group.
 type diagGroup struct {
 	line      int      // first user-agent line
-	agents    []string // the values of its user-agent lines, as written
+	agents    []string // the values of its user-agent lines, as written (not kept by Summarize)
+	nAgents   int      // its user-agent lines
 	global    bool
 	rules     int               // allow and disallow lines
 	delayLine int               // the first valid crawl-delay
 	closeLine int               // the first disallow rule that matches every URL, such as "Disallow: /"
+	closeRule string            // that rule's key and value, as "Disallow: /"
 	opens     bool              // an allow rule that can match
 	patterns  map[string][2]int // normalised pattern → first disallow line, first allow line
 }
@@ -61,8 +83,8 @@ type diagGroup struct {
 func (d *diagnoser) run() {
 	if bytes.HasPrefix(d.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(d.data, []byte{0xfe, 0xff}) {
 		d.fileLevel = true
-		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read"+
-			meantAsUTF16(d.data[2:], d.data[0] == 0xfe))
+		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read%s",
+			lazy(func() string { return meantAsUTF16(d.data[2:], d.data[0] == 0xfe) }))
 	} else if looksBinary(d.data) {
 		d.fileLevel = true
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
@@ -88,9 +110,9 @@ func (d *diagnoser) run() {
 			if start < maxBodySize {
 				where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
 			}
-			d.addFile(ln.Num, SeverityWarning, ErrTooLarge, fmt.Sprintf(
+			d.addFile(ln.Num, SeverityWarning, ErrTooLarge,
 				"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
-				len(d.data), maxBodySize, where))
+				len(d.data), maxBodySize, where)
 		}
 		if !d.seenContent && len(trimSpace(raw)) > 0 {
 			d.seenContent = true
@@ -100,7 +122,10 @@ func (d *diagnoser) run() {
 			}
 		}
 		d.line(&ln, raw)
-		d.rep.Lines = append(d.rep.Lines, ln)
+		d.lines++
+		if d.sum == nil {
+			d.rep.Lines = append(d.rep.Lines, ln)
+		}
 	}
 	d.finish()
 }
@@ -117,8 +142,8 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 	ln.NUL = flags&flagNUL != 0
 	ln.NoColon = flags&flagNoColon != 0
 	if ln.Truncated {
-		d.add(ln.Num, SeverityWarning, ErrLineTooLong, fmt.Sprintf(
-			"line is %d bytes long: only the first %d are read, the rest is dropped", len(raw), maxLineLen))
+		d.add(ln.Num, SeverityWarning, ErrLineTooLong,
+			"line is %d bytes long: only the first %d are read, the rest is dropped", len(raw), maxLineLen)
 	}
 	if ln.NUL {
 		d.add(ln.Num, SeverityWarning, ErrNUL, "a NUL byte ends the line: the rest of it is ignored")
@@ -143,12 +168,12 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 	kind, typo := classifyKey(key)
 	ln.Typo = typo || (kind != keyOther && !equalFold(key, canonicalKey[kind]))
 	if ln.NoColon {
-		d.add(ln.Num, SeverityWarning, ErrNoColon, fmt.Sprintf(
-			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key))
+		d.add(ln.Num, SeverityWarning, ErrNoColon,
+			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key)
 	}
 	if ln.Typo {
-		d.add(ln.Num, SeverityWarning, ErrTypo, fmt.Sprintf(
-			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canonicalKey[kind], canonicalKey[kind]))
+		d.add(ln.Num, SeverityWarning, ErrTypo,
+			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canonicalKey[kind], canonicalKey[kind])
 	}
 
 	nGroups := len(d.b.groups)
@@ -190,12 +215,15 @@ var canonicalKey = [...]string{
 
 func (d *diagnoser) agent(ln *Line, value []byte) {
 	g := &d.groups[d.b.current()]
-	g.agents = append(g.agents, ln.Value)
+	g.nAgents++
+	if d.sum == nil {
+		g.agents = append(g.agents, ln.Value)
+	}
 	if isGlobalAgent(value) {
 		g.global = true
 		if len(value) > 1 {
-			d.add(ln.Num, SeverityInfo, ErrAgentReduced, fmt.Sprintf(
-				"user-agent %q is read as \"*\": the text after '*' is ignored", ln.Value))
+			d.add(ln.Num, SeverityInfo, ErrAgentReduced,
+				"user-agent %q is read as \"*\": the text after '*' is ignored", ln.Value)
 		}
 		return
 	}
@@ -204,42 +232,43 @@ func (d *diagnoser) agent(ln *Line, value []byte) {
 	case len(value) == 0:
 		d.add(ln.Num, SeverityError, ErrAgentInvalid, "empty user-agent: the group applies to no crawler")
 	case len(tok) == 0:
-		d.add(ln.Num, SeverityError, ErrAgentInvalid, fmt.Sprintf(
+		d.add(ln.Num, SeverityError, ErrAgentInvalid,
 			"user-agent %q names no crawler: a product token is made of letters, '-' and '_', and this one starts with %q, so the group applies to no crawler",
-			ln.Value, firstRune(ln.Value)))
+			ln.Value, firstRune(ln.Value))
 	case len(tok) < len(value) && value[len(tok)] == '/':
-		d.add(ln.Num, SeverityInfo, ErrAgentReduced, fmt.Sprintf(
-			"user-agent %q is read as %q: the version is ignored", ln.Value, tok))
+		d.add(ln.Num, SeverityInfo, ErrAgentReduced,
+			"user-agent %q is read as %q: the version is ignored", ln.Value, tok)
 	case len(tok) == len(value):
 	case len(bytes.Trim(value[len(tok):], "*")) == 0:
-		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced,
 			"user-agent %q is read as %q: '*' is no wildcard after a name, so this group is for %q only",
-			ln.Value, tok, tok))
+			ln.Value, tok, tok)
 	case isAgentList(value[len(tok):]):
-		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced,
 			"user-agent %q is read as %q: only the leading letters, '-' and '_' count; name one crawler per user-agent line",
-			ln.Value, tok))
+			ln.Value, tok)
 	default:
 		// "MJ12bot", "AhrefsBot2": the name goes on past the token, so
 		// the crawler that calls itself by the whole name is not matched.
-		d.add(ln.Num, SeverityWarning, ErrAgentReduced, fmt.Sprintf(
+		d.add(ln.Num, SeverityWarning, ErrAgentReduced,
 			"user-agent %q is read as %q: Google reads the name up to the first character that is not a letter, '-' or '_' (here %q), so this group is for a crawler called %q, and a crawler called %q is not matched by it",
-			ln.Value, tok, firstRune(ln.Value[len(tok):]), tok, writtenName(ln.Value)))
+			ln.Value, tok, firstRune(ln.Value[len(tok):]), tok, writtenName(ln.Value))
 	}
 }
 
 func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if d.b.current() < 0 {
 		d.rep.Counts.Outside++
-		d.add(ln.Num, SeverityError, ErrNoGroup, fmt.Sprintf(
-			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind))
+		d.add(ln.Num, SeverityError, ErrNoGroup,
+			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind)
 		return
 	}
 	g := &d.groups[d.b.current()]
 	g.rules++
 	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 		d.rep.Counts.NeverMatch++
-		d.add(ln.Num, SeverityError, ErrNeverMatches, neverMatches(ln.Value))
+		v := ln.Value
+		d.add(ln.Num, SeverityError, ErrNeverMatches, "%s", lazy(func() string { return neverMatches(v) }))
 	} else if allow {
 		d.rep.Counts.Allow++
 	} else {
@@ -253,11 +282,18 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	case allow:
 		g.opens = true
 	case g.closeLine == 0 && matchesAll(value):
-		g.closeLine = ln.Num
+		g.closeLine, g.closeRule = ln.Num, ln.Key+": "+ln.Value
+	}
+	if i := bytes.IndexAny(value, wireEscaped); i >= 0 {
+		sev := SeverityWarning
+		if j := escapedByAll(value); j >= 0 {
+			sev, i = SeverityError, j
+		}
+		d.add(ln.Num, sev, ErrRawByte, "%v", rawByte{ln.Value, value[i], sev})
 	}
 	if i := bytes.IndexByte(value[:len(value)-1], '$'); i >= 0 {
-		d.add(ln.Num, SeverityWarning, ErrDollar, fmt.Sprintf(
-			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value))
+		d.add(ln.Num, SeverityWarning, ErrDollar,
+			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value)
 	}
 	if g.patterns == nil {
 		g.patterns = make(map[string][2]int)
@@ -269,13 +305,17 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 		this, other = 1, 0
 	}
 	if seen[other] != 0 && seen[this] == 0 {
-		d.add(ln.Num, SeverityWarning, ErrAllowDisallow, fmt.Sprintf(
+		d.add(ln.Num, SeverityWarning, ErrAllowDisallow,
 			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",
-			ln.Value, seen[other], ln.Num))
+			ln.Value, seen[other], ln.Num)
 	}
 	if seen[this] == 0 {
 		seen[this] = ln.Num
-		g.patterns[string(d.scratch)] = seen
+		key := ln.Value // most patterns need no escaping: no copy then
+		if !bytes.Equal(d.scratch, value) {
+			key = string(d.scratch)
+		}
+		g.patterns[key] = seen
 	}
 }
 
@@ -287,9 +327,9 @@ func (d *diagnoser) sitemap(ln *Line) {
 		return
 	}
 	if !absoluteHTTP(v) {
-		d.add(ln.Num, SeverityError, ErrSitemap, fmt.Sprintf(
+		d.add(ln.Num, SeverityError, ErrSitemap,
 			"sitemap %q is not an absolute http or https URL, so search engines ignore it; write it with scheme and host, such as %q",
-			v, suggestSitemap(v)))
+			v, lazy(func() string { return suggestSitemap(v) }))
 	}
 }
 
@@ -317,28 +357,30 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 		if what == "nofollow" {
 			instead = "put a nofollow robots meta tag on the pages, or rel=\"nofollow\" on the links"
 		}
-		d.add(ln.Num, SeverityError, ErrNoindex, fmt.Sprintf(
-			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead))
+		d.add(ln.Num, SeverityError, ErrNoindex,
+			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead)
 	case !known:
-		msg := fmt.Sprintf("unknown key %q is ignored", ln.Key)
-		if s := nearestKey(ln.Key); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		d.add(ln.Num, SeverityWarning, ErrUnknownKey, msg)
+		k := ln.Key
+		d.add(ln.Num, SeverityWarning, ErrUnknownKey, "unknown key %q is ignored%s", k, lazy(func() string {
+			if s := nearestKey(k); s != "" {
+				return fmt.Sprintf("; did you mean %q?", s)
+			}
+			return ""
+		}))
 	case d.b.current() < 0:
 		sev := SeverityInfo
 		if isDelay {
 			sev = SeverityWarning
 		}
-		d.add(ln.Num, sev, ErrNoGroup, fmt.Sprintf(
-			"%s line before any user-agent line belongs to no group and is ignored", ln.Key))
+		d.add(ln.Num, sev, ErrNoGroup,
+			"%s line before any user-agent line belongs to no group and is ignored", ln.Key)
 	case !isDelay:
 	case !validDelay(ln.Value):
-		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
-			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value))
+		d.add(ln.Num, SeverityWarning, ErrCrawlDelay,
+			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value)
 	case d.groups[d.b.current()].delayLine != 0:
-		d.add(ln.Num, SeverityWarning, ErrCrawlDelay, fmt.Sprintf(
-			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine))
+		d.add(ln.Num, SeverityWarning, ErrCrawlDelay,
+			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine)
 	default:
 		d.groups[d.b.current()].delayLine = ln.Num
 		if !d.delayNoted {
@@ -357,28 +399,29 @@ func validDelay(value string) bool {
 // finish adds what only the whole file tells and sorts the findings.
 func (d *diagnoser) finish() {
 	if n := len(d.nonUTF8); n > 0 {
-		msg := "line has bytes that are not UTF-8: robots.txt must be UTF-8; in patterns they are read as %-escapes, elsewhere as they are"
+		const msg = "line has bytes that are not UTF-8: robots.txt must be UTF-8; in patterns they are read as %%-escapes, elsewhere as they are"
 		if n > 1 {
-			msg += fmt.Sprintf(" (%d lines have such bytes, this is the first)", n)
+			d.add(d.nonUTF8[0], SeverityWarning, ErrEncoding, msg+" (%d lines have such bytes, this is the first)", n)
+		} else {
+			d.add(d.nonUTF8[0], SeverityWarning, ErrEncoding, msg)
 		}
-		d.add(d.nonUTF8[0], SeverityWarning, ErrEncoding, msg)
 	}
 	for _, g := range d.groups {
 		if g.rules > 0 {
 			continue
 		}
-		if g.global && len(g.agents) == 1 {
+		if g.global && g.nAgents == 1 {
 			d.add(g.line, SeverityInfo, ErrEmptyGroup, "group for \"*\" has no allow or disallow rules: it allows everything")
 			continue
 		}
-		d.add(g.line, SeverityWarning, ErrEmptyGroup, fmt.Sprintf(
+		d.add(g.line, SeverityWarning, ErrEmptyGroup,
 			"group for %s has no allow or disallow rules: these crawlers may fetch everything, and the rules for \"*\" do not apply to them",
-			quoteList(g.agents)))
+			lazy(func() string { return quoteList(g.agents) }))
 	}
 	d.closed()
 	d.usageDisallowed()
 	c := &d.rep.Counts
-	c.Lines = len(d.rep.Lines)
+	c.Lines = d.lines
 	c.Groups = len(d.b.groups)
 	c.Sitemaps = len(d.b.sitemaps)
 	slices.SortStableFunc(d.rep.Findings, func(a, b *Error) int { return a.Line - b.Line })
@@ -388,48 +431,54 @@ func (d *diagnoser) finish() {
 // none: the site is closed to every crawler that no other group names.
 // Google merges the groups for "*", so they are taken together.
 func (d *diagnoser) closed() {
-	line, opens := 0, false
-	var named []string
+	line, rule, opens := 0, "", false
+	var named []string // empty for Summarize, which keeps no agents
+	nNamed := 0
 	for _, g := range d.groups {
 		if !g.global {
 			named = append(named, g.agents...)
+			nNamed += g.nAgents
 			continue
 		}
 		opens = opens || g.opens
 		if line == 0 || 0 < g.closeLine && g.closeLine < line {
-			line = g.closeLine
+			line, rule = g.closeLine, g.closeRule
 		}
 	}
 	if line == 0 || opens {
 		return
 	}
-	l := d.rep.Lines[line-1]
-	rule := l.Key + ": " + l.Value
-	if len(named) == 0 {
-		d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
-			"%q in the group for \"*\" closes the whole site to every crawler: search engines will crawl none of its pages", rule))
+	if nNamed == 0 {
+		d.add(line, SeverityWarning, ErrSiteClosed,
+			"%q in the group for \"*\" closes the whole site to every crawler: search engines will crawl none of its pages", rule)
 		return
 	}
 	have := "have"
-	if len(named) == 1 {
+	if nNamed == 1 {
 		have = "has"
 	}
-	d.add(line, SeverityWarning, ErrSiteClosed, fmt.Sprintf(
+	d.add(line, SeverityWarning, ErrSiteClosed,
 		"%q in the group for \"*\" closes the whole site to every crawler that no other group names: only %s %s rules of their own",
-		rule, quoteList(named), have))
+		rule, lazy(func() string { return quoteList(named) }), have)
 }
 
 // add records a finding about one line. Findings about single lines of an
 // HTML or UTF-16 file are dropped: the file-level one says it all.
-func (d *diagnoser) add(line int, sev Severity, err error, msg string) {
+func (d *diagnoser) add(line int, sev Severity, err error, format string, args ...any) {
 	if d.fileLevel {
 		return
 	}
-	d.addFile(line, sev, err, msg)
+	d.addFile(line, sev, err, format, args...)
 }
 
-func (d *diagnoser) addFile(line int, sev Severity, err error, msg string) {
-	d.rep.Findings = append(d.rep.Findings, &Error{Line: line, Severity: sev, Err: err, Msg: msg})
+// addFile records a finding, or only counts it for Summarize: the message
+// is built here and nowhere else, so that Summarize never builds one.
+func (d *diagnoser) addFile(line int, sev Severity, err error, format string, args ...any) {
+	if d.sum != nil {
+		d.sum.add(err, sev)
+		return
+	}
+	d.rep.Findings = append(d.rep.Findings, &Error{Line: line, Severity: sev, Err: err, Msg: fmt.Sprintf(format, args...)})
 }
 
 // str returns b, a slice of d.data, as the same bytes of d.text. The lexer

@@ -123,6 +123,19 @@ func (r *Robots) Group(agent string) Group {
 	return r.globalGroup()
 }
 
+// NoGroup returns the group of a crawler that obeys no group of r, as one
+// that ignores the "*" group obeys none when no group names it (see
+// crawlers.Group). No rule applies to it, so it may fetch every URL but
+// under a DisallowAll Robots; its Usage reports the Content-Signal lines
+// before the first group, which apply to every crawler whose groups state
+// none. It allocates nothing.
+func (r *Robots) NoGroup() Group {
+	if r == nil {
+		return Group{}
+	}
+	return Group{r: r}
+}
+
 // globalGroup returns the merged groups that name "*".
 func (r *Robots) globalGroup() Group {
 	if !r.hasWords() {

@@ -59,11 +59,14 @@ func ReadAgents(r io.Reader) ([]Agent, error) {
 				return nil, fmt.Errorf("line %d: %q is not a product token (letters, '-' and '_')", n, t)
 			}
 		}
-		a := Agent{Tokens: toks}
-		if c, ok := crawlers.Lookup(toks[0]); ok {
-			b := agentOf(c)
-			a.Operator, a.Purpose, a.Source = b.Operator, b.Purpose, b.Source
-			a.IgnoresGlobal = len(toks) == 1 && b.IgnoresGlobal
+		a := Agent{Tokens: toks, IgnoresGlobal: true}
+		for i, t := range toks {
+			c, ok := crawlers.Lookup(t)
+			a.IgnoresGlobal = a.IgnoresGlobal && ok && c.IgnoresGlobal // as crawlers.GroupFor reads the table
+			if ok && i == 0 {
+				b := agentOf(c)
+				a.Operator, a.Purpose, a.Source = b.Operator, b.Purpose, b.Source
+			}
 		}
 		out = append(out, a)
 	}

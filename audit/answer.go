@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
 )
 
 // The labels of a capture × agent; see the package documentation.
@@ -36,21 +37,16 @@ func rulesName(r *robotstxt.Robots) string {
 	return RulesParsed
 }
 
-// groupOf returns the group that decides for a, and whether the file names
-// one of a's tokens.
+// groupOf returns the group that decides for a, as crawlers.GroupFor
+// answers for a crawler as it documents its behaviour (AdsBot ignores "*"),
+// and whether the file names one of a's tokens.
 func groupOf(r *robotstxt.Robots, a *Agent) (robotstxt.Group, bool) {
-	if len(a.Tokens) == 1 {
-		own := r.NamesAgent(a.Tokens[0])
-		if a.IgnoresGlobal && !own && r.Kind() == robotstxt.Parsed {
-			return robotstxt.Group{}, false // obeys no group: may fetch everything
-		}
-		return r.Group(a.Tokens[0]), own
-	}
 	own := false
 	for _, t := range a.Tokens {
 		own = own || r.NamesAgent(t)
 	}
-	return r.GroupFor(a.Tokens), own
+	g, _ := crawlers.GroupFor(r, a.Tokens)
+	return g, own
 }
 
 // decide answers one path or URL for a group; a DisallowAll file has no

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,8 +108,11 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 			t.Errorf("%s: rules %s, want %s", where, row.Rules, rulesName(r))
 		}
 		tokens := strings.Split(row.Agent, "+")
-		c, known := crawlers.Lookup(tokens[0])
-		ignores := known && c.IgnoresGlobal && len(tokens) == 1
+		ignores := true // every token a crawler that ignores "*" (table.go)
+		for _, tok := range tokens {
+			c, known := crawlers.Lookup(tok)
+			ignores = ignores && known && c.IgnoresGlobal
+		}
 		own := false
 		for _, tok := range tokens {
 			own = own || r.NamesAgent(tok)
@@ -130,7 +134,7 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 			v := row.Verdicts[i]
 			u := r.UsageFor(tokens, robotstxt.NormalizeURL(p))
 			if ignores && !own && r.Kind() == robotstxt.Parsed {
-				u = robotstxt.Usage{Decision: d}
+				u = r.NoGroup().Usage(robotstxt.NormalizeURL(p)) // no rules, the signals before the first group
 			}
 			if v.ContentUsage != usageString(&u) || v.ContentSignal != signalString(&u) {
 				t.Errorf("%s %s: usage %q signal %q, want %q %q", where, p, v.ContentUsage, v.ContentSignal, usageString(&u), signalString(&u))
@@ -193,7 +197,42 @@ func TestCorpusWARC(t *testing.T) {
 				}
 				return robotstxt.Parse(body), true
 			})
+			for _, row := range rows {
+				c := byOff[row.Offset]
+				body := []byte(c.body)
+				if len(body) > maxBody {
+					body = body[:maxBody]
+				}
+				checkLint(t, row, body)
+			}
 		})
+	}
+}
+
+// checkLint checks a row's lint counts against the findings of Diagnose,
+// tallied here apart from the audit.
+func checkLint(t *testing.T, row Row, body []byte) {
+	t.Helper()
+	var errs, warns int32
+	byKind := map[Lint]int32{}
+	for _, f := range robotstxt.Diagnose(body).Findings {
+		byKind[Lint{Kind: f.Err.Error(), Severity: f.Severity.String()}]++
+		switch f.Severity {
+		case robotstxt.SeverityError:
+			errs++
+		case robotstxt.SeverityWarning:
+			warns++
+		}
+	}
+	got := map[Lint]int32{}
+	for i, l := range row.Lint {
+		if i > 0 && (row.Lint[i-1].Kind > l.Kind || row.Lint[i-1].Kind == l.Kind && row.Lint[i-1].Severity >= l.Severity) {
+			t.Errorf("%s@%d: lint out of order: %v", row.URL, row.Offset, row.Lint)
+		}
+		got[Lint{Kind: l.Kind, Severity: l.Severity}] = l.Count
+	}
+	if row.LintErrors == nil || row.LintWarnings == nil || *row.LintErrors != errs || *row.LintWarnings != warns || !maps.Equal(got, byKind) {
+		t.Errorf("%s@%d: lint %v/%v %v, want %d/%d %v", row.URL, row.Offset, row.LintErrors, row.LintWarnings, row.Lint, errs, warns, byKind)
 	}
 }
 

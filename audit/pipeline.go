@@ -15,7 +15,7 @@ type job struct {
 // A result is a job's rows: encoded, or (for Parquet) copied.
 type result struct {
 	seq  int
-	text []byte
+	text *bytes.Buffer // from textPool; the writer puts it back
 	rows []Row
 	n    int64
 }
@@ -34,22 +34,30 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 	if cfg.Format == FormatTable {
 		enc = tableRow
 	}
+	var textPool sync.Pool // *bytes.Buffer, handed from the workers to the writer and back
 	var wg sync.WaitGroup
 	for k := 0; k < nw; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var (
-				buf bytes.Buffer
+				out switchWriter // the buffer of the job at hand
 				tw  *writer[Row]
 				row Row
 			)
 			if cfg.Format != FormatParquet {
-				tw = newWriter[Row](cfg.Format, &buf, enc)
+				tw = newWriter[Row](cfg.Format, &out, enc)
 			}
 			for j := range jobs {
 				j.rs.read(!cfg.NoLint)
 				res := result{seq: j.seq}
+				if tw != nil {
+					out.b, _ = textPool.Get().(*bytes.Buffer)
+					if out.b == nil {
+						out.b = new(bytes.Buffer)
+					}
+					out.b.Reset()
+				}
 				err := q.rows(j.rs, &row, func(r *Row) error {
 					res.n++
 					if tw != nil {
@@ -60,8 +68,7 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 				})
 				if tw != nil {
 					err = tw.flush()
-					res.text = bytes.Clone(buf.Bytes())
-					buf.Reset()
+					res.text, out.b = out.b, nil
 				}
 				_ = err // writing to memory does not fail
 				results <- res
@@ -89,13 +96,16 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 				rows += r.n
 				if werr == nil {
 					if r.text != nil {
-						werr = w.writeRaw(r.text)
+						werr = w.writeRaw(r.text.Bytes())
 					}
 					for k := range r.rows {
 						if werr == nil {
 							werr = w.write(&r.rows[k])
 						}
 					}
+				}
+				if r.text != nil {
+					textPool.Put(r.text)
 				}
 				<-tokens
 			}
@@ -133,3 +143,9 @@ func copyRow(r *Row) Row {
 	}
 	return c
 }
+
+// switchWriter writes to the buffer it holds, which changes from job to
+// job while the row writer stays.
+type switchWriter struct{ b *bytes.Buffer }
+
+func (s *switchWriter) Write(p []byte) (int, error) { return s.b.Write(p) }

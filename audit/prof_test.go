@@ -16,7 +16,7 @@ func BenchmarkRunCorpus(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(context.Background(), Config{Inputs: []string{p}, Workers: 1, Paths: benchPaths, TempDir: b.TempDir()}, io.Discard); err != nil {
+		if _, err := Run(context.Background(), Config{Inputs: []string{p}, Workers: 1, NoLint: os.Getenv("NOLINT") != "", Paths: benchPaths, TempDir: b.TempDir()}, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -37,30 +37,21 @@ type lintCounts struct {
 }
 
 // lintOf counts the findings of Diagnose by cause and severity, in the
-// order of the cause's text.
+// order of the cause's text, then of the severity's name. Summarize gives
+// the same counts as Diagnose without building the messages.
 func lintOf(body []byte) *lintCounts {
-	rep := robotstxt.Diagnose(body)
-	lc := &lintCounts{}
-	idx := map[[2]string]int{}
-	for _, f := range rep.Findings {
+	s := robotstxt.Summarize(body)
+	lc := &lintCounts{errors: int32(s.Errors), warnings: int32(s.Warnings)}
+	if len(s.Findings) == 0 {
+		return lc
+	}
+	lc.kinds = make([]Lint, len(s.Findings))
+	for i, f := range s.Findings {
 		kind := "other"
 		if f.Err != nil {
 			kind = f.Err.Error()
 		}
-		k := [2]string{kind, f.Severity.String()}
-		i, ok := idx[k]
-		if !ok {
-			i = len(lc.kinds)
-			idx[k] = i
-			lc.kinds = append(lc.kinds, Lint{Kind: kind, Severity: k[1]})
-		}
-		lc.kinds[i].Count++
-		switch f.Severity {
-		case robotstxt.SeverityError:
-			lc.errors++
-		case robotstxt.SeverityWarning:
-			lc.warnings++
-		}
+		lc.kinds[i] = Lint{Kind: kind, Severity: f.Severity.String(), Count: int32(f.Count)}
 	}
 	sort.Slice(lc.kinds, func(i, j int) bool {
 		if lc.kinds[i].Kind != lc.kinds[j].Kind {

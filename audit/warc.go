@@ -2,14 +2,16 @@ package audit
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
 )
 
@@ -33,115 +35,263 @@ var warcOptions = []gowarc.WarcRecordOption{
 var newReaderMu sync.Mutex
 
 // readWARC calls emit for each response record of a WARC file, in file
-// order, and report for each record it skips.
+// order, and report for each record it skips. A .gz file is read a gzip
+// member at a time, here rather than in the WARC library, so that a member
+// that ends early or does not decompress ends its records there: the
+// library sees the end of a stream, and the problem is reported at the
+// member's offset.
 func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
-	newReaderMu.Lock() // the WARC library sets a global of package uuid when it makes a reader
-	r, err := gowarc.NewWarcFileReaderFromStream(in.r, 0, warcOptions...)
+	newReaderMu.Lock() // the WARC library sets a global of package uuid when it makes an unmarshaler
+	u := gowarc.NewUnmarshaler(warcOptions...)
 	newReaderMu.Unlock()
-	if err != nil {
-		return err
+	var n atomic.Int64
+	br := bufio.NewReaderSize(countReads(in.r, &n), 1<<20)
+	pos := func() int64 { return n.Load() - int64(br.Buffered()) }
+	w := &warcRecords{in: in, want: want, emit: emit, report: report, reported: map[int64]bool{}}
+	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		in.gzip = true // gzipped whatever the name says
 	}
-	defer r.Close()
-	gz := in.gzip
-	var (
-		pending    *Capture
-		pendingVal *gowarc.Validation
-		responses  int
-		errAt      int64 = -1
-		errRepeat  int
-		reported   = map[int64]bool{}
-		buf        []byte
-	)
-	problem := func(off int64, kind, detail string) {
-		if reported[off] {
-			return
+	if !in.gzip {
+		for ctx.Err() == nil {
+			start := pos()
+			skipped, ok := seekRecord(br)
+			if skipped > 0 {
+				w.problem(start, ProblemRecord, fmt.Sprintf("%d bytes that are not a WARC record", skipped))
+			}
+			if !ok {
+				break
+			}
+			start = pos()
+			if !w.next(u, br, start, nil) {
+				break
+			}
+			if pos() == start { // no progress: step over a byte
+				br.Discard(1)
+			}
 		}
-		reported[off] = true
-		report(Problem{Input: in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
+		return w.finish(ctx)
 	}
-	// flush hands over the previous record once the reader has closed it,
-	// which is when its end-of-record marker has been checked.
-	flush := func() {
-		if pending == nil {
-			return
-		}
-		if d := lengthTrouble(pendingVal); d != "" {
-			problem(pending.Offset, ProblemLength, d)
-		} else {
-			emit(pending)
-		}
-		pending, pendingVal = nil, nil
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rec, off, val, err := r.Next()
-		if err != nil && err != io.EOF && pending != nil && off == pending.Offset && gz && gzipTrouble(err) {
-			pending = nil // its gzip member ends early: the record is not whole
-		}
-		flush()
-		if err == io.EOF {
+	zr := new(gzip.Reader)
+	mbr := bufio.NewReader(nil) // reset for each member
+	for ctx.Err() == nil {
+		if !seekMember(br) {
 			break
 		}
-		if err != nil {
-			kind := ProblemRecord
-			if gz && gzipTrouble(err) {
-				kind = ProblemGzip
-			}
-			problem(off, kind, err.Error())
-			if off == errAt {
-				if errRepeat++; errRepeat >= 3 {
-					break // no progress: the rest of the file cannot be read
+		start := pos()
+		if err := zr.Reset(br); err != nil {
+			w.problem(start, ProblemGzip, err.Error())
+			br.Discard(1)
+			continue
+		}
+		zr.Multistream(false)
+		mr := &memberReader{r: zr}
+		mbr.Reset(mr)
+		for {
+			if b, _ := mbr.Peek(5); string(b) != "WARC/" {
+				if len(b) > 0 && mr.err == nil {
+					w.problem(start, ProblemRecord, "a gzip member that does not hold a WARC record")
 				}
-			} else {
-				errAt, errRepeat = off, 0
+				break
 			}
-			continue
-		}
-		if d := lengthTrouble(val); d != "" {
-			problem(off, ProblemLength, d)
-			continue
-		}
-		if rec.Type() != gowarc.Response {
-			continue
-		}
-		responses++
-		target := strings.Trim(rec.WarcHeader().Get(gowarc.WarcTargetURI), "<> ")
-		key, ok := urlKey(target)
-		if !ok {
-			problem(off, ProblemURL, "WARC-Target-URI "+quoteShort(target)+" is not an absolute http(s) URL")
-			continue
-		}
-		if want != nil && !want(key) {
-			continue
-		}
-		raw, err := rec.Block().RawBytes()
-		if err != nil {
-			problem(off, ProblemRecord, err.Error())
-			continue
-		}
-		c := &Capture{Input: in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
-		buf, err = readHTTP(raw, c, buf)
-		if err == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated) {
-			problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
-			continue
-		}
-		if err != nil {
-			kind := ProblemHTTP
-			if gz && gzipTrouble(err) {
-				kind = ProblemGzip
+			if !w.next(u, mbr, start, mr) {
+				break
 			}
-			problem(off, kind, err.Error())
-			continue
 		}
-		pending, pendingVal = c, val
+		io.Copy(io.Discard, mbr)
+		if mr.err != nil {
+			w.problem(start, ProblemGzip, mr.err.Error())
+		}
+		w.flush(mr)
 	}
-	flush()
-	if responses == 0 && len(reported) == 0 {
-		report(Problem{Input: in.name, Offset: 0, Kind: ProblemEmpty, Detail: "no response records", Skipped: true})
-	} else if responses == 0 {
-		report(Problem{Input: in.name, Offset: 0, Kind: ProblemEmpty, Detail: "no readable response records", Skipped: true})
+	return w.finish(ctx)
+}
+
+// seekRecord moves br to the next "WARC/" and reports how many bytes it
+// skipped and whether there is one. The WARC library is only ever handed a
+// record's start: it would read gzip data by itself, and loops on an error
+// of a gzip stream it opened.
+func seekRecord(br *bufio.Reader) (int64, bool) {
+	var n int64
+	for {
+		b, _ := br.Peek(5)
+		if len(b) < 5 {
+			if len(b) > 0 {
+				br.Discard(len(b))
+				n += int64(len(b))
+			}
+			return n, false
+		}
+		if string(b) == "WARC/" {
+			return n, true
+		}
+		br.Discard(1)
+		n++
+	}
+}
+
+// seekMember moves br to the next gzip header and reports whether there is
+// one.
+func seekMember(br *bufio.Reader) bool {
+	for {
+		b, err := br.Peek(3)
+		if len(b) < 3 || err != nil {
+			return false
+		}
+		if b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 {
+			return true
+		}
+		br.Discard(1)
+	}
+}
+
+// memberReader reads one gzip member and turns an error into the end of
+// the member, keeping the error: the WARC library reads a broken member as
+// a record that ends early.
+type memberReader struct {
+	r   io.Reader
+	err error
+}
+
+func (m *memberReader) Read(p []byte) (int, error) {
+	if m.err != nil {
+		return 0, io.EOF
+	}
+	n, err := m.r.Read(p)
+	if err != nil && err != io.EOF {
+		m.err = err
+		return n, io.EOF
+	}
+	return n, err
+}
+
+// warcRecords turns WARC records into captures.
+type warcRecords struct {
+	in        *inputFile
+	want      func(string) bool
+	emit      func(*Capture)
+	report    func(Problem)
+	reported  map[int64]bool
+	responses int
+	pending   *Capture
+	val       *gowarc.Validation
+	buf       []byte
+	http      *bufio.Reader // reset for each record
+}
+
+func (w *warcRecords) problem(off int64, kind, detail string) {
+	if w.reported[off] {
+		return
+	}
+	w.reported[off] = true
+	w.report(Problem{Input: w.in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
+}
+
+// flush hands over the last record read once it is closed, which is when
+// its end-of-record marker has been checked; a record of a broken gzip
+// member is dropped.
+func (w *warcRecords) flush(mr *memberReader) {
+	c := w.pending
+	if c == nil {
+		return
+	}
+	w.pending = nil
+	if mr != nil && mr.err != nil {
+		return
+	}
+	if d := lengthTrouble(w.val); d != "" {
+		w.problem(c.Offset, ProblemLength, d)
+		return
+	}
+	w.emit(c)
+}
+
+// next reads one record from r, which starts at offset base, and reports
+// whether reading may go on.
+func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr *memberReader) bool {
+	w.flush(mr) // a second record in one member
+	rec, skip, val, err := unmarshal(u, r)
+	off := base + skip
+	if rec != nil {
+		defer func() {
+			rec.Close()
+			if w.pending != nil && mr == nil {
+				w.flush(nil)
+			}
+		}()
+	}
+	if err == io.EOF && rec == nil {
+		return false
+	}
+	if err != nil {
+		if mr != nil && mr.err != nil {
+			return false // reported by the caller as a gzip problem
+		}
+		w.problem(off, ProblemRecord, err.Error())
+		return rec != nil
+	}
+	if d := lengthTrouble(val); d != "" {
+		w.problem(off, ProblemLength, d)
+		return true
+	}
+	if rec.Type() != gowarc.Response {
+		return true
+	}
+	w.responses++
+	target := strings.Trim(rec.WarcHeader().Get(gowarc.WarcTargetURI), "<> ")
+	key, ok := urlKey(target)
+	if !ok {
+		w.problem(off, ProblemURL, "WARC-Target-URI "+quoteShort(target)+" is not an absolute http(s) URL")
+		return true
+	}
+	if w.want != nil && !w.want(key) {
+		return true
+	}
+	raw, err := rec.Block().RawBytes()
+	if err != nil {
+		w.problem(off, ProblemRecord, err.Error())
+		return true
+	}
+	c := &Capture{Input: w.in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
+	if w.http == nil {
+		w.http = bufio.NewReader(raw)
+	} else {
+		w.http.Reset(raw)
+	}
+	w.buf, err = readHTTP(w.http, c, w.buf)
+	switch {
+	case err == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated):
+		w.problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
+	case err != nil && mr != nil && mr.err != nil:
+	case err != nil:
+		w.problem(off, ProblemHTTP, err.Error())
+	default:
+		w.pending, w.val = c, val
+	}
+	return true
+}
+
+// unmarshal reads a record, turning a panic of the WARC library on a
+// malformed record (it indexes a version line shorter than two bytes) into
+// an error.
+func unmarshal(u gowarc.Unmarshaler, r *bufio.Reader) (rec gowarc.WarcRecord, skip int64, val *gowarc.Validation, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, val, err = nil, nil, fmt.Errorf("malformed record: %v", p)
+		}
+	}()
+	return u.Unmarshal(r)
+}
+
+func (w *warcRecords) finish(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if w.responses == 0 {
+		detail := "no response records"
+		if len(w.reported) > 0 {
+			detail = "no readable response records"
+		}
+		w.report(Problem{Input: w.in.name, Offset: 0, Kind: ProblemEmpty, Detail: detail, Skipped: true})
 	}
 	return nil
 }
@@ -174,8 +324,8 @@ func gzipTrouble(err error) bool {
 // readHTTP reads an HTTP response into c: status, Location and the body up
 // to maxBody bytes (decoded when the server sent it gzipped). buf is reused
 // for the body and returned.
-func readHTTP(raw io.Reader, c *Capture, buf []byte) ([]byte, error) {
-	resp, err := http.ReadResponse(bufio.NewReader(raw), nil)
+func readHTTP(raw *bufio.Reader, c *Capture, buf []byte) ([]byte, error) {
+	resp, err := http.ReadResponse(raw, nil)
 	if err != nil {
 		return buf, errors.New("not an HTTP response: " + err.Error())
 	}

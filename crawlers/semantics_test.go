@@ -60,3 +60,39 @@ func TestGroupParser(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupFor(t *testing.T) {
+	const global = "User-agent: *\nDisallow: /\n"
+	const named = global + "\nUser-agent: AdsBot-Google-Mobile\nDisallow: /cart/\n"
+	tests := []struct {
+		robots  string
+		agents  []string
+		url     string
+		allowed bool
+		line    int
+		note    bool
+		why     string
+	}{
+		{global, []string{"AdsBot-Google", "AdsBot-Google-Mobile"}, "/x", true, 0, true,
+			"both tokens ignore *, and no group names either (table.go: IgnoresGlobal)"},
+		{named, []string{"AdsBot-Google", "AdsBot-Google-Mobile"}, "/cart/1", false, 5, false,
+			"a group naming one of them decides, merged as Robots.GroupFor merges"},
+		{named, []string{"AdsBot-Google", "AdsBot-Google-Mobile"}, "/x", true, 0, false,
+			"and * still does not apply"},
+		{global, []string{"AdsBot-Google", "Googlebot"}, "/x", false, 2, false,
+			"Googlebot obeys *, so the pair falls back to it as the parser says"},
+		{global, []string{"Googlebot"}, "/x", false, 2, false, "one token is Group"},
+		{global, []string{"AdsBot-Google"}, "/x", true, 0, true, "one token is Group, with its note"},
+	}
+	for _, tt := range tests {
+		g, note := GroupFor(robotstxt.Parse([]byte(tt.robots)), tt.agents)
+		d := g.Decide(tt.url)
+		if d.Allowed != tt.allowed || d.Line != tt.line || (note != "") != tt.note {
+			t.Errorf("GroupFor(%q) for %s: allowed %v line %d note %q; want %v, %d, note %v (%s)",
+				tt.agents, tt.url, d.Allowed, d.Line, note, tt.allowed, tt.line, tt.note, tt.why)
+		}
+	}
+	if g, note := GroupFor(robotstxt.FromStatus(503, nil), []string{"AdsBot-Google", "AdsBot-Google-Mobile"}); g.Decide("/x").Allowed || note != "" {
+		t.Error("an unreachable robots.txt binds AdsBot too (RFC 9309 §2.3.1.4)")
+	}
+}

@@ -283,6 +283,20 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 			"user_agent %q cannot be sent as a User-Agent header: it holds a line break or another control character", req.UserAgent))
 		return
 	}
+	// One identity, as robotstxt fetch and check -url take it: the token
+	// the header names when the agent is "*", and no answer when the two
+	// name different crawlers. An agent that is no token is answered for
+	// "*" with a warning, as /api/check does.
+	token, header, err := identity(req.Agent, req.UserAgent)
+	switch {
+	case err != nil && req.UserAgent != "":
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	case err != nil:
+		header = ""
+	default:
+		req.Agent = token
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), serveFetchLimit)
 	defer cancel()
 	select {
@@ -292,7 +306,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "too many fetches at once; try again")
 		return
 	}
-	res, err := s.fetcher.Fetch(ctx, headerFor(req.Agent, req.UserAgent), req.URL)
+	res, err := s.fetcher.Fetch(ctx, header, req.URL)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, describeURLError(err))
 		return
@@ -307,9 +321,10 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	if len(urls) == 0 {
 		urls = []string{req.URL}
 	}
+	g, _ := crawlers.Group(res.Robots, req.Agent) // as checkWith selects it
 	s.work(w, r, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, res.Robots.Decide(req.Agent, robotstxt.NormalizeURL(req.URL))),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Decide(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(res.Body),

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
@@ -122,7 +123,12 @@ func (c *cli) check(args []string) int {
 	out := bufio.NewWriter(c.stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	g := src.robots.Group(*agent)
+	// As the tester page and the audit answer: a crawler that documents
+	// another behaviour (AdsBot-Google ignores "*") is answered so.
+	g, note := crawlers.Group(src.robots, *agent)
+	if note != "" {
+		fmt.Fprintf(c.stderr, "robotstxt check: %s\n", note)
+	}
 	anyDisallowed, badURL := false, false
 	verdict := func(u string) error {
 		if err := checkableURL(u); err != nil {
@@ -354,16 +360,6 @@ func agentWarning(agent, use string) string {
 // core says (robotstxt.ValidAgent), not by a list of its own.
 func isTokenByte(c byte) bool {
 	return c < utf8.RuneSelf && robotstxt.ValidAgent(string(rune(c)))
-}
-
-// headerFor returns the User-Agent header to send: the one given, else the
-// agent's product token, else "" for Go's default.
-func headerFor(agent, given string) string {
-	_, header, err := identity(agent, given)
-	if err != nil {
-		return given
-	}
-	return header
 }
 
 // explain says why d was decided: the deciding line as written, or what

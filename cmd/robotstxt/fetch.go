@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
@@ -213,8 +214,13 @@ func (c *cli) fetch(args []string) int {
 		return c.fail("robotstxt fetch: %s", describeURLError(err))
 	}
 	src := res.source()
-	// Asked as a crawler sends it, as package fetch asks.
-	d := res.Robots.Decide(*agent, robotstxt.NormalizeURL(url))
+	// Asked as a crawler sends it, as package fetch asks, of the group the
+	// crawler documents it obeys, as check and the tester page ask.
+	g, note := crawlers.Group(res.Robots, *agent)
+	if note != "" {
+		fmt.Fprintf(c.stderr, "robotstxt fetch: %s\n", note)
+	}
+	d := g.Decide(robotstxt.NormalizeURL(url))
 	if *asJSON {
 		err = c.fetchJSON(url, *agent, res, src, d)
 	} else {

@@ -143,7 +143,7 @@ func TestAPIFetch(t *testing.T) {
 	srv, _ := tester(t, true)
 	var got fetchResponse
 	code := post(t, srv, "/api/fetch", "application/json",
-		fmt.Sprintf(`{"url": %q, "agent": "Googlebot", "user_agent": "Foobot", "urls": ["/private/a", "/b"]}`, site.URL+"/x"), &got)
+		fmt.Sprintf(`{"url": %q, "agent": "Foobot", "user_agent": "Foobot", "urls": ["/private/a", "/b"]}`, site.URL+"/x"), &got)
 	if code != http.StatusOK || got.Status != 200 || got.UserAgent != "Foobot" || got.Body != "# for Foobot\nUser-agent: *\nDisallow: /private/\n" ||
 		!got.BodyUTF8 || len(got.Text) != 3 || len(got.Check.Results) != 2 || *got.Check.Results[0].Allowed || !*got.Check.Results[1].Allowed {
 		t.Errorf("/api/fetch with -allow-private: status %d, %+v", code, got)

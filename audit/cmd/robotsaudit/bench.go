@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -26,16 +28,20 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 			size += st.Size()
 		}
 	}
+	cpu := map[time.Duration]time.Duration{} // wall -> CPU time of the run
 	best := func(f func() error) (time.Duration, error) {
 		var b time.Duration
 		for i := 0; i < n; i++ {
+			c0 := cpuTime()
 			t := time.Now()
 			if err := f(); err != nil {
 				return 0, err
 			}
-			if d := time.Since(t); b == 0 || d < b {
+			d := time.Since(t)
+			if b == 0 || d < b {
 				b = d
 			}
+			cpu[d] = cpuTime() - c0
 		}
 		return b, nil
 	}
@@ -56,6 +62,17 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 			return err
 		})
 	}
+	// One worker on one core: the reading, answering and writing
+	// goroutines share it. One worker on two cores already reads in
+	// parallel with answering, so 1 core against 2 is the measure of
+	// what a second core buys.
+	prev := runtime.GOMAXPROCS(1)
+	core1, err := audit1(1)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		fmt.Fprintln(stderr, "robotsaudit:", err)
+		return 2
+	}
 	one, err := audit1(1)
 	if err != nil {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
@@ -68,17 +85,27 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	}
 	mb := float64(size) / 1e6
 	line := func(what string, d time.Duration) {
-		fmt.Fprintf(stdout, "%-34s %8.3fs %9.1f MB/s %10.0f captures/s\n", what, d.Seconds(), mb/d.Seconds(), float64(captures)/d.Seconds())
+		fmt.Fprintf(stdout, "%-20s %8.3fs wall %8.3fs CPU %9.1f MB/s %10.0f captures/s\n", what, d.Seconds(), cpu[d].Seconds(), mb/d.Seconds(), float64(captures)/d.Seconds())
 	}
 	fmt.Fprintf(stdout, "inputs: %d files, %.1f MB on disk, %d captures; %d agents x %d paths (%s)\n",
 		len(cfg.Inputs), mb, captures, len(cfg.Agents), len(cfg.Paths), strings.Join(cfg.Paths, ","))
 	line("read+gunzip alone", read)
+	line("audit, 1 worker 1 core", core1)
 	line("audit, 1 worker", one)
 	line("audit, 2 workers", two)
 	fmt.Fprintf(stdout, "audit (2 workers) / read+gunzip: %.0f%%\n", 100*read.Seconds()/two.Seconds())
-	fmt.Fprintf(stdout, "audit 2 workers vs 1: %.2fx\n", one.Seconds()/two.Seconds())
-	fmt.Fprintf(stdout, "questions per second (2 workers): %.0f\n", float64(captures)*float64(len(cfg.Agents)*len(cfg.Paths))/two.Seconds())
+	fmt.Fprintf(stdout, "audit 2 workers vs 1: %.2fx; 2 workers on %d cores vs 1 worker on 1 core: %.2fx\n",
+		one.Seconds()/two.Seconds(), prev, core1.Seconds()/two.Seconds())
+	q := float64(captures) * float64(len(cfg.Agents)*len(cfg.Paths))
+	fmt.Fprintf(stdout, "questions (capture x agent x path): %.0f, %.1f us each with 2 workers\n", q, two.Seconds()/q*1e6)
 	return 0
+}
+
+// cpuTime is the user and system time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // readAlone reads every input file once, gunzipping .gz files with the

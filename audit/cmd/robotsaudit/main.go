@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -47,6 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
 		bench    = fs.Bool("bench", false, "measure: read+gunzip alone, then the audit with 1 and 2 workers, side by side")
 		benchN   = fs.Int("bench-runs", 3, "with -bench, runs of each measurement (the best is kept)")
+		cpuProf  = fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n")
@@ -58,6 +60,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
+	}
+	if *cpuProf != "" {
+		f, err := os.Create(*cpuProf)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	inputs, err := audit.Expand(fs.Args())
 	if err != nil {

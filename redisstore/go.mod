@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/redis/go-redis/v9 v9.23.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261122231904-45ef47ccd744
+	github.com/robotstxt-go/robotstxt v0.0.0-20261124030406-91194945cee6
 )
 
 require (

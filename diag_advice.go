@@ -220,25 +220,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// escapedByAll returns the index of the first byte of pattern that every
-// HTTP client %-encodes, browsers (the URL Standard's percent-encode sets)
-// as well as Go's net/url, or -1: a space, '"', '<' or '>' anywhere, and
-// '`', '{' or '}' before the query. The other bytes of wireEscaped go out
-// raw from browsers and from crawlers built on them, so a pattern with only
-// those draws a warning, not an error.
-func escapedByAll(pattern []byte) int {
-	set := " \"<>`{}"
-	for i, c := range pattern {
-		if c == '?' {
-			set = " \"<>"
-		}
-		if strings.IndexByte(set, c) >= 0 {
-			return i
-		}
-	}
-	return -1
-}
-
 // rawByte explains a pattern that holds c, a byte of wireEscaped: crawlers
 // send it %-encoded, as NormalizeURL writes the URLs they ask about, so the
 // pattern never matches what they ask; its encoded form would. The message

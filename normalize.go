@@ -32,6 +32,25 @@ import "strings"
 // and a NUL must stay, since the reference matches the path as a C string.
 const wireEscaped = " \"<>\\^`{|}"
 
+// escapedByAll returns the index of the first byte of pattern that every
+// HTTP client %-encodes, browsers (the URL Standard's percent-encode sets)
+// as well as Go's net/url, or -1: a space, '"', '<' or '>' anywhere, and
+// '`', '{' or '}' before the query. The other bytes of wireEscaped go out
+// raw from browsers and from crawlers built on them, so a pattern with only
+// those draws a warning, not an error.
+func escapedByAll(pattern []byte) int {
+	set := " \"<>`{}"
+	for i, c := range pattern {
+		if c == '?' {
+			set = " \"<>"
+		}
+		if strings.IndexByte(set, c) >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // needsWork marks the bytes NormalizeURL may change: '%' (an escape to
 // upper-case), the bytes of wireEscaped, and every byte from 0x80 up.
 var needsWork = func() (t [256]bool) {

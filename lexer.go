@@ -1,6 +1,9 @@
 package robotstxt
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // maxLineLen is the number of bytes of a line that are kept; the rest of the
 // line is dropped. Google's parser sizes its line buffer as eight times the
@@ -63,7 +66,16 @@ func (l *lexer) next() (line []byte, ok bool) {
 	if l.done {
 		return nil, false
 	}
-	end := min(l.find(&l.lf, '\n'), l.find(&l.cr, '\r'))
+	// The next LF is searched for at every line; it is inline here, the
+	// others through find.
+	if l.lf < l.pos {
+		if i := bytes.IndexByte(l.data[l.pos:], '\n'); i >= 0 {
+			l.lf = l.pos + i
+		} else {
+			l.lf = len(l.data)
+		}
+	}
+	end := min(l.lf, l.find(&l.cr, '\r'))
 	l.mayNUL = l.find(&l.nul, 0) < end
 	l.mayHash = l.find(&l.hash, '#') < end
 	l.num++
@@ -176,6 +188,11 @@ func trimSpace(b []byte) []byte {
 		return b // the common case: nothing to trim
 	}
 	i, j := 0, len(b)
+	// Indentation, as of HTML pages served as robots.txt, is mostly
+	// spaces: eight at a time.
+	for i+8 <= j && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+		i += 8
+	}
 	for i < j && isSpace(b[i]) {
 		i++
 	}

@@ -1,0 +1,81 @@
+package robotstxt
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestTrimSpace(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		want   string
+	}{
+		{"§1 nothing to trim", "Disallow: /x", "Disallow: /x"},
+		{"§1 empty", "", ""},
+		{"§1 one space", " ", ""},
+		{"§1 all whitespace, longer than a word", strings.Repeat(" ", 17), ""},
+		{"§1 one space in front", " a", "a"},
+		{"§1 seven spaces: short of a word", "       a", "a"},
+		{"§1 eight spaces: one word", "        a", "a"},
+		{"§1 nine spaces: a word and a byte", "         a", "a"},
+		{"§1 sixteen spaces: two words", strings.Repeat(" ", 16) + "<div>", "<div>"},
+		{"§1 a tab inside the first word", "    \t   a", "a"},
+		{"§1 a tab after a word of spaces", "        \ta", "a"},
+		{"§1 VT, FF, CR are whitespace too", "        \v\f\ra", "a"},
+		{"§1 trailing whitespace", "a \t\v", "a"},
+		{"§1 both ends", strings.Repeat(" ", 12) + "a b" + strings.Repeat(" ", 9), "a b"},
+		{"§1 a high byte is no whitespace", "        \xa0a", "\xa0a"},
+		{"§1 NUL is no whitespace", "        \x00", "\x00"},
+	}
+	for _, tt := range tests {
+		if got := trimSpace([]byte(tt.in)); string(got) != tt.want {
+			t.Errorf("%s: trimSpace(%q) = %q, want %q", tt.reason, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLexerLines(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		want   []string
+	}{
+		{"§1 an empty file has one empty line", "", []string{""}},
+		{"§1 LF", "a\nb\n", []string{"a", "b", ""}},
+		{"§1 CR LF", "a\r\nb\r\n", []string{"a", "b", ""}},
+		{"§1 CR alone", "a\rb\rc", []string{"a", "b", "c"}},
+		{"§1 LF CR is two breaks", "a\n\rb", []string{"a", "", "b"}},
+		{"§1 mixed endings", "a\r\nb\nc\rd", []string{"a", "b", "c", "d"}},
+		{"§1 a CR inside a line of a CR LF file", "a\rb\r\nc\r\n", []string{"a", "b", "c", ""}},
+		{"§1 no final break", "a\nb", []string{"a", "b"}},
+		{"§1 blank lines", "\n\n\n", []string{"", "", "", ""}},
+		{"§1 the byte order mark is skipped", "\xef\xbb\xbfa\nb", []string{"a", "b"}},
+		{"§1 a partial mark is skipped", "\xef\xbba", []string{"a"}},
+		{"§1 NUL and '#' do not end a line", "a\x00b#c\nd", []string{"a\x00b#c", "d"}},
+	}
+	for _, tt := range tests {
+		lx := newLexer([]byte(tt.in))
+		var got []string
+		for {
+			raw, ok := lx.next()
+			if !ok {
+				break
+			}
+			got = append(got, string(raw))
+			if lx.num != len(got) {
+				t.Errorf("%s: line %q numbered %d, want %d", tt.reason, raw, lx.num, len(got))
+			}
+			if nul := bytes.IndexByte(raw, 0) >= 0; nul && !lx.mayNUL {
+				t.Errorf("%s: line %q has a NUL, mayNUL false", tt.reason, raw)
+			}
+			if hash := bytes.IndexByte(raw, '#') >= 0; hash && !lx.mayHash {
+				t.Errorf("%s: line %q has a '#', mayHash false", tt.reason, raw)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("%s: lines of %q = %q, want %q", tt.reason, tt.in, got, tt.want)
+		}
+	}
+}

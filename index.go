@@ -101,39 +101,26 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		keys[i] = uint64(i)
 	}
 	sortByLiteral(keys, lits, 0, &b.sort.tmp)
-	// Within a run, precedence order; the index stands for the line, as the
-	// rules are in file order.
+
+	// Runs in turn: each run's rules in precedence order (the index stands
+	// for the line, as the rules are in file order), then their probes and
+	// links. A stack holds the chain of runs whose literal prefixes are
+	// prefixes of the current one.
+	stack := b.sort.stack[:0] // first rules of runs
 	for a := 0; a < len(keys); {
+		lit := lits[keys[a]&idxMask]
 		z := a + 1
-		for z < len(keys) && bytes.Equal(lits[keys[z]&idxMask], lits[keys[a]&idxMask]) {
+		for z < len(keys) && bytes.Equal(lits[keys[z]&idxMask], lit) {
 			z++
 		}
 		if z-a > 1 {
 			slices.SortFunc(keys[a:z], func(x, y uint64) int {
-				if rx, ry := rules[x&idxMask].rank(), rules[y&idxMask].rank(); rx != ry {
+				if rx, ry := b.sort.rules[x&idxMask].rank(), b.sort.rules[y&idxMask].rank(); rx != ry {
 					return ry - rx
 				}
 				return int(x&idxMask) - int(y&idxMask)
 			})
 		}
-		a = z
-	}
-	for k, key := range keys {
-		rules[k] = b.sort.rules[key&idxMask]
-	}
-
-	// Links: a stack holds the chain of runs whose literal prefixes are
-	// prefixes of the current one.
-	stack := b.sort.stack[:0] // first rules of runs
-	run := uint32(0)
-	for k := range rules {
-		lit := lits[keys[k]&idxMask]
-		links = append(links, rules[k].probes)
-		if k > 0 && bytes.Equal(lit, lits[keys[run]&idxMask]) {
-			links = append(links, runBit|run)
-			continue
-		}
-		run = uint32(k)
 		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
 			stack = stack[:len(stack)-1]
 		}
@@ -141,8 +128,14 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1] + 1
 		}
-		links = append(links, parent)
-		stack = append(stack, run)
+		for k := a; k < z; k++ {
+			ru := b.sort.rules[keys[k]&idxMask]
+			rules[k] = ru
+			links = append(links, ru.probes, parent)
+			parent = runBit | uint32(a)
+		}
+		stack = append(stack, uint32(a))
+		a = z
 	}
 	b.sort.stack = stack
 
@@ -192,9 +185,14 @@ func sampleWords(n uint32) uint32 {
 // with zeros.
 func headAt[T string | []byte](lit T, depth int) uint64 {
 	if depth+8 <= len(lit) {
-		b := lit[depth : depth+8]
-		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
-			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+		return be64(lit[depth : depth+8])
+	}
+	if depth >= len(lit) {
+		return 0
+	}
+	if len(lit) >= 8 {
+		// The last 8 bytes, shifted up past those before depth.
+		return be64(lit[len(lit)-8:]) << (8 * (depth + 8 - len(lit)))
 	}
 	var h uint64
 	for d := depth; d < depth+8; d++ {
@@ -204,6 +202,13 @@ func headAt[T string | []byte](lit T, depth int) uint64 {
 		}
 	}
 	return h
+}
+
+// be64 returns the first 8 bytes of b, big-endian.
+func be64[T string | []byte](b T) uint64 {
+	_ = b[7]
+	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
 }
 
 // sortByLiteral sorts keys by the literal prefixes lits[key&idxMask] from
@@ -219,12 +224,10 @@ func sortByLiteral(keys []uint64, lits [][]byte, depth int, tmp *[]uint64) {
 	next := depth + keyDigits
 	for a := 0; a < len(keys); {
 		z := a + 1
-		longer := len(lits[keys[a]&idxMask]) > next
 		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
-			longer = longer || len(lits[keys[z]&idxMask]) > next
 			z++
 		}
-		if z-a > 1 && longer {
+		if z-a > 1 && slices.ContainsFunc(keys[a:z], func(k uint64) bool { return len(lits[k&idxMask]) > next }) {
 			sortByLiteral(keys[a:z], lits, next, tmp)
 		}
 		a = z

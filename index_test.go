@@ -204,3 +204,28 @@ func TestIndexSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadAt holds headAt, which reads whole words where it can, to the
+// bytes of the prefix from depth on, padded with zeros: at every depth of
+// literals of every length around a word, both ends of the word inside,
+// outside and across the literal's end.
+func TestHeadAt(t *testing.T) {
+	lit := []byte("/abcdefghijklmnopqrstuvwxyz")
+	for n := 0; n <= 20; n++ {
+		for depth := 0; depth <= 24; depth++ {
+			var want uint64
+			for d := depth; d < depth+8; d++ {
+				want <<= 8
+				if d < n {
+					want |= uint64(lit[d])
+				}
+			}
+			if got := headAt(lit[:n], depth); got != want {
+				t.Errorf("headAt(%q, %d) = %#x, want %#x", lit[:n], depth, got, want)
+			}
+			if got := headAt(string(lit[:n]), depth); got != want {
+				t.Errorf("headAt(string %q, %d) = %#x, want %#x", lit[:n], depth, got, want)
+			}
+		}
+	}
+}

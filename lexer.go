@@ -153,11 +153,20 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 		}
 		flags |= flagNoColon
 	}
-	key = trimSpace(line[:sep])
+	// The line is trimmed: the key can only end in whitespace, and the
+	// value start with it.
+	key = line[:sep]
+	for len(key) > 0 && isSpace(key[len(key)-1]) {
+		key = key[:len(key)-1]
+	}
 	if len(key) == 0 {
 		return nil, nil, flags | flagIgnored, false
 	}
-	return key, trimSpace(line[vstart:]), flags, true
+	value = line[vstart:]
+	for len(value) > 0 && isSpace(value[0]) {
+		value = value[1:]
+	}
+	return key, value, flags, true
 }
 
 // isSpace reports whether c is ASCII whitespace as C's isspace sees it:

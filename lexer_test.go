@@ -79,3 +79,38 @@ func TestLexerLines(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitLine(t *testing.T) {
+	tests := []struct {
+		reason     string
+		line       string
+		key, value string
+		ok         bool
+	}{
+		{"§1 key and value", "Disallow: /x", "Disallow", "/x", true},
+		{"§1 no space after the colon", "Disallow:/x", "Disallow", "/x", true},
+		{"§1 whitespace before the colon", "Disallow \t\v: /x", "Disallow", "/x", true},
+		{"§1 whitespace after the colon", "Disallow:\t \f/x", "Disallow", "/x", true},
+		{"§1 whitespace around the line", " \tDisallow : /x \r", "Disallow", "/x", true},
+		{"§1 empty value", "Disallow:", "Disallow", "", true},
+		{"§1 value of whitespace", "Disallow:  \t ", "Disallow", "", true},
+		{"§1 whitespace inside the value stays", "Sitemap: a b  c", "Sitemap", "a b  c", true},
+		{"§1 empty key", " : /x", "", "", false},
+		{"§1 key of whitespace", "\v: /x", "", "", false},
+		{"§1 a second colon belongs to the value", "a: b: c", "a", "b: c", true},
+		{"§1 whitespace for a missing colon", "Disallow \t /x", "Disallow", "/x", true},
+		{"§1 VT before the separator is trimmed from the key", "Disallow\v /x", "Disallow", "/x", true},
+		{"§1 VT after the separator is trimmed from the value", "Disallow \v/x", "Disallow", "/x", true},
+		{"§1 three tokens are no line", "Disallow /x /y", "", "", false},
+		{"§1 one token is no line", "Disallow", "", "", false},
+		{"§1 comment only", "# Disallow: /x", "", "", false},
+		{"§1 comment after the value", "Disallow: /x # y", "Disallow", "/x", true},
+		{"§1 NUL ends the content", "Disallow: /x\x00y", "Disallow", "/x", true},
+	}
+	for _, tt := range tests {
+		key, value, _, ok := splitLine([]byte(tt.line))
+		if ok != tt.ok || string(key) != tt.key || string(value) != tt.value {
+			t.Errorf("%s: splitLine(%q) = %q %q %v, want %q %q %v", tt.reason, tt.line, key, value, ok, tt.key, tt.value, tt.ok)
+		}
+	}
+}

@@ -187,6 +187,9 @@ func parseWith(data []byte, indexMin int) *Robots {
 		if !ok {
 			break
 		}
+		if len(raw) == 0 {
+			continue // a blank line: a fifth of the lines of the corpus
+		}
 		if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
 				b.line(uint32(lx.num), kind, key, value)

@@ -1,5 +1,7 @@
 package robotstxt
 
+import "slices"
+
 // This file holds everything about user-agent names: how a User-agent value
 // becomes a token at parse time, and how a caller's agent finds its token at
 // query time (SPEC §4).
@@ -65,6 +67,72 @@ func compareFold[T string | []byte](agent, tok T) int {
 		}
 	}
 	return 0
+}
+
+// The names of a file are sorted as one integer each, which spares a
+// comparison function call per pair: from the top, the token's length (63
+// for any longer), its first six bytes (five bits each, in byte order:
+// '-', '_', then the letters; zero past the end) and the index of the name
+// in builder.names. A name line holds at least ten bytes ("useragent:"), so
+// the indexes of a file of maxFileLen bytes fit in nameIdxBits.
+const (
+	nameIdxBits = 26
+	nameIdxMask = 1<<nameIdxBits - 1
+	nameHead    = 6 // bytes of the token in a key
+)
+
+var _ = uint(nameIdxMask - maxFileLen/10) // compiles only while the indexes fit
+
+// nameKey returns the key of name i, whose token tok is lower case.
+func nameKey(tok []byte, i int) uint64 {
+	k := uint64(min(len(tok), 63))
+	for j := range nameHead {
+		k <<= 5
+		if j < len(tok) {
+			switch c := tok[j]; c {
+			case '-':
+				k |= 1
+			case '_':
+				k |= 2
+			default:
+				k |= uint64(c-'a') + 3
+			}
+		}
+	}
+	return k<<nameIdxBits | uint64(i)
+}
+
+// sortNames returns the names of the builder, as keys (see nameKey), in the
+// order findAgent searches their tokens (see compareFold), and names of one
+// token in file order, which is group order.
+func (b *builder) sortNames() []uint64 {
+	keys := b.sort.keys[:0]
+	for i, nm := range b.names {
+		keys = append(keys, nameKey(b.tokens[nm.off:nm.off+nm.n], i))
+	}
+	b.sort.keys = keys
+	slices.Sort(keys)
+	// Keys tie on tokens that differ past their first bytes only.
+	tok := func(k uint64) []byte {
+		nm := b.names[k&nameIdxMask]
+		return b.tokens[nm.off : nm.off+nm.n]
+	}
+	for a := 0; a < len(keys); {
+		z := a + 1
+		for z < len(keys) && keys[z]>>nameIdxBits == keys[a]>>nameIdxBits {
+			z++
+		}
+		if z-a > 1 && len(tok(keys[a])) > nameHead {
+			slices.SortFunc(keys[a:z], func(x, y uint64) int {
+				if c := compareFold(tok(x), tok(y)); c != 0 {
+					return c
+				}
+				return int(x&nameIdxMask) - int(y&nameIdxMask)
+			})
+		}
+		a = z
+	}
+	return keys
 }
 
 // findAgent returns the agent of r that agent names, by ASCII

@@ -620,36 +620,29 @@ func (b *builder) finish() *Robots {
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
 	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
-	// Names of one token are ordered by group, which is file order. (Not by
-	// offset: empty tokens all have the offset at which they were named,
-	// and many names with equal keys came out of the unstable sort in any
-	// order, so that the lists below lost or repeated groups.)
-	slices.SortFunc(b.names, func(x, y agentName) int {
-		if c := compareFold(tok(x), tok(y)); c != 0 {
-			return c
-		}
-		return int(x.group) - int(y.group)
-	})
+	order := b.sortNames()
+	name := func(k int) agentName { return b.names[order[k]&nameIdxMask] }
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
 	lists := b.addList(b.lists[:0], b.global, fileRules)
 	agents := b.agents[:0]
 	var ids []uint32
-	for i := 0; i < len(b.names); {
-		t := tok(b.names[i])
+	for i := 0; i < len(order); {
+		first := name(i)
+		t := tok(first)
 		j := i + 1
-		for j < len(b.names) && bytes.Equal(tok(b.names[j]), t) {
+		for j < len(order) && bytes.Equal(tok(name(j)), t) {
 			j++
 		}
-		a := agentEntry{token: b.names[i].off, n: b.names[i].n}
-		if g := b.names[i].group; b.names[j-1].group == g {
+		a := agentEntry{token: first.off, n: first.n}
+		if g := first.group; name(j-1).group == g {
 			a.groups = g // the same group throughout, since names are in file order
 		} else {
 			a.groups = listBit | uint32(len(lists))
 			ids = ids[:0]
-			for _, nm := range b.names[i:j] {
+			for k := i; k < j; k++ {
 				// A group naming the token twice is listed once.
-				if len(ids) == 0 || ids[len(ids)-1] != nm.group {
+				if nm := name(k); len(ids) == 0 || ids[len(ids)-1] != nm.group {
 					ids = append(ids, nm.group)
 				}
 			}

@@ -1,0 +1,72 @@
+package robotstxt
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// checkSortNames fails unless sortNames orders the names of the User-agent
+// values (one group each, in order) as findAgent searches their tokens
+// (compareFold: by length, then bytes), names of one token by group.
+func checkSortNames(t *testing.T, reason string, values []string) {
+	t.Helper()
+	var b builder
+	for g, v := range values {
+		tok := []byte(strings.ToLower(string(agentToken([]byte(v)))))
+		b.names = append(b.names, agentName{uint32(len(b.tokens)), uint32(len(tok)), uint32(g)})
+		b.tokens = append(b.tokens, tok...)
+	}
+	tok := func(nm agentName) string { return string(b.tokens[nm.off : nm.off+nm.n]) }
+	want := slices.Clone(b.names)
+	slices.SortStableFunc(want, func(x, y agentName) int {
+		if c := compareFold(tok(x), tok(y)); c != 0 {
+			return c
+		}
+		return int(x.group) - int(y.group)
+	})
+	keys := b.sortNames()
+	if len(keys) != len(want) {
+		t.Fatalf("%s: %d keys for %d names", reason, len(keys), len(want))
+	}
+	for k, key := range keys {
+		if got := b.names[key&nameIdxMask]; got != want[k] {
+			t.Errorf("%s: name %d is %q of group %d, want %q of group %d", reason, k, tok(got), got.group, tok(want[k]), want[k].group)
+		}
+	}
+}
+
+func TestSortNames(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	for _, tt := range []struct {
+		reason string
+		values []string
+	}{
+		{"§4 shorter tokens first", []string{"googlebot", "bing", "a"}},
+		{"§4 equal lengths by bytes", []string{"zeta", "beta", "alfa"}},
+		{"§4 '-' before '_' before letters", []string{"a_b", "aab", "a-b", "a_a", "a-a"}},
+		{"§4 case folds", []string{"GoogleBot", "googlebot", "Bing"}},
+		{"§4 one token in several groups, in group order", []string{"bot", "other", "BOT", "bot"}},
+		{"§4 empty tokens (\"*x\", \"/\") sort first", []string{"x", "*x", "/", ""}},
+		{"§4 tokens alike in their first six bytes", []string{"googlebot-news", "googlebot-image", "googlebot-video", "googlebot-imagf", "googlebot-news"}},
+		{"§4 tokens of 63 bytes and more tie on length", []string{long + "b", long[:63], long + "a", long[:64], long[:62] + "z", long + "a"}},
+		{"§4 seven bytes: one past the key", []string{"abcdefh", "abcdefg", "abcdefg"}},
+		{"no names", nil},
+	} {
+		checkSortNames(t, tt.reason, tt.values)
+	}
+	// Random tokens over few bytes, so that many share long prefixes.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		values := make([]string, rng.IntN(40))
+		for i := range values {
+			v := make([]byte, rng.IntN(10))
+			for j := range v {
+				v[j] = "ab-_B"[rng.IntN(5)]
+			}
+			values[i] = string(v)
+		}
+		checkSortNames(t, "random tokens", values)
+	}
+}

@@ -313,7 +313,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	case g.closeLine == 0 && matchesAll(value):
 		g.closeLine, g.closeRule = ln.Num, ln.Key+": "+ln.Value
 	}
-	if i := bytes.IndexAny(value, wireEscaped); i >= 0 {
+	if i := indexWireEscaped(value); i >= 0 {
 		sev := SeverityWarning
 		if j := escapedByAll(value); j >= 0 {
 			sev, i = SeverityError, j

@@ -112,7 +112,28 @@ func TestSummaryOrder(t *testing.T) {
 	}
 }
 
-// FuzzSummarize checks the seam on any input.
+// TestParseWithSummary is the seam between ParseWithSummary and the two
+// calls it stands for: on every input, its Robots is Parse's, byte for
+// byte, and its Summary is Summarize's.
+func TestParseWithSummary(t *testing.T) {
+	for name, body := range summaryInputs(t) {
+		checkParseWithSummary(t, name, body)
+	}
+}
+
+func checkParseWithSummary(t *testing.T, name string, body []byte) {
+	t.Helper()
+	r, s := ParseWithSummary(body)
+	if want := Parse(body); *r != *want {
+		t.Errorf("%s: ParseWithSummary's Robots differs from Parse's (%d and %d bytes)", name, len(r.text), len(want.text))
+	}
+	if want := Summarize(body); !reflect.DeepEqual(s, want) {
+		t.Errorf("%s: ParseWithSummary's Summary = %+v, Summarize = %+v", name, s, want)
+	}
+}
+
+// FuzzSummarize checks the seams on any input: Summarize against
+// Diagnose, and ParseWithSummary against Parse and Summarize.
 func FuzzSummarize(f *testing.F) {
 	for _, s := range []string{"", "User-agent: *\nDisallow: /\n", "Foo: bar\nUser-agent: a/1\n", "<html>", "\xff\xfe"} {
 		f.Add([]byte(s))
@@ -122,6 +143,7 @@ func FuzzSummarize(f *testing.F) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("Summarize = %+v, Diagnose().Summary() = %+v", got, want)
 		}
+		checkParseWithSummary(t, "input", b)
 	})
 }
 
@@ -145,6 +167,8 @@ func BenchmarkLint(b *testing.B) {
 	}{
 		{"Diagnose", func(d []byte) { _ = Diagnose(d) }},
 		{"Summarize", func(d []byte) { _ = Summarize(d) }},
+		{"ParseAndSummarize", func(d []byte) { _, _ = Parse(d), Summarize(d) }},
+		{"ParseWithSummary", func(d []byte) { _, _ = ParseWithSummary(d) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(size)

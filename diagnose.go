@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file explains a robots.txt file line by line (SPEC §9). It is apart
@@ -33,19 +34,47 @@ func Diagnose(data []byte) *Report {
 // wanted, as when linting many files. Summarize(data) equals
 // Diagnose(data).Summary().
 func Summarize(data []byte) Summary {
-	d := diagnose(data, &Summary{})
+	d := newDiagnoser(data, &Summary{})
+	d.run()
 	d.sum.Counts = d.rep.Counts
 	return *d.sum
+}
+
+// ParseWithSummary returns what Parse(data) and Summarize(data) return,
+// reading data once for both: the lines that Summarize reads are handed to
+// the same builder that Parse fills. It costs less than the two calls, for
+// a caller that wants the rules and the lint counts of many files.
+func ParseWithSummary(data []byte) (*Robots, Summary) {
+	d := newDiagnoser(data, &Summary{})
+	d.b = newBuilder(d.data, indexMin)
+	defer d.b.release()
+	d.run()
+	d.sum.Counts = d.rep.Counts
+	return d.b.finish(), *d.sum
 }
 
 // diagnose runs the checks on data; with sum set, the findings are only
 // counted into it.
 func diagnose(data []byte, sum *Summary) *diagnoser {
+	d := newDiagnoser(data, sum)
+	d.run()
+	return d
+}
+
+// newDiagnoser prepares the checks of data. A Report keeps its line
+// records, whose keys and values are slices of one copy of data. A Summary
+// keeps no string, so its text is data itself, viewed as a string for as
+// long as the call lasts.
+func newDiagnoser(data []byte, sum *Summary) *diagnoser {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen] // as Parse does
 	}
-	d := &diagnoser{data: data, text: string(data), b: builder{}, rep: &Report{}, sum: sum}
-	d.run()
+	d := &diagnoser{data: data, b: builder{}, rep: &Report{}, sum: sum, patterns: patternLines{group: -1}}
+	if sum == nil {
+		d.text = string(data)
+	} else {
+		d.text = unsafe.String(unsafe.SliceData(data), len(data))
+	}
 	return d
 }
 
@@ -56,14 +85,15 @@ type diagnoser struct {
 	b    builder
 	rep  *Report
 
-	groups      []diagGroup // parallel to b.groups
-	fileLevel   bool        // HTML or UTF-16: per-line findings would be noise
-	seenContent bool        // a line with content has gone by
-	nonUTF8     []int       // lines with bytes that are not UTF-8
-	lines       int         // lines read so far
-	sum         *Summary    // counting only (Summarize): no messages, no line records
-	delayNoted  bool        // the note that Google ignores crawl-delay is made
-	scratch     []byte      // a normalised pattern, reused from rule to rule
+	groups      []diagGroup  // parallel to b.groups
+	fileLevel   bool         // HTML or UTF-16: per-line findings would be noise
+	seenContent bool         // a line with content has gone by
+	nonUTF8     []int        // lines with bytes that are not UTF-8
+	lines       int          // lines read so far
+	sum         *Summary     // counting only (Summarize): no messages, no line records
+	delayNoted  bool         // the note that Google ignores crawl-delay is made
+	scratch     []byte       // a normalised pattern, reused from rule to rule
+	patterns    patternLines // the patterns of the group of the last rule
 }
 
 // diagGroup is what the diagnostics keep per group.
@@ -72,12 +102,11 @@ type diagGroup struct {
 	agents    []string // the values of its user-agent lines, as written (not kept by Summarize)
 	nAgents   int      // its user-agent lines
 	global    bool
-	rules     int               // allow and disallow lines
-	delayLine int               // the first valid crawl-delay
-	closeLine int               // the first disallow rule that matches every URL, such as "Disallow: /"
-	closeRule string            // that rule's key and value, as "Disallow: /"
-	opens     bool              // an allow rule that can match
-	patterns  map[string][2]int // normalised pattern → first disallow line, first allow line
+	rules     int    // allow and disallow lines
+	delayLine int    // the first valid crawl-delay
+	closeLine int    // the first disallow rule that matches every URL, such as "Disallow: /"
+	closeRule string // that rule's key and value, as "Disallow: /"
+	opens     bool   // an allow rule that can match
 }
 
 func (d *diagnoser) run() {
@@ -284,7 +313,7 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	case g.closeLine == 0 && matchesAll(value):
 		g.closeLine, g.closeRule = ln.Num, ln.Key+": "+ln.Value
 	}
-	if i := bytes.IndexAny(value, wireEscaped); i >= 0 {
+	if i := indexWireEscaped(value); i >= 0 {
 		sev := SeverityWarning
 		if j := escapedByAll(value); j >= 0 {
 			sev, i = SeverityError, j
@@ -295,27 +324,14 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 		d.add(ln.Num, SeverityWarning, ErrDollar,
 			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value)
 	}
-	if g.patterns == nil {
-		g.patterns = make(map[string][2]int)
+	if d.patterns.group != d.b.current() {
+		d.patterns.start(d.b.current())
 	}
 	d.scratch = appendEscaped(d.scratch[:0], value)
-	seen := g.patterns[string(d.scratch)]
-	this, other := 0, 1 // indexes into seen: disallow, allow
-	if allow {
-		this, other = 1, 0
-	}
-	if seen[other] != 0 && seen[this] == 0 {
+	if other := d.patterns.add(d.scratch, ln.Value, ln.Num, allow); other != 0 {
 		d.add(ln.Num, SeverityWarning, ErrAllowDisallow,
 			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",
-			ln.Value, seen[other], ln.Num)
-	}
-	if seen[this] == 0 {
-		seen[this] = ln.Num
-		key := ln.Value // most patterns need no escaping: no copy then
-		if !bytes.Equal(d.scratch, value) {
-			key = string(d.scratch)
-		}
-		g.patterns[key] = seen
+			ln.Value, other, ln.Num)
 	}
 }
 

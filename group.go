@@ -406,7 +406,12 @@ func (g Group) Rules() []Rule {
 	if g.r == nil {
 		return nil
 	}
-	var out []Rule
+	n := 0
+	for i := uint32(0); i < g.n; i++ {
+		start, _, end := g.r.groupRules(g.id(i))
+		n += int(end - start)
+	}
+	out := make([]Rule, 0, n)
 	for i := uint32(0); i < g.n; i++ {
 		id := g.id(i)
 		start, _, end := g.r.groupRules(id)
@@ -423,7 +428,13 @@ func (g Group) Rules() []Rule {
 			})
 		}
 	}
-	slices.SortFunc(out, func(a, b Rule) int { return a.Line - b.Line })
+	byLine := func(a, b Rule) int { return a.Line - b.Line }
+	if !slices.IsSortedFunc(out, byLine) { // merged groups, or an index's order
+		slices.SortFunc(out, byLine)
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 

@@ -32,6 +32,24 @@ import "strings"
 // and a NUL must stay, since the reference matches the path as a C string.
 const wireEscaped = " \"<>\\^`{|}"
 
+// indexWireEscaped returns the index of the first byte of b that is in
+// wireEscaped, or -1.
+func indexWireEscaped(b []byte) int {
+	for i, c := range b {
+		if isWireEscaped[c] {
+			return i
+		}
+	}
+	return -1
+}
+
+var isWireEscaped = func() (t [256]bool) {
+	for i := range len(wireEscaped) {
+		t[wireEscaped[i]] = true
+	}
+	return t
+}()
+
 // escapedByAll returns the index of the first byte of pattern that every
 // HTTP client %-encodes, browsers (the URL Standard's percent-encode sets)
 // as well as Go's net/url, or -1: a space, '"', '<' or '>' anywhere, and

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -292,5 +293,17 @@ func TestPlainWord(t *testing.T) {
 	}
 	if !plainWord(load64("/a/b-c_d", 0)) {
 		t.Error("plainWord says a plain path is not plain")
+	}
+}
+
+// TestIndexWireEscaped checks the table lookup against bytes.IndexAny on
+// every byte, alone and after others.
+func TestIndexWireEscaped(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for _, b := range [][]byte{{byte(c)}, {'/', 'a', byte(c), ' '}, {'/', byte(c)}} {
+			if got, want := indexWireEscaped(b), bytes.IndexAny(b, wireEscaped); got != want {
+				t.Errorf("indexWireEscaped(%q) = %d, want %d", b, got, want)
+			}
+		}
 	}
 }

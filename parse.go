@@ -173,13 +173,7 @@ func parseWith(data []byte, indexMin int) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	sc := scratchPool.Get().(*scratch)
-	b := builder{src: data, indexMin: indexMin, scratch: *sc, pooled: sc}
-	b.reset()
-	// Room for the rules a file of this size mostly has, bounded: a page
-	// of a megabyte that is not a robots.txt (HTML, often) has none, and
-	// clearing room for 30,000 of them cost it more than reading it.
-	b.rules = slices.Grow(b.rules, min(len(data)/32, 1<<12)+8)
+	b := newBuilder(data, indexMin)
 	defer b.release()
 	lx := newLexer(data)
 	for {
@@ -204,6 +198,19 @@ func parseWith(data []byte, indexMin int) *Robots {
 		b.line(uint32(lx.num), kind, key, value)
 	}
 	return b.finish()
+}
+
+// newBuilder returns a builder for data, with scratch space from the pool;
+// release gives it back.
+func newBuilder(data []byte, indexMin int) builder {
+	sc := scratchPool.Get().(*scratch)
+	b := builder{src: data, indexMin: indexMin, scratch: *sc, pooled: sc}
+	b.reset()
+	// Room for the rules a file of this size mostly has, bounded: a page
+	// of a megabyte that is not a robots.txt (HTML, often) has none, and
+	// clearing room for 30,000 of them cost it more than reading it.
+	b.rules = slices.Grow(b.rules, min(len(data)/32, 1<<12)+8)
+	return b
 }
 
 // line takes one key/value line.

@@ -162,6 +162,21 @@ func TestBadInput(t *testing.T) {
 			bad := append(append(append([]byte{}, rec[:i]...), fmt.Sprint(n-10)...), rec[i+j:]...)
 			return cat(a, gzipMember(t, bad), c), int64(len(a))
 		}, ProblemLength, true, 2},
+		{"Content-Length too long, uncompressed", func() ([]byte, int64) {
+			a, c := warcRecord(t, good(1)), warcRecord(t, good(3))
+			bad := bytes.Replace(warcRecord(t, good(2)), []byte("Content-Length: "), []byte("Content-Length: 9"), 1)
+			return cat(a, bad, c), int64(len(a))
+		}, ProblemLength, true, 1},
+		{"Content-Length too short, uncompressed", func() ([]byte, int64) {
+			a, c := warcRecord(t, good(1)), warcRecord(t, good(3))
+			rec := warcRecord(t, good(2))
+			i := bytes.Index(rec, []byte("Content-Length: ")) + len("Content-Length: ")
+			j := bytes.IndexByte(rec[i:], '\r')
+			var n int
+			fmt.Sscan(string(rec[i:i+j]), &n)
+			bad := append(append(append([]byte{}, rec[:i]...), fmt.Sprint(n-10)...), rec[i+j:]...)
+			return cat(a, bad, c), int64(len(a))
+		}, ProblemLength, true, 2},
 		{"HTML body", func() ([]byte, int64) {
 			a := gzipMember(t, warcRecord(t, good(1)))
 			h := good(2)
@@ -187,7 +202,11 @@ func TestBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			data, off := c.build()
-			p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".warc.gz")
+			ext := ".warc.gz"
+			if strings.HasSuffix(c.name, "uncompressed") {
+				ext = ".warc"
+			}
+			p := filepath.Join(dir, strings.ReplaceAll(strings.ReplaceAll(c.name, ",", ""), " ", "-")+ext)
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				t.Fatal(err)
 			}

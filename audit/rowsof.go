@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
@@ -53,8 +54,19 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 			row.Lint = rs.lint.kinds // not changed by anyone
 		}
 	}
-	var delay float64
-	globalLabel := "" // the label of the "*" group, shared by every agent the file does not name
+	// Every agent that the file does not name, that has one token and
+	// that obeys "*" is answered by the same group: its answers are
+	// worked out for the first such agent and copied for the others.
+	var (
+		delay  float64
+		shared struct {
+			done     bool
+			label    string
+			verdicts []Verdict
+			delay    float64
+			hasDelay bool
+		}
+	)
 	for i := range q.agents {
 		a := &q.agents[i]
 		row.Agent, row.Operator, row.Purpose = a.Name(), a.Operator, a.Purpose
@@ -69,25 +81,31 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		} else {
 			g, own := groupOf(rs.rules, a)
 			row.OwnGroup = own
-			shared := len(a.Tokens) == 1 && !own && !a.IgnoresGlobal
-			switch {
-			case shared && globalLabel != "":
-				row.Label = globalLabel
-			case shared:
+			isShared := len(a.Tokens) == 1 && !own && !a.IgnoresGlobal
+			if isShared && shared.done {
+				row.Label = shared.label
+				row.Verdicts = append(row.Verdicts, shared.verdicts...)
+				if shared.hasDelay {
+					delay = shared.delay
+					row.CrawlDelay = &delay
+				}
+			} else {
 				row.Label = label(rs.rules, g)
-				globalLabel = row.Label
-			default:
-				row.Label = label(rs.rules, g)
-			}
-			for j, p := range q.asked {
-				u := g.Usage(p)
-				d := u.Decision
-				row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
-					ContentUsage: usageString(&u), ContentSignal: signalString(&u)})
-			}
-			if d, ok := g.CrawlDelay(); ok {
-				delay = d.Seconds()
-				row.CrawlDelay = &delay
+				for j, p := range q.asked {
+					u := g.Usage(p)
+					d := u.Decision
+					row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
+						ContentUsage: usageString(&u), ContentSignal: signalString(&u)})
+				}
+				if d, ok := g.CrawlDelay(); ok {
+					delay = d.Seconds()
+					row.CrawlDelay = &delay
+				}
+				if isShared {
+					shared.done, shared.label = true, row.Label
+					shared.verdicts = slices.Clone(row.Verdicts)
+					shared.delay, shared.hasDelay = delay, row.CrawlDelay != nil
+				}
 			}
 		}
 		if err := emit(row); err != nil {

@@ -36,11 +36,9 @@ type lintCounts struct {
 	errors, warnings int32
 }
 
-// lintOf counts the findings of Diagnose by cause and severity, in the
-// order of the cause's text, then of the severity's name. Summarize gives
-// the same counts as Diagnose without building the messages.
-func lintOf(body []byte) *lintCounts {
-	s := robotstxt.Summarize(body)
+// lintOf turns a Summary into the lint counts of a row: by cause and
+// severity, in the order of the cause's text, then of the severity's name.
+func lintOf(s robotstxt.Summary) *lintCounts {
 	lc := &lintCounts{errors: int32(s.Errors), warnings: int32(s.Warnings)}
 	if len(s.Findings) == 0 {
 		return lc
@@ -62,14 +60,14 @@ func lintOf(body []byte) *lintCounts {
 	return lc
 }
 
-// rulesOf reads a capture as RFC 9309 §2.3.1 says, with lint counts for a
-// parsed body.
+// rulesOf reads a capture as RFC 9309 §2.3.1 says (FromStatus), with lint
+// counts for a parsed body. A body that is parsed is read once for both.
 func rulesOf(c *Capture, lint bool) (*robotstxt.Robots, *lintCounts) {
-	r := robotstxt.FromStatus(c.Status, c.Body)
-	if r.Kind() == robotstxt.Parsed && lint {
-		return r, lintOf(c.Body)
+	if lint && robotstxt.FromStatus(c.Status, nil).Kind() == robotstxt.Parsed {
+		r, s := robotstxt.ParseWithSummary(c.Body)
+		return r, lintOf(s)
 	}
-	return r, nil
+	return robotstxt.FromStatus(c.Status, c.Body), nil
 }
 
 // read computes the rules of a direct capture.

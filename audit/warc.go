@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,13 +16,15 @@ import (
 	"github.com/nlnwa/gowarc"
 )
 
-// warcOptions read records leniently but keep the checks that tell a bad
-// record: the block is read to its end and its length compared with
-// Content-Length, and the end-of-record marker is checked. Nothing is fixed
-// or added, and no HTTP block is parsed by the reader (net/http does it).
+// warcOptions read records leniently: nothing is fixed or added, no HTTP
+// block is parsed by the reader (net/http does it), and the reader does
+// not validate digests, which would make it copy every block into a
+// buffer of its own first. The checks that tell a bad record, the length
+// of its block against Content-Length and its end-of-record marker, are
+// made by warcRecords.end as the block is read.
 var warcOptions = []gowarc.WarcRecordOption{
 	gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
-	gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
+	gowarc.WithSpecViolationPolicy(gowarc.ErrIgnore),
 	gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
 	gowarc.WithSkipParseBlock(),
 	gowarc.WithAddMissingRecordId(false),
@@ -173,8 +176,8 @@ type warcRecords struct {
 	reported  map[int64]bool
 	responses int
 	pending   *Capture
-	val       *gowarc.Validation
 	buf       []byte
+	block     blockReader
 	http      *bufio.Reader // reset for each record
 }
 
@@ -186,9 +189,9 @@ func (w *warcRecords) problem(off int64, kind, detail string) {
 	w.report(Problem{Input: w.in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
 }
 
-// flush hands over the last record read once it is closed, which is when
-// its end-of-record marker has been checked; a record of a broken gzip
-// member is dropped.
+// flush hands over the last record read once its gzip member has ended
+// (for a .gz input) or at once; a record of a broken gzip member is
+// dropped.
 func (w *warcRecords) flush(mr *memberReader) {
 	c := w.pending
 	if c == nil {
@@ -198,10 +201,6 @@ func (w *warcRecords) flush(mr *memberReader) {
 	if mr != nil && mr.err != nil {
 		return
 	}
-	if d := lengthTrouble(w.val); d != "" {
-		w.problem(c.Offset, ProblemLength, d)
-		return
-	}
 	w.emit(c)
 }
 
@@ -209,7 +208,7 @@ func (w *warcRecords) flush(mr *memberReader) {
 // whether reading may go on.
 func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr *memberReader) bool {
 	w.flush(mr) // a second record in one member
-	rec, skip, val, err := unmarshal(u, r)
+	rec, skip, _, err := unmarshal(u, r)
 	off := base + skip
 	if rec != nil {
 		defer func() {
@@ -229,45 +228,85 @@ func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr
 		w.problem(off, ProblemRecord, err.Error())
 		return rec != nil
 	}
-	if d := lengthTrouble(val); d != "" {
-		w.problem(off, ProblemLength, d)
+	raw, err := rec.Block().RawBytes()
+	if err != nil {
+		w.problem(off, ProblemRecord, err.Error())
 		return true
 	}
-	if rec.Type() != gowarc.Response {
+	w.block = blockReader{r: raw}
+	c, httpErr := w.capture(rec, off)
+	if d := w.end(rec, r); d != "" {
+		if mr == nil || mr.err == nil {
+			w.problem(off, ProblemLength, d)
+		}
 		return true
+	}
+	switch {
+	case c == nil:
+	case httpErr == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated):
+		w.problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
+	case httpErr != nil && mr != nil && mr.err != nil:
+	case httpErr != nil:
+		w.problem(off, ProblemHTTP, httpErr.Error())
+	default:
+		w.pending = c
+	}
+	return true
+}
+
+// capture reads a response record whose URL is wanted from w.block into a
+// capture; it returns nil for other records, and the error of reading the
+// HTTP response.
+func (w *warcRecords) capture(rec gowarc.WarcRecord, off int64) (*Capture, error) {
+	if rec.Type() != gowarc.Response {
+		return nil, nil
 	}
 	w.responses++
 	target := strings.Trim(rec.WarcHeader().Get(gowarc.WarcTargetURI), "<> ")
 	key, ok := urlKey(target)
 	if !ok {
 		w.problem(off, ProblemURL, "WARC-Target-URI "+quoteShort(target)+" is not an absolute http(s) URL")
-		return true
+		return nil, nil
 	}
 	if w.want != nil && !w.want(key) {
-		return true
-	}
-	raw, err := rec.Block().RawBytes()
-	if err != nil {
-		w.problem(off, ProblemRecord, err.Error())
-		return true
+		return nil, nil
 	}
 	c := &Capture{Input: w.in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
 	if w.http == nil {
-		w.http = bufio.NewReader(raw)
+		w.http = bufio.NewReader(&w.block)
 	} else {
-		w.http.Reset(raw)
+		w.http.Reset(&w.block)
 	}
+	var err error
 	w.buf, err = readHTTP(w.http, c, w.buf)
-	switch {
-	case err == io.ErrUnexpectedEOF && !rec.WarcHeader().Has(gowarc.WarcTruncated):
-		w.problem(off, ProblemLength, "the record ends inside the HTTP body (Content-Length of the record too short)")
-	case err != nil && mr != nil && mr.err != nil:
-	case err != nil:
-		w.problem(off, ProblemHTTP, err.Error())
-	default:
-		w.pending, w.val = c, val
+	return c, err
+}
+
+// end reads the rest of a record's block and returns what is wrong with
+// its length, or "": a block shorter than its Content-Length (the record
+// was cut), or one not followed by the end-of-record marker (its
+// Content-Length is too short, or too long for what follows).
+func (w *warcRecords) end(rec gowarc.WarcRecord, r *bufio.Reader) string {
+	io.Copy(io.Discard, &w.block)
+	if cl := rec.WarcHeader().Get(gowarc.ContentLength); cl != strconv.FormatInt(w.block.n, 10) {
+		return fmt.Sprintf("content length mismatch: header %q, block %d bytes", cl, w.block.n)
 	}
-	return true
+	if b, _ := r.Peek(4); string(b) != "\r\n\r\n" {
+		return fmt.Sprintf("no end of record marker: %q where \"\\r\\n\\r\\n\" should follow the block", b)
+	}
+	return ""
+}
+
+// blockReader counts the bytes of a block read through it.
+type blockReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *blockReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // unmarshal reads a record, turning a panic of the WARC library on a
@@ -294,21 +333,6 @@ func (w *warcRecords) finish(ctx context.Context) error {
 		w.report(Problem{Input: w.in.name, Offset: 0, Kind: ProblemEmpty, Detail: detail, Skipped: true})
 	}
 	return nil
-}
-
-// lengthTrouble returns what the reader found wrong with a record's length,
-// or "".
-func lengthTrouble(v *gowarc.Validation) string {
-	if v == nil {
-		return ""
-	}
-	for _, e := range *v {
-		s := e.Error()
-		if strings.Contains(s, "content length mismatch") || strings.Contains(s, "end of record marker") {
-			return s
-		}
-	}
-	return ""
 }
 
 // gzipTrouble reports whether err comes from a gzip member that ends early

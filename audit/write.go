@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,10 +47,10 @@ const rowsPerGroup = 1 << 14
 type writer[T any] struct {
 	format string
 	bw     *bufio.Writer
-	csv    *csv.Writer
 	pq     *parquet.GenericWriter[T]
 	enc    func(*T, []string) []string
 	rec    []string
+	line   []byte // a CSV line, reused
 	buf    []T
 }
 
@@ -61,9 +60,6 @@ func newWriter[T any](format string, w io.Writer, enc func(*T, []string) []strin
 	case FormatParquet:
 		wr.pq = parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(rowsPerGroup), parquet.CreatedBy("robotsaudit", "", ""))
 		wr.buf = make([]T, 1)
-	case FormatCSV:
-		wr.bw = bufio.NewWriterSize(w, 256<<10)
-		wr.csv = csv.NewWriter(wr.bw)
 	default:
 		wr.bw = bufio.NewWriterSize(w, 256<<10)
 	}
@@ -81,7 +77,9 @@ func (w *writer[T]) write(r *T) error {
 	case FormatCSV, FormatTable:
 		w.rec = w.enc(r, w.rec[:0])
 		if w.format == FormatCSV {
-			return w.csv.Write(w.rec)
+			w.line = appendCSV(w.line[:0], w.rec)
+			_, err := w.bw.Write(w.line)
+			return err
 		}
 		_, err := w.bw.WriteString(strings.Join(w.rec, "  ") + "\n")
 		return err
@@ -96,12 +94,6 @@ func (w *writer[T]) write(r *T) error {
 
 // flush writes out what a text writer buffers.
 func (w *writer[T]) flush() error {
-	if w.csv != nil {
-		w.csv.Flush()
-		if err := w.csv.Error(); err != nil {
-			return err
-		}
-	}
 	if w.bw != nil {
 		return w.bw.Flush()
 	}
@@ -119,11 +111,6 @@ func (w *writer[T]) close() error {
 	switch w.format {
 	case FormatParquet:
 		return w.pq.Close()
-	case FormatCSV:
-		w.csv.Flush()
-		if err := w.csv.Error(); err != nil {
-			return err
-		}
 	}
 	return w.bw.Flush()
 }
@@ -142,9 +129,7 @@ func join[T any](format string, out io.Writer, header []string, parts []string) 
 	bw := bufio.NewWriterSize(out, 256<<10)
 	switch format {
 	case FormatCSV:
-		cw := csv.NewWriter(bw)
-		cw.Write(header)
-		cw.Flush()
+		bw.Write(appendCSV(nil, header))
 	case FormatTable:
 		bw.WriteString(strings.TrimRight(strings.Join(header, "  "), " ") + "\n")
 	}

@@ -227,10 +227,36 @@ func sortByLiteral(keys []uint64, lits [][]byte, depth int, tmp *[]uint64) {
 		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
 			z++
 		}
-		if z-a > 1 && slices.ContainsFunc(keys[a:z], func(k uint64) bool { return len(lits[k&idxMask]) > next }) {
+		// Keys tie on equal bytes and a prefix holds no NUL, so either
+		// every prefix of the tie ends before next, and they are equal, or
+		// none does.
+		switch {
+		case z-a == 1 || len(lits[keys[a]&idxMask]) < next:
+		case z-a <= smallTie:
+			insertionSortFrom(keys[a:z], lits, next)
+		case slices.ContainsFunc(keys[a:z], func(k uint64) bool { return len(lits[k&idxMask]) > next }):
 			sortByLiteral(keys[a:z], lits, next, tmp)
 		}
 		a = z
+	}
+}
+
+// smallTie is the number of keys up to which a tie is sorted by comparing
+// the rest of the prefixes, not by keys from the next depth.
+const smallTie = 8
+
+// insertionSortFrom sorts keys by the literal prefixes lits[key&idxMask]
+// from byte depth on, which they all reach; keys of equal prefixes keep
+// their order.
+func insertionSortFrom(keys []uint64, lits [][]byte, depth int) {
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		lit := lits[k&idxMask][depth:]
+		j := i
+		for ; j > 0 && bytes.Compare(lit, lits[keys[j-1]&idxMask][depth:]) < 0; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
 	}
 }
 

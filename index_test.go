@@ -1,8 +1,10 @@
 package robotstxt
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -225,6 +227,45 @@ func TestHeadAt(t *testing.T) {
 			}
 			if got := headAt(string(lit[:n]), depth); got != want {
 				t.Errorf("headAt(string %q, %d) = %#x, want %#x", lit[:n], depth, got, want)
+			}
+		}
+	}
+}
+
+// TestSortByLiteral holds the sort of an index to bytes.Compare: literal
+// prefixes from a few bytes, so that they tie on many key widths, share
+// long prefixes, end inside and at the end of a key, and repeat; groups
+// below radixMin, above it, and with ties of up to smallTie keys and more.
+func TestSortByLiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var tmp []uint64
+	for _, n := range []int{1, 2, 3, smallTie, smallTie + 1, 40, radixMin - 1, radixMin, 700} {
+		for range 20 {
+			lits := make([][]byte, n)
+			for i := range lits {
+				lit := []byte("/")
+				for range rng.IntN(14) {
+					lit = append(lit, "ab/"[rng.IntN(3)])
+				}
+				lits[i] = lit
+			}
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = uint64(i)
+			}
+			sortByLiteral(keys, lits, 0, &tmp)
+			for k := 1; k < n; k++ {
+				x, y := lits[keys[k-1]&idxMask], lits[keys[k]&idxMask]
+				if bytes.Compare(x, y) > 0 {
+					t.Fatalf("n=%d: %q sorted before %q", n, x, y)
+				}
+			}
+			seen := make([]bool, n)
+			for _, key := range keys {
+				seen[key&idxMask] = true
+			}
+			if slices.Contains(seen, false) {
+				t.Fatalf("n=%d: the sort lost keys", n)
 			}
 		}
 	}

@@ -372,13 +372,17 @@ func scanValue(value []byte) (escape, star bool) {
 	var high, pct, stars uint64
 	for i := 0; i < len(value); i += 8 {
 		var v uint64
-		if i+8 <= len(value) {
+		switch {
+		case i+8 <= len(value):
 			v = binary.LittleEndian.Uint64(value[i:])
-		} else {
-			// The last bytes, padded with bytes that are none of those
+		case len(value) >= 8:
+			// The last 8 bytes: a byte tested twice does no harm.
+			v = binary.LittleEndian.Uint64(value[len(value)-8:])
+		default:
+			// A short value, padded with bytes that are none of those
 			// sought.
 			pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-			copy(pad[:], value[i:])
+			copy(pad[:], value)
 			v = binary.LittleEndian.Uint64(pad[:])
 		}
 		x, y := v^('%'*ones), v^('*'*ones)

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"math/bits"
 	"strings"
 )
@@ -224,28 +225,40 @@ func pairBit(a, b byte) uint8 {
 }
 
 // patternProbes returns the probes of a pattern without its final '$', one
-// byte each.
+// byte each. The pairs are counted, and the probes found, a literal piece at
+// a time: a piece of m bytes has m-1 pairs.
 func patternProbes(lit []byte) uint32 {
-	var bits [4]uint8
 	n := 0
-	for i := 1; i < len(lit); i++ {
-		if lit[i] != '*' && lit[i-1] != '*' {
-			n++
+	for rest := lit; ; {
+		i := bytes.IndexByte(rest, '*')
+		if i < 0 {
+			n += max(len(rest)-1, 0)
+			break
 		}
+		n += max(i-1, 0)
+		rest = rest[i+1:]
 	}
-	// The k-th probe is pair k*n/4 of the n pairs.
+	// The k-th probe is pair k*n/4 of the n pairs; seen counts the pairs
+	// of the pieces before.
+	var probes uint32
 	k, seen := 0, 0
-	for i := 1; i < len(lit) && k < 4; i++ {
-		if lit[i] == '*' || lit[i-1] == '*' {
-			continue
+	for rest := lit; n > 0 && k < 4; {
+		piece := rest
+		i := bytes.IndexByte(rest, '*')
+		if i >= 0 {
+			piece, rest = rest[:i], rest[i+1:]
 		}
-		for k < 4 && k*n/4 == seen {
-			bits[k] = pairBit(lit[i-1], lit[i])
-			k++
+		m := max(len(piece)-1, 0)
+		for ; k < 4 && k*n/4 < seen+m; k++ {
+			j := k*n/4 - seen
+			probes |= uint32(pairBit(piece[j], piece[j+1])) << (8 * k)
 		}
-		seen++
+		seen += m
+		if i < 0 {
+			break
+		}
 	}
-	return uint32(bits[0]) | uint32(bits[1])<<8 | uint32(bits[2])<<16 | uint32(bits[3])<<24
+	return probes
 }
 
 // filter returns the set of the path's pairs.

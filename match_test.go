@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -144,6 +145,53 @@ func TestIndexPathStart(t *testing.T) {
 					t.Errorf("§5 indexPathStart(%q) = %d, want %d", s, got, want)
 				}
 			}
+		}
+	}
+}
+
+// probesByPairs is patternProbes pair by pair, as the probes are defined:
+// the k-th probe is pair k*n/4 of the pattern's n byte pairs without a '*'.
+func probesByPairs(lit []byte) uint32 {
+	var pairs []uint8
+	for i := 1; i < len(lit); i++ {
+		if lit[i] != '*' && lit[i-1] != '*' {
+			pairs = append(pairs, pairBit(lit[i-1], lit[i]))
+		}
+	}
+	var probes uint32
+	for k := range 4 {
+		if len(pairs) > 0 {
+			probes |= uint32(pairs[k*len(pairs)/4]) << (8 * k)
+		}
+	}
+	return probes
+}
+
+func TestPatternProbes(t *testing.T) {
+	for _, tt := range []struct{ reason, lit string }{
+		{"§5 no pairs: probes 0", "*"},
+		{"§5 empty pattern", ""},
+		{"§5 one byte pieces have no pairs", "/*a*b"},
+		{"§5 one pair", "/a*"},
+		{"§5 leading star", "*ab"},
+		{"§5 stars in a row", "/a**bc***"},
+		{"§5 the usual wildcard rule", "/*?utm_source="},
+		{"§5 pairs across pieces", "/search*q=*&page=*"},
+		{"§5 many pairs in one piece", "/abcdefghijklmnopqrstuvwxyz*"},
+		{"§5 pairs split three and one", "/abc*de"},
+	} {
+		if got, want := patternProbes([]byte(tt.lit)), probesByPairs([]byte(tt.lit)); got != want {
+			t.Errorf("%s: patternProbes(%q) = %#x, want %#x", tt.reason, tt.lit, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		lit := make([]byte, rng.IntN(24))
+		for i := range lit {
+			lit[i] = "/ab*"[rng.IntN(4)]
+		}
+		if got, want := patternProbes(lit), probesByPairs(lit); got != want {
+			t.Fatalf("patternProbes(%q) = %#x, want %#x", lit, got, want)
 		}
 	}
 }

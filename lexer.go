@@ -25,6 +25,11 @@ type lexer struct {
 
 	lf, cr, nul, hash int // next index of each byte at or after pos, or len(data)
 
+	// first is the least of cr, nul and hash as they were after the last
+	// line: while it lies past the next LF, a line ends at that LF and
+	// holds no CR, NUL or '#', and none of them needs looking at.
+	first int
+
 	// mayNUL and mayHash report whether the line last returned may hold a
 	// NUL or a '#'; when false it surely does not.
 	mayNUL, mayHash bool
@@ -38,7 +43,7 @@ func newLexer(data []byte) lexer {
 	for n < len(bom) && n < len(data) && data[n] == bom[n] {
 		n++
 	}
-	return lexer{data: data, pos: n, lf: -1, cr: -1, nul: -1, hash: -1}
+	return lexer{data: data, pos: n, lf: -1, cr: -1, nul: -1, hash: -1, first: -1}
 }
 
 // find returns the index of the next c at or after l.pos, or len(l.data),
@@ -75,10 +80,18 @@ func (l *lexer) next() (line []byte, ok bool) {
 			l.lf = len(l.data)
 		}
 	}
+	l.num++
+	if end := l.lf; l.first > end {
+		// The usual line: an LF ends it, and none of the others lies
+		// before. first stays ahead of the next line's start.
+		l.mayNUL, l.mayHash = false, false
+		line = l.data[l.pos:end]
+		l.pos = end + 1
+		return line, true
+	}
 	end := min(l.lf, l.find(&l.cr, '\r'))
 	l.mayNUL = l.find(&l.nul, 0) < end
 	l.mayHash = l.find(&l.hash, '#') < end
-	l.num++
 	line = l.data[l.pos:end]
 	switch {
 	case end == len(l.data):
@@ -88,6 +101,9 @@ func (l *lexer) next() (line []byte, ok bool) {
 	default:
 		l.pos = end + 1
 	}
+	// Any of them now behind pos makes first lie behind the next LF too,
+	// and the next line searches again.
+	l.first = min(l.cr, l.nul, l.hash)
 	return line, true
 }
 

@@ -54,6 +54,9 @@ func TestLexerLines(t *testing.T) {
 		{"§1 the byte order mark is skipped", "\xef\xbb\xbfa\nb", []string{"a", "b"}},
 		{"§1 a partial mark is skipped", "\xef\xbba", []string{"a"}},
 		{"§1 NUL and '#' do not end a line", "a\x00b#c\nd", []string{"a\x00b#c", "d"}},
+		{"§1 plain lines, then each of CR, '#' and NUL after some", "a\nb\nc#d\ne\nf\rg\nh\x00i\nj\n#\n\x00\n\r\nk", []string{"a", "b", "c#d", "e", "f", "g", "h\x00i", "j", "#", "\x00", "", "k"}},
+		{"§1 a '#' on the last line, no break after", "a\nb\n#c", []string{"a", "b", "#c"}},
+		{"§1 a CR right after plain lines", "a\nb\n\rc", []string{"a", "b", "", "c"}},
 	}
 	for _, tt := range tests {
 		lx := newLexer([]byte(tt.in))

@@ -549,7 +549,8 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	// The words go to w as bytes, to follow the text at the end.
 	w := slices.Grow(b.words[:0], 4*n)[:4*headerWords]
 	clear(w)
-	put := func(v ...uint32) {
+	put := func(x uint32) { w = binary.LittleEndian.AppendUint32(w, x) }
+	putAll := func(v []uint32) {
 		for _, x := range v {
 			w = binary.LittleEndian.AppendUint32(w, x)
 		}
@@ -557,11 +558,14 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
 
 	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
-	for i, ru := range b.rules {
+	for i := range b.rules {
+		ru := &b.rules[i]
 		if ru.flags&ruleRawApart != 0 {
 			raws = append(raws, uint32(i), ru.raw)
 		}
-		put(packRule(uint32(text.Len()), ru.line, ru.flags))
+		w0, w1 := packRule(uint32(text.Len()), ru.line, ru.flags)
+		put(w0)
+		put(w1)
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
@@ -587,33 +591,39 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 
 	section(hLinks)
 	links := uint32(len(w) / 4)
-	put(b.links...)
+	putAll(b.links)
 	section(hGroups)
 	for _, g := range b.groups {
 		if g.wild&idxBit != 0 {
 			g.wild += links
 		}
-		put(g.start, g.wild)
+		put(g.start)
+		put(g.wild)
 	}
 	section(hAgents)
 	for _, a := range agents {
-		put(uint32(text.Len()), a.groups)
+		put(uint32(text.Len()))
+		put(a.groups)
 		text.Write(b.tokens[a.token : a.token+a.n])
 	}
-	put(uint32(text.Len()), 0)
+	put(uint32(text.Len()))
+	put(0)
 	section(hLists)
-	put(lists...)
+	putAll(lists)
 	section(hRaws)
-	put(raws...)
+	putAll(raws)
 	section(hUsage)
 	for _, u := range b.usage {
 		u.off += base
 		ws := packUsage(u)
-		put(ws[:]...)
+		putAll(ws[:])
 	}
 	section(hOthers)
 	for _, o := range b.others {
-		put(base+o.off, o.line, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
+		put(base + o.off)
+		put(o.line)
+		put(uint32(o.keyN) | uint32(o.valN)<<16)
+		put(o.group)
 	}
 	r.wordsAt = uint32(text.Len())
 	text.Write(w)

@@ -114,12 +114,13 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 			z++
 		}
 		if z-a > 1 {
-			slices.SortFunc(keys[a:z], func(x, y uint64) int {
-				if rx, ry := b.sort.rules[x&idxMask].rank(), b.sort.rules[y&idxMask].rank(); rx != ry {
-					return ry - rx
-				}
-				return int(x&idxMask) - int(y&idxMask)
-			})
+			// The rank goes above the index, inverted, as in sortLayout;
+			// the literal prefix is not needed again.
+			for k := a; k < z; k++ {
+				i := keys[k] & idxMask
+				keys[k] = uint64(1<<18-1-b.sort.rules[i].rank())<<idxBits | i
+			}
+			slices.Sort(keys[a:z])
 		}
 		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
 			stack = stack[:len(stack)-1]

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,8 +138,7 @@ func hasPrefixFold(b []byte, prefix string) bool {
 
 // builder collects what Parse keeps while the lines go by.
 type builder struct {
-	src  []byte          // the file; patterns that need no escaping are read from it
-	seen map[string]bool // sitemaps already kept, once there are many
+	src []byte // the file; patterns that need no escaping are read from it
 
 	scratch           // the slices the parse fills (see scratch)
 	pooled   *scratch // where they go back to, or nil
@@ -466,9 +466,10 @@ func (b *builder) addSitemap(line uint32, value []byte) {
 	if len(value) == 0 {
 		return
 	}
-	// Few files list more than a handful of sitemaps; a map pays off only
-	// beyond that.
+	// Few files list more than a handful of sitemaps; a hash set pays off
+	// only beyond that.
 	const linear = 16
+	slot := -1
 	if len(b.sitemaps) < linear {
 		for _, s := range b.sitemaps {
 			if string(b.text[s.off:s.off+uint32(s.valN)]) == string(value) {
@@ -476,19 +477,53 @@ func (b *builder) addSitemap(line uint32, value []byte) {
 			}
 		}
 	} else {
-		if b.seen == nil {
-			b.seen = make(map[string]bool)
-			for _, s := range b.sitemaps {
-				b.seen[string(b.text[s.off:s.off+uint32(s.valN)])] = true
-			}
+		if len(b.sitemapSet) == 0 {
+			b.indexSitemaps(4 * linear)
 		}
-		if b.seen[string(value)] {
+		i, found := b.sitemapSlot(value)
+		if found {
 			return
 		}
-		b.seen[string(value)] = true
+		slot = i
 	}
 	b.sitemaps = append(b.sitemaps, other{off: uint32(len(b.text)), line: line, valN: uint16(len(value)), group: noGroup})
 	b.text = append(b.text, value...)
+	switch n := len(b.sitemapSet); {
+	case slot < 0:
+	case 2*len(b.sitemaps) > n:
+		b.indexSitemaps(2 * n)
+	default:
+		b.sitemapSet[slot] = uint32(len(b.sitemaps))
+	}
+}
+
+// sitemapSeed hashes the sitemaps of every file.
+var sitemapSeed = maphash.MakeSeed()
+
+// sitemapSlot returns the slot of builder.sitemapSet that holds value, and
+// true, or the empty slot where it goes.
+func (b *builder) sitemapSlot(value []byte) (int, bool) {
+	mask := len(b.sitemapSet) - 1
+	for i := int(maphash.Bytes(sitemapSeed, value)) & mask; ; i = (i + 1) & mask {
+		k := b.sitemapSet[i]
+		if k == 0 {
+			return i, false
+		}
+		if s := b.sitemaps[k-1]; string(b.text[s.off:s.off+uint32(s.valN)]) == string(value) {
+			return i, true
+		}
+	}
+}
+
+// indexSitemaps makes builder.sitemapSet a set of size slots, a power of
+// two, holding the sitemaps kept so far.
+func (b *builder) indexSitemaps(size int) {
+	b.sitemapSet = slices.Grow(b.sitemapSet[:0], size)[:size]
+	clear(b.sitemapSet)
+	for k, s := range b.sitemaps {
+		i, _ := b.sitemapSlot(b.text[s.off : s.off+uint32(s.valN)])
+		b.sitemapSet[i] = uint32(k + 1)
+	}
 }
 
 // parseDelay parses a Crawl-delay value: seconds as a non-negative decimal
@@ -560,7 +595,12 @@ type scratch struct {
 	groups   []group
 	others   []other
 	sitemaps []other // keyN 0
-	preamble []other // other lines before the first group
+
+	// sitemapSet holds, once there are many sitemaps, their indexes in
+	// sitemaps + 1 by hash of the value, 0 in an empty slot: at most half
+	// the slots are full.
+	sitemapSet []uint32
+	preamble   []other // other lines before the first group
 
 	// names holds, per User-agent line that names a token, the token (lower
 	// case, in tokens) and the group it belongs to.
@@ -584,7 +624,7 @@ type scratch struct {
 func (s *scratch) reset() {
 	s.pats, s.raws, s.text, s.tokens, s.words = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.words[:0]
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
-	s.others, s.sitemaps, s.preamble = s.others[:0], s.sitemaps[:0], s.preamble[:0]
+	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
 	s.global, s.links, s.merged, s.lists, s.rawRecs = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.rawRecs[:0]
 	s.resetUsage()
 }
@@ -593,7 +633,7 @@ func (s *scratch) reset() {
 func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
-		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)) + 12*cap(s.agents) +
+		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)+cap(s.sitemapSet)) + 12*cap(s.agents) +
 		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -193,13 +194,28 @@ func TestSitemaps(t *testing.T) {
 			t.Errorf("%s: Sitemaps() mismatch (-want +got):\n%s", tt.reason, diff)
 		}
 	}
-	// Beyond the linear scan, a map keeps duplicates out.
+	// Beyond the linear scan, a hash set keeps duplicates out.
 	var b strings.Builder
 	for i := 0; i < 100; i++ {
 		b.WriteString("Sitemap: https://a/" + strings.Repeat("x", i%40) + "\n")
 	}
 	if got := len(Parse([]byte(b.String())).Sitemaps()); got != 40 {
 		t.Errorf("§6 many sitemaps: got %d distinct, want 40", got)
+	}
+	// Thousands, each repeated at once, later and much later, across the
+	// growths of the set, in file order: the first of each is kept.
+	b.Reset()
+	var want []string
+	for i := 0; i < 3000; i++ {
+		s := fmt.Sprintf("https://a/%d", i)
+		want = append(want, s)
+		b.WriteString("Sitemap: " + s + "\n")
+		b.WriteString("Sitemap: " + s + "\n")
+		b.WriteString(fmt.Sprintf("Sitemap: https://a/%d\n", i/2))
+		b.WriteString(fmt.Sprintf("Sitemap: https://a/%d\n", i/50))
+	}
+	if diff := cmp.Diff(want, Parse([]byte(b.String())).Sitemaps()); diff != "" {
+		t.Errorf("§6 thousands of sitemaps with duplicates: mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -173,7 +173,8 @@ func parseWith(data []byte, indexMin int) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
-	b := newBuilder(data, indexMin)
+	var b builder
+	b.init(data, indexMin)
 	defer b.release()
 	lx := newLexer(data)
 	for {
@@ -203,14 +204,22 @@ func parseWith(data []byte, indexMin int) *Robots {
 // newBuilder returns a builder for data, with scratch space from the pool;
 // release gives it back.
 func newBuilder(data []byte, indexMin int) builder {
+	var b builder
+	b.init(data, indexMin)
+	return b
+}
+
+// init makes b a builder for data, as newBuilder does, in place: the
+// builder is large, and Parse spares a copy of it.
+func (b *builder) init(data []byte, indexMin int) {
 	sc := scratchPool.Get().(*scratch)
-	b := builder{src: data, indexMin: indexMin, scratch: *sc, pooled: sc}
+	b.src, b.indexMin, b.pooled = data, indexMin, sc
+	b.scratch = *sc
 	b.reset()
 	// Room for the rules a file of this size mostly has, bounded: a page
 	// of a megabyte that is not a robots.txt (HTML, often) has none, and
 	// clearing room for 30,000 of them cost it more than reading it.
 	b.rules = slices.Grow(b.rules, min(len(data)/32, 1<<12)+8)
-	return b
 }
 
 // line takes one key/value line.

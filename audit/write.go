@@ -51,6 +51,7 @@ type writer[T any] struct {
 	enc    func(*T, []string) []string
 	rec    []string
 	line   []byte // a CSV line, reused
+	seen   csvSeen
 	buf    []T
 }
 
@@ -77,7 +78,7 @@ func (w *writer[T]) write(r *T) error {
 	case FormatCSV, FormatTable:
 		w.rec = w.enc(r, w.rec[:0])
 		if w.format == FormatCSV {
-			w.line = appendCSV(w.line[:0], w.rec)
+			w.line = appendCSVSeen(w.line[:0], w.rec, &w.seen)
 			_, err := w.bw.Write(w.line)
 			return err
 		}

@@ -88,8 +88,9 @@
 // # Determinism, workers and memory
 //
 // Inputs are read one after another, in the order of their names. Within an
-// input, one goroutine reads the records (gunzip, WARC, HTTP) and the
-// workers (one per core by default) parse, lint and answer the captures in
+// input, one goroutine decompresses a .gz file a step ahead, one reads the
+// records (WARC, HTTP) and the workers (one per core by default) parse,
+// lint and answer the captures in
 // parallel; the rows are written in record order (the captures in record
 // order, then the captures that redirect, in record order) to a part of the
 // input's own, and the parts are joined in input order: the same inputs give

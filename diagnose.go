@@ -344,8 +344,12 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if d.patterns.group != d.b.current() {
 		d.patterns.start(d.b.current())
 	}
-	d.scratch = appendEscaped(d.scratch[:0], value)
-	if other := d.patterns.add(d.scratch, ln.Value, ln.Num, allow); other != 0 {
+	norm := value // most values are their own normalised pattern (see scanValue)
+	if escape, _ := scanValue(value); escape {
+		d.scratch = appendEscaped(d.scratch[:0], value)
+		norm = d.scratch
+	}
+	if other := d.patterns.add(norm, ln.Value, ln.Num, allow); other != 0 {
 		d.add(ln.Num, SeverityWarning, ErrAllowDisallow,
 			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",
 			ln.Value, other, ln.Num)
@@ -392,6 +396,8 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 		}
 		d.add(ln.Num, SeverityError, ErrNoindex,
 			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead)
+	case !known && d.quiet():
+		d.add(ln.Num, SeverityWarning, ErrUnknownKey, "") // counted only: nothing to format
 	case !known:
 		k := ln.Key
 		d.add(ln.Num, SeverityWarning, ErrUnknownKey, "unknown key %q is ignored%s", k, lazy(func() string {
@@ -497,6 +503,10 @@ func (d *diagnoser) closed() {
 
 // add records a finding about one line. Findings about single lines of an
 // HTML or UTF-16 file are dropped: the file-level one says it all.
+// quiet reports whether findings are only counted, or not kept at all:
+// a caller on a hot path may then leave out a message's arguments.
+func (d *diagnoser) quiet() bool { return d.sum != nil || d.fileLevel }
+
 func (d *diagnoser) add(line int, sev Severity, err error, format string, args ...any) {
 	if d.fileLevel {
 		return

@@ -120,7 +120,7 @@ func (d *diagnoser) run() {
 	}
 	lx := newLexer(d.data)
 	utf8Valid := utf8.Valid(d.data[lx.pos:]) // the lines: after a byte order mark, or part of one
-	cut := false // the content past maxBodySize has been reported
+	cut := false                             // the content past maxBodySize has been reported
 	for {
 		start := lx.pos
 		raw, ok := lx.next()

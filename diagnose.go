@@ -119,8 +119,10 @@ func (d *diagnoser) run() {
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
 	}
 	lx := newLexer(d.data)
-	utf8Valid := utf8.Valid(d.data[lx.pos:]) // the lines: after a byte order mark, or part of one
-	cut := false                             // the content past maxBodySize has been reported
+	// The lines start after a byte order mark, or the part of one the
+	// lexer skips: those bytes are not checked as UTF-8.
+	utf8Valid := utf8.Valid(d.data[lx.pos:])
+	cut := false // the content past maxBodySize has been reported
 	for {
 		start := lx.pos
 		raw, ok := lx.next()

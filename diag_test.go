@@ -83,6 +83,8 @@ func TestDiagnoseFindings(t *testing.T) {
 			"User-agent: *\nDisallow: /b\nDisallow: /a\nDisallow: /a\nAllow: /c\nAllow: /a\nAllow: /a\nDisallow: /a\n", []string{"6:warning:same pattern allowed and disallowed"}},
 		{"each pattern is reported on its own line, also when it needed escaping",
 			"User-agent: *\nAllow: /a\nAllow: /ü\nDisallow: /%C3%BC\nDisallow: /a\n", []string{"4:warning:same pattern allowed and disallowed", "5:warning:same pattern allowed and disallowed"}},
+		{"a partial byte order mark is skipped as Google does: the rest of its line is read, here not UTF-8 (corpus i.cdn.nrholding.net)",
+			"\xef\xbf\xbd\nUser-agent: *\nDisallow: /a\n", []string{"1:warning:line is not a key and value", "1:warning:not UTF-8"}},
 		{"a pattern in two groups is no conflict",
 			"User-agent: a\nDisallow: /a\nUser-agent: b\nAllow: /a\nDisallow: /b\n", nil},
 		{"the same pattern in different groups is fine",

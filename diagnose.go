@@ -119,6 +119,9 @@ func (d *diagnoser) run() {
 		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
 	}
 	lx := newLexer(d.data)
+	// The lines start after a byte order mark, or the part of one the
+	// lexer skips: those bytes are not checked as UTF-8.
+	utf8Valid := utf8.Valid(d.data[lx.pos:])
 	cut := false // the content past maxBodySize has been reported
 	for {
 		start := lx.pos
@@ -150,7 +153,7 @@ func (d *diagnoser) run() {
 				d.addFile(ln.Num, SeverityError, ErrHTML, "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file")
 			}
 		}
-		d.line(&ln, raw)
+		d.line(&ln, raw, lx.mayNUL, lx.mayHash, utf8Valid)
 		d.lines++
 		if d.sum == nil {
 			d.rep.Lines = append(d.rep.Lines, ln)
@@ -159,13 +162,27 @@ func (d *diagnoser) run() {
 	d.finish()
 }
 
-// line reads one raw line into ln, as parse does, and checks it.
-func (d *diagnoser) line(ln *Line, raw []byte) {
-	if !utf8.Valid(raw) {
+// line reads one raw line into ln, as parse does, and checks it. The
+// lexer's mayNUL and mayHash for the line let it skip the same searches as
+// parse; utf8Valid says the whole file is valid UTF-8.
+func (d *diagnoser) line(ln *Line, raw []byte, mayNUL, mayHash, utf8Valid bool) {
+	if !utf8Valid && !utf8.Valid(raw) {
 		ln.NonUTF8 = true
 		d.nonUTF8 = append(d.nonUTF8, ln.Num)
 	}
-	key, value, flags, ok := splitLine(raw)
+	var (
+		kind            keyKind
+		key, value      []byte
+		flags           lineFlags
+		ok, known, typo bool
+	)
+	if !mayNUL && !mayHash {
+		kind, key, value, known = quickDirective(raw)
+		ok = known
+	}
+	if !known {
+		key, value, flags, ok = split(raw, mayNUL, mayHash)
+	}
 	ln.Truncated = flags&flagTruncated != 0
 	ln.Comment = flags&flagComment != 0
 	ln.NUL = flags&flagNUL != 0
@@ -194,7 +211,9 @@ func (d *diagnoser) line(ln *Line, raw []byte) {
 		return
 	}
 	ln.Key, ln.Value = d.str(key), d.str(value)
-	kind, typo := classifyKey(key)
+	if !known {
+		kind, typo = classifyKey(key)
+	}
 	ln.Typo = typo || (kind != keyOther && !equalFold(key, canonicalKey[kind]))
 	if ln.NoColon {
 		d.add(ln.Num, SeverityWarning, ErrNoColon,
@@ -327,8 +346,12 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if d.patterns.group != d.b.current() {
 		d.patterns.start(d.b.current())
 	}
-	d.scratch = appendEscaped(d.scratch[:0], value)
-	if other := d.patterns.add(d.scratch, ln.Value, ln.Num, allow); other != 0 {
+	norm := value // most values are their own normalised pattern (see scanValue)
+	if escape, _ := scanValue(value); escape {
+		d.scratch = appendEscaped(d.scratch[:0], value)
+		norm = d.scratch
+	}
+	if other := d.patterns.add(norm, ln.Value, ln.Num, allow); other != 0 {
 		d.add(ln.Num, SeverityWarning, ErrAllowDisallow,
 			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",
 			ln.Value, other, ln.Num)
@@ -375,6 +398,8 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 		}
 		d.add(ln.Num, SeverityError, ErrNoindex,
 			"%s lines in robots.txt are read by no major search engine (Google stopped on 1 September 2019): %s", what, instead)
+	case !known && d.quiet():
+		d.add(ln.Num, SeverityWarning, ErrUnknownKey, "") // counted only: nothing to format
 	case !known:
 		k := ln.Key
 		d.add(ln.Num, SeverityWarning, ErrUnknownKey, "unknown key %q is ignored%s", k, lazy(func() string {
@@ -480,6 +505,10 @@ func (d *diagnoser) closed() {
 
 // add records a finding about one line. Findings about single lines of an
 // HTML or UTF-16 file are dropped: the file-level one says it all.
+// quiet reports whether findings are only counted, or not kept at all:
+// a caller on a hot path may then leave out a message's arguments.
+func (d *diagnoser) quiet() bool { return d.sum != nil || d.fileLevel }
+
 func (d *diagnoser) add(line int, sev Severity, err error, format string, args ...any) {
 	if d.fileLevel {
 		return
@@ -498,7 +527,7 @@ func (d *diagnoser) addFile(line int, sev Severity, err error, format string, ar
 }
 
 // str returns b, a slice of d.data, as the same bytes of d.text. The lexer
-// and splitLine only ever reslice data, so every slice reaches to the end of
+// and split only ever reslice data, so every slice reaches to the end of
 // data's capacity and its offset is the difference of capacities. Should
 // they ever copy, b is copied too.
 func (d *diagnoser) str(b []byte) string {

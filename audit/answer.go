@@ -86,6 +86,9 @@ func label(r *robotstxt.Robots, g robotstxt.Group) string {
 	full := !g.Decide(root[0]).Allowed && !g.Decide(root[1]).Allowed
 	none := g.Decide(root[0]).Allowed
 	for _, ru := range g.Rules() {
+		if ru.Allow && !full || !ru.Allow && !none {
+			continue // this rule can no longer change the label
+		}
 		for _, w := range witnesses(ru.Pattern) {
 			allowed := g.Decide(w).Allowed
 			if ru.Allow && allowed {

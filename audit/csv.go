@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // appendCSV appends a record to dst as one line of CSV, byte for byte as
@@ -12,11 +13,40 @@ import (
 // written a row per agent per capture, and its encoding was a tenth of an
 // audit's time.
 func appendCSV(dst []byte, rec []string) []byte {
+	return appendCSVSeen(dst, rec, nil)
+}
+
+// csvSeen remembers, for each column, the last field written and whether
+// it needed quotes. Most fields of a row (the capture's URL, date and lint,
+// the agent's operator and purpose) are the same string as in the row
+// before, for every agent of a capture: the same bytes, which need no
+// second look.
+type csvSeen []struct {
+	data  *byte
+	n     int
+	quote bool
+}
+
+// appendCSVSeen is appendCSV with what seen remembers of earlier rows; seen
+// grows to the record's length.
+func appendCSVSeen(dst []byte, rec []string, seen *csvSeen) []byte {
+	if seen != nil && len(*seen) < len(rec) {
+		*seen = append(*seen, make(csvSeen, len(rec)-len(*seen))...)
+	}
 	for n, f := range rec {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		if !csvNeedsQuotes(f) {
+		var quote bool
+		if seen == nil {
+			quote = csvNeedsQuotes(f)
+		} else if c := &(*seen)[n]; c.data == unsafe.StringData(f) && c.n == len(f) {
+			quote = c.quote
+		} else {
+			quote = csvNeedsQuotes(f)
+			c.data, c.n, c.quote = unsafe.StringData(f), len(f), quote
+		}
+		if !quote {
 			dst = append(dst, f...)
 			continue
 		}

@@ -88,8 +88,9 @@
 // # Determinism, workers and memory
 //
 // Inputs are read one after another, in the order of their names. Within an
-// input, one goroutine reads the records (gunzip, WARC, HTTP) and the
-// workers (one per core by default) parse, lint and answer the captures in
+// input, one goroutine decompresses a .gz file a step ahead, one reads the
+// records (WARC, HTTP) and the workers (one per core by default) parse,
+// lint and answer the captures in
 // parallel; the rows are written in record order (the captures in record
 // order, then the captures that redirect, in record order) to a part of the
 // input's own, and the parts are joined in input order: the same inputs give
@@ -97,8 +98,9 @@
 //
 // Memory does not grow with the size of an input: at most four captures a
 // worker are in flight (each body is read up to fetch.MaxBodySize, 500 KiB, as
-// Google's crawler does; the rest is not kept), and a Parquet part buffers
-// at most one row group. What grows with the input is the redirect table:
+// Google's crawler does; the rest is not kept), 1 MiB of a .gz input is
+// decompressed ahead of the records read, and a Parquet part buffers at
+// most one row group. What grows with the input is the redirect table:
 // the URL and Location of each 3xx capture (about two URLs), and, while
 // redirect targets are looked up, parsed targets up to a budget of 64 MiB
 // per worker (a larger set takes more passes over the input). With a URL

@@ -38,10 +38,6 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 	jobs := make(chan job, nw)
 	results := make(chan result, nw)
 	tokens := make(chan struct{}, 4*nw)
-	enc := encodeRow
-	if cfg.Format == FormatTable {
-		enc = tableRow
-	}
 	var textPool sync.Pool // *bytes.Buffer, handed from the workers to the writer and back
 	var wg sync.WaitGroup
 	for k := 0; k < nw; k++ {
@@ -54,6 +50,10 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 				row Row
 			)
 			if cfg.Format != FormatParquet {
+				enc := new(rowEncoder).encode // the worker's own: it keeps the text of a capture's fields
+				if cfg.Format == FormatTable {
+					enc = tableRow
+				}
 				tw = newWriter[Row](cfg.Format, &out, enc)
 			}
 			for j := range jobs {

@@ -74,20 +74,32 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 		}
 		return w.finish(ctx)
 	}
-	zr := new(gzip.Reader)
+	// The members are decompressed in a goroutine of their own, a step
+	// ahead of the records read from them here.
+	stop := make(chan struct{})
+	ch := make(chan inflated, inflateBuffers)
+	free := make(chan *[]byte, inflateBuffers)
+	for range inflateBuffers {
+		b := make([]byte, inflateSize)
+		free <- &b
+	}
+	go inflate(br, pos, ch, free, stop)
+	defer func() {
+		close(stop)
+		for range ch { // until inflate has returned: it reads br
+		}
+	}()
 	mbr := bufio.NewReader(nil) // reset for each member
-	for ctx.Err() == nil {
-		if !seekMember(br) {
+	for c := range ch {
+		if ctx.Err() != nil {
 			break
 		}
-		start := pos()
-		if err := zr.Reset(br); err != nil {
-			w.problem(start, ProblemGzip, err.Error())
-			br.Discard(1)
+		if c.kind == memberFailed {
+			w.problem(c.start, ProblemGzip, c.err.Error())
 			continue
 		}
-		zr.Multistream(false)
-		mr := &memberReader{r: zr}
+		start := c.start
+		mr := &memberReader{in: ch, free: free}
 		mbr.Reset(mr)
 		for {
 			if b, _ := mbr.Peek(5); string(b) != "WARC/" {
@@ -107,6 +119,82 @@ func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, em
 		w.flush(mr)
 	}
 	return w.finish(ctx)
+}
+
+// inflateBuffers buffers of inflateSize bytes carry the decompressed
+// members from inflate to readWARC, which bounds the memory between them.
+const (
+	inflateBuffers = 16
+	inflateSize    = 64 << 10
+)
+
+// inflated is what inflate sends of a member: that it begins (or fails to),
+// a run of its bytes, or its end.
+type inflated struct {
+	kind  int
+	start int64   // memberBegins, memberFailed: the member's offset
+	buf   *[]byte // memberBytes: from the free list, handed back when read
+	err   error   // memberFailed: why it did not start; memberEnds: what ended it early, or nil
+}
+
+const (
+	memberBegins = iota
+	memberFailed
+	memberBytes
+	memberEnds
+)
+
+// inflate finds the gzip members of br and sends each decompressed, until
+// br ends or stop is closed; then it closes ch.
+func inflate(br *bufio.Reader, pos func() int64, ch chan<- inflated, free chan *[]byte, stop <-chan struct{}) {
+	defer close(ch)
+	send := func(c inflated) bool {
+		select {
+		case ch <- c:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	zr := new(gzip.Reader)
+	for seekMember(br) {
+		start := pos()
+		if err := zr.Reset(br); err != nil {
+			if !send(inflated{kind: memberFailed, start: start, err: err}) {
+				return
+			}
+			br.Discard(1)
+			continue
+		}
+		zr.Multistream(false)
+		if !send(inflated{kind: memberBegins, start: start}) {
+			return
+		}
+		gm := &gzipReader{r: zr}
+		for {
+			var b *[]byte
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			n, err := io.ReadFull(gm, (*b)[:inflateSize])
+			if n > 0 {
+				*b = (*b)[:n]
+				if !send(inflated{kind: memberBytes, buf: b}) {
+					return
+				}
+			} else {
+				free <- b
+			}
+			if err != nil {
+				if !send(inflated{kind: memberEnds, err: gm.err}) {
+					return
+				}
+				break
+			}
+		}
+	}
 }
 
 // seekRecord moves br to the next "WARC/" and reports how many bytes it
@@ -147,15 +235,15 @@ func seekMember(br *bufio.Reader) bool {
 	}
 }
 
-// memberReader reads one gzip member and turns an error into the end of
+// gzipReader reads one gzip member and turns an error into the end of
 // the member, keeping the error: the WARC library reads a broken member as
 // a record that ends early.
-type memberReader struct {
+type gzipReader struct {
 	r   io.Reader
 	err error
 }
 
-func (m *memberReader) Read(p []byte) (int, error) {
+func (m *gzipReader) Read(p []byte) (int, error) {
 	if m.err != nil {
 		return 0, io.EOF
 	}
@@ -165,6 +253,43 @@ func (m *memberReader) Read(p []byte) (int, error) {
 		return n, io.EOF
 	}
 	return n, err
+}
+
+// memberReader reads a member's bytes as inflate sends them, up to its
+// end, and keeps what ended it early.
+type memberReader struct {
+	in   <-chan inflated
+	free chan<- *[]byte
+	cur  *[]byte
+	off  int
+	done bool
+	err  error
+}
+
+func (m *memberReader) Read(p []byte) (int, error) {
+	for {
+		if m.cur != nil {
+			if m.off < len(*m.cur) {
+				n := copy(p, (*m.cur)[m.off:])
+				m.off += n
+				return n, nil
+			}
+			m.free <- m.cur // never blocks: the list has room for every buffer
+			m.cur = nil
+		}
+		if m.done {
+			return 0, io.EOF
+		}
+		c, ok := <-m.in
+		switch {
+		case !ok:
+			m.done = true
+		case c.kind == memberEnds:
+			m.done, m.err = true, c.err
+		default:
+			m.cur, m.off = c.buf, 0
+		}
+	}
 }
 
 // warcRecords turns WARC records into captures.

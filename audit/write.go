@@ -51,6 +51,7 @@ type writer[T any] struct {
 	enc    func(*T, []string) []string
 	rec    []string
 	line   []byte // a CSV line, reused
+	seen   csvSeen
 	buf    []T
 }
 
@@ -77,7 +78,7 @@ func (w *writer[T]) write(r *T) error {
 	case FormatCSV, FormatTable:
 		w.rec = w.enc(r, w.rec[:0])
 		if w.format == FormatCSV {
-			w.line = appendCSV(w.line[:0], w.rec)
+			w.line = appendCSVSeen(w.line[:0], w.rec, &w.seen)
 			_, err := w.bw.Write(w.line)
 			return err
 		}
@@ -224,24 +225,60 @@ func optFloat(f *float64) string {
 
 // encodeRow writes a Row as CSV fields.
 func encodeRow(r *Row, rec []string) []string {
-	rec = append(rec, r.Input, itoa(r.Offset), r.URL, r.Origin, r.Date, itoa(int64(r.Status)), r.FinalURL,
-		itoa(int64(r.FinalStatus)), itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
+	return new(rowEncoder).encode(r, rec)
+}
+
+// rowEncoder writes Rows as CSV fields, as encodeRow does, keeping the
+// text of what the rows of one capture share: one row an agent has the
+// capture's offset, status and lint counts.
+type rowEncoder struct {
+	off, status int64
+	offText     string
+	statusText  string
+	lint        []Lint
+	lintText    string
+}
+
+func (e *rowEncoder) encode(r *Row, rec []string) []string {
+	if e.offText == "" || e.off != r.Offset {
+		e.off, e.offText = r.Offset, itoa(r.Offset)
+	}
+	if e.statusText == "" || e.status != int64(r.Status) {
+		e.status, e.statusText = int64(r.Status), itoa(int64(r.Status))
+	}
+	status := e.statusText
+	final := status
+	if r.FinalStatus != r.Status {
+		final = itoa(int64(r.FinalStatus))
+	}
+	rec = append(rec, r.Input, e.offText, r.URL, r.Origin, r.Date, status, r.FinalURL,
+		final, itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
 		strconv.FormatBool(r.OwnGroup), r.Label, optFloat(r.CrawlDelay))
 	for _, v := range r.Verdicts {
 		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule, v.ContentUsage, v.ContentSignal)
 	}
-	var lint strings.Builder
-	for i, l := range r.Lint {
-		if i > 0 {
-			lint.WriteString("; ")
-		}
-		lint.WriteString(l.Kind) // "%s (%s)=%d", without fmt's cost on every row
-		lint.WriteString(" (")
-		lint.WriteString(l.Severity)
-		lint.WriteString(")=")
-		lint.WriteString(strconv.Itoa(int(l.Count)))
+	if len(r.Lint) == 0 {
+		e.lint, e.lintText = nil, ""
+	} else if len(e.lint) != len(r.Lint) || &e.lint[0] != &r.Lint[0] {
+		e.lint, e.lintText = r.Lint, lintText(r.Lint)
 	}
-	return append(rec, optInt(r.LintErrors), optInt(r.LintWarnings), lint.String())
+	return append(rec, optInt(r.LintErrors), optInt(r.LintWarnings), e.lintText)
+}
+
+// lintText writes lint counts as "kind (severity)=count; ...".
+func lintText(lint []Lint) string {
+	var b strings.Builder
+	for i, l := range lint {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(l.Kind) // "%s (%s)=%d", without fmt's cost on every row
+		b.WriteString(" (")
+		b.WriteString(l.Severity)
+		b.WriteString(")=")
+		b.WriteString(strconv.Itoa(int(l.Count)))
+	}
+	return b.String()
 }
 
 // tableRow writes a Row as the columns of the table format.

@@ -9,8 +9,6 @@
 // `*` group), read it from here so that they agree.
 package crawlers
 
-import "strings"
-
 // Purpose says what a crawler fetches pages for, as its operator documents it.
 type Purpose string
 
@@ -68,10 +66,32 @@ func All() []Crawler {
 // Lookup returns the crawler whose token equals token, compared without
 // regard to ASCII case as robots.txt compares agents.
 func Lookup(token string) (Crawler, bool) {
-	for _, c := range table {
-		if strings.EqualFold(c.Token, token) {
-			return c, true
+	for i := range table {
+		if equalFoldASCII(table[i].Token, token) {
+			return table[i], true
 		}
 	}
 	return Crawler{}, false
+}
+
+// equalFoldASCII reports whether a and b are equal when ASCII letters are
+// folded to lower case; other bytes compare as they are ("K", the Kelvin
+// sign, is not "k").
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }

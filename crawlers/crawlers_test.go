@@ -51,7 +51,8 @@ func TestLookup(t *testing.T) {
 		{"GPTBot", "GPTBot", true},
 		{"gptbot", "GPTBot", true}, // robots.txt compares agents without regard to case (RFC 9309 §2.2.1)
 		{"AdsBot-Google", "AdsBot-Google", true},
-		{"AdsBot", "", false}, // a prefix is another token
+		{"AdsBot", "", false},             // a prefix is another token
+		{"Ad\u017fBot-Google", "", false}, // only ASCII case is folded, as the parser folds agents: U+017F is no "s"
 		{"", "", false},
 	} {
 		c, ok := Lookup(tc.token)

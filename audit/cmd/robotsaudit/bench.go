@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"time"
@@ -29,19 +30,23 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 		}
 	}
 	cpu := map[time.Duration]time.Duration{} // wall -> CPU time of the run
+	idle := map[time.Duration]float64{}      // wall -> share of the Ps' time that found nothing to run
 	best := func(f func() error) (time.Duration, error) {
 		var b time.Duration
 		for i := 0; i < n; i++ {
+			i0 := idleSeconds()
 			c0 := cpuTime()
 			t := time.Now()
 			if err := f(); err != nil {
 				return 0, err
 			}
 			d := time.Since(t)
+			c := cpuTime() - c0
 			if b == 0 || d < b {
 				b = d
 			}
-			cpu[d] = cpuTime() - c0
+			cpu[d] = c
+			idle[d] = (idleSeconds() - i0) / (d.Seconds() * float64(runtime.GOMAXPROCS(0)))
 		}
 		return b, nil
 	}
@@ -85,7 +90,7 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	}
 	mb := float64(size) / 1e6
 	line := func(what string, d time.Duration) {
-		fmt.Fprintf(stdout, "%-20s %8.3fs wall %8.3fs CPU %9.1f MB/s %10.0f captures/s\n", what, d.Seconds(), cpu[d].Seconds(), mb/d.Seconds(), float64(captures)/d.Seconds())
+		fmt.Fprintf(stdout, "%-20s %8.3fs wall %8.3fs CPU %9.1f MB/s %10.0f captures/s %5.1f%% idle\n", what, d.Seconds(), cpu[d].Seconds(), mb/d.Seconds(), float64(captures)/d.Seconds(), 100*idle[d])
 	}
 	fmt.Fprintf(stdout, "inputs: %d files, %.1f MB on disk, %d captures; %d agents x %d paths (%s)\n",
 		len(cfg.Inputs), mb, captures, len(cfg.Agents), len(cfg.Paths), strings.Join(cfg.Paths, ","))
@@ -99,6 +104,20 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	q := float64(captures) * float64(len(cfg.Agents)*len(cfg.Paths))
 	fmt.Fprintf(stdout, "questions (capture x agent x path): %.0f, %.1f us each with 2 workers\n", q, two.Seconds()/q*1e6)
 	return 0
+}
+
+// idleSeconds is the time the Go scheduler's Ps have found no goroutine to
+// run so far (runtime/metrics), after a collection that brings the count up
+// to date: with the process's CPU time, it tells a run that waits on one
+// goroutine from one that the machine's load slowed.
+func idleSeconds() float64 {
+	runtime.GC() // the runtime sums the CPU classes when a cycle ends
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return s[0].Value.Float64()
 }
 
 // cpuTime is the user and system time of the process so far.

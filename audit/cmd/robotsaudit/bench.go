@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -88,6 +89,26 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
+	// What the machine gives two cores' worth of this work: two whole
+	// audits of 1 worker each, side by side, share nothing but the
+	// hardware. Twice the work in this time is the best that any split
+	// of one audit across two cores could reach.
+	pair, err := best(func() error {
+		c := cfg
+		c.Workers, c.Format = 1, audit.FormatCSV
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				_, err := audit.Run(context.Background(), c, io.Discard)
+				errs <- err
+			}()
+		}
+		return errors.Join(<-errs, <-errs)
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "robotsaudit:", err)
+		return 2
+	}
 	mb := float64(size) / 1e6
 	line := func(what string, d time.Duration) {
 		fmt.Fprintf(stdout, "%-20s %8.3fs wall %8.3fs CPU %9.1f MB/s %10.0f captures/s %5.1f%% idle\n", what, d.Seconds(), cpu[d].Seconds(), mb/d.Seconds(), float64(captures)/d.Seconds(), 100*idle[d])
@@ -98,9 +119,12 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 	line("audit, 1 worker 1 core", core1)
 	line("audit, 1 worker", one)
 	line("audit, 2 workers", two)
+	line("2 audits side by side", pair)
 	fmt.Fprintf(stdout, "audit (2 workers) / read+gunzip: %.0f%%\n", 100*read.Seconds()/two.Seconds())
 	fmt.Fprintf(stdout, "audit 2 workers vs 1: %.2fx; 2 workers on %d cores vs 1 worker on 1 core: %.2fx\n",
 		one.Seconds()/two.Seconds(), prev, core1.Seconds()/two.Seconds())
+	fmt.Fprintf(stdout, "what %d cores give two audits side by side against one on 1 core: %.2fx\n",
+		prev, 2*core1.Seconds()/pair.Seconds())
 	q := float64(captures) * float64(len(cfg.Agents)*len(cfg.Paths))
 	fmt.Fprintf(stdout, "questions (capture x agent x path): %.0f, %.1f us each with 2 workers\n", q, two.Seconds()/q*1e6)
 	return 0

@@ -59,8 +59,10 @@ func TestInterruptLeavesCompleteOutput(t *testing.T) {
 	dir := t.TempDir()
 	body := "User-agent: *\nDisallow: /private\n" + strings.Repeat("Disallow: /filler/path\nAllow: /filler/path/open\n", 300)
 	m := member(t, "https://big.example/robots.txt", 200, body)
-	const perInput = 400
-	for i := 0; i < 12; i++ {
+	// Enough inputs that the run is still going when the signal comes
+	// (about 90 ms an input here), however fast the audit gets.
+	const perInput, inputs = 400, 60
+	for i := 0; i < inputs; i++ {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("in%02d.warc.gz", i)), bytes.Repeat(m, perInput), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +91,7 @@ func TestInterruptLeavesCompleteOutput(t *testing.T) {
 		t.Fatalf("output is not a whole Parquet file: %v", err)
 	}
 	per := perInput * len(audit.BuiltinAgents())
-	if len(rows)%per != 0 || len(rows) == 12*per {
+	if len(rows)%per != 0 || len(rows) == inputs*per {
 		t.Errorf("%d rows: want whole inputs of %d rows, fewer than all", len(rows), per)
 	}
 	ents, _ := os.ReadDir(filepath.Dir(out))

@@ -46,7 +46,7 @@ func Summarize(data []byte) Summary {
 // a caller that wants the rules and the lint counts of many files.
 func ParseWithSummary(data []byte) (*Robots, Summary) {
 	d := newDiagnoser(data, &Summary{})
-	d.b = newBuilder(d.data, indexMin)
+	d.b.init(d.data, indexMin)
 	defer d.b.release()
 	d.run()
 	d.sum.Counts = d.rep.Counts

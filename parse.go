@@ -201,16 +201,8 @@ func parseWith(data []byte, indexMin int) *Robots {
 	return b.finish()
 }
 
-// newBuilder returns a builder for data, with scratch space from the pool;
-// release gives it back.
-func newBuilder(data []byte, indexMin int) builder {
-	var b builder
-	b.init(data, indexMin)
-	return b
-}
-
-// init makes b a builder for data, as newBuilder does, in place: the
-// builder is large, and Parse spares a copy of it.
+// init makes b, in place (a builder is large), a builder for data with
+// scratch space from the pool; release gives the space back.
 func (b *builder) init(data []byte, indexMin int) {
 	sc := scratchPool.Get().(*scratch)
 	b.src, b.indexMin, b.pooled = data, indexMin, sc

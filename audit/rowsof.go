@@ -118,27 +118,24 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 // usageString writes the Content-Usage preferences a file states, in the
 // core's order of categories.
 func usageString(u *robotstxt.Usage) string {
-	var b strings.Builder
-	for c := robotstxt.Category(0); c < robotstxt.NumCategories; c++ {
-		if st := u.ContentUsage[c]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
-			if b.Len() > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(c.String() + "=" + st.Pref.String())
-		}
-	}
-	return b.String()
+	return statedString(u.ContentUsage[:], func(i int) string { return robotstxt.Category(i).String() })
 }
 
 // signalString writes the Content-Signal preferences a file states.
 func signalString(u *robotstxt.Usage) string {
+	return statedString(u.ContentSignal[:], func(i int) string { return robotstxt.Signal(i).String() })
+}
+
+// statedString writes "name=yes, name=no" for the preferences a file
+// states (on a line, as yes or no), in order; name(i) names the i-th.
+func statedString(states []robotstxt.Stated, name func(int) string) string {
 	var b strings.Builder
-	for s := robotstxt.Signal(0); s < robotstxt.NumSignals; s++ {
-		if st := u.ContentSignal[s]; st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
+	for i, st := range states {
+		if st.Line > 0 && (st.Pref == robotstxt.PrefYes || st.Pref == robotstxt.PrefNo) {
 			if b.Len() > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(s.String() + "=" + st.Pref.String())
+			b.WriteString(name(i) + "=" + st.Pref.String())
 		}
 	}
 	return b.String()

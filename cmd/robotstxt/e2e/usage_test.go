@@ -2,30 +2,15 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"testing"
-	"time"
 )
 
 // testUsage pastes a file with Content-Usage and Content-Signal lines and
 // reads, beside each verdict, the preferences the page shows for the URL:
 // none for a URL that may not be fetched.
 func testUsage(t *testing.T, b *browser, bin string, chromeLog *bytes.Buffer) {
-	base := startServe(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	fail := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("%v\nchromium's output:\n%s", err, chromeLog.String())
-		}
-	}
-	p, err := b.newPage(ctx, 1280, 900)
-	fail(err)
-	defer p.close(ctx)
-	fail(p.navigate(ctx, base))
-	fail(p.waitFor(ctx, `document.body.dataset.runs === "1" && document.body.dataset.state === "done"`))
+	ctx, p, fail := open(t, b, startServe(t, bin), chromeLog)
 	fail(p.replaceText(ctx, "#robots", "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y\nContent-Signal: ai-input=no\n"))
 	fail(p.replaceText(ctx, "#agent", "ExampleBot"))
 	fail(p.replaceText(ctx, "#urls", "/a\n/blog/x\n/private/x\n"))

@@ -16,6 +16,8 @@ type Capture struct {
 	Location string // the Location header of a redirect, as sent
 	Body     []byte // the body, at most maxBody bytes; owned by the reader until emit returns
 	Oversize bool   // the body was longer than maxBody and was cut
+
+	own bool // Body is the capture's own, not the reader's
 }
 
 // urlKey returns the form of a URL that redirects are looked up by: parsed

@@ -20,6 +20,7 @@ require (
 )
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.17.9
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0

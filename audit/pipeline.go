@@ -136,12 +136,14 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		seq++
 		batch, size = nil, 0
 	}
-	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, nil, !cfg.NoLint, func(rs *resolved) {
+	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, nw, nil, !cfg.NoLint, func(rs *resolved) {
 		if rs.direct {
-			c := *rs.c
-			c.Body = bytes.Clone(c.Body)
-			rs.c = &c
-			size += len(c.Body)
+			if !rs.c.own {
+				c := *rs.c
+				c.Body = bytes.Clone(c.Body)
+				rs.c = &c
+			}
+			size += len(rs.c.Body)
 		}
 		st.captures.Add(1)
 		batch = append(batch, rs)

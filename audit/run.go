@@ -288,7 +288,8 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 			if chunkNo == 0 {
 				report = st.reporter(i) // the first pass reports the inputs' problems
 			}
-			return scanShard(ctx, cfg.Inputs[i], &st.bytes, func(k string) bool {
+			// The inputs are read side by side, each by its share of the workers.
+			return scanShard(ctx, cfg.Inputs[i], &st.bytes, max(1, cfg.Workers/len(cfg.Inputs)), func(k string) bool {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {

@@ -37,165 +37,111 @@ var warcOptions = []gowarc.WarcRecordOption{
 
 var newReaderMu sync.Mutex
 
+func newUnmarshaler() gowarc.Unmarshaler {
+	newReaderMu.Lock() // the WARC library sets a global of package uuid when it makes an unmarshaler
+	defer newReaderMu.Unlock()
+	return gowarc.NewUnmarshaler(warcOptions...)
+}
+
 // readWARC calls emit for each response record of a WARC file, in file
 // order, and report for each record it skips. A .gz file is read a gzip
 // member at a time, here rather than in the WARC library, so that a member
 // that ends early or does not decompress ends its records there: the
 // library sees the end of a stream, and the problem is reported at the
-// member's offset.
-func readWARC(ctx context.Context, in *inputFile, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
-	newReaderMu.Lock() // the WARC library sets a global of package uuid when it makes an unmarshaler
-	u := gowarc.NewUnmarshaler(warcOptions...)
-	newReaderMu.Unlock()
+// member's offset. With more than one worker, a .gz file is cut into
+// segments that the workers decompress and read side by side
+// (readSegments); what is emitted and reported is the same.
+func readWARC(ctx context.Context, in *inputFile, workers int, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
 	var n atomic.Int64
 	br := bufio.NewReaderSize(countReads(in.r, &n), 1<<20)
 	pos := func() int64 { return n.Load() - int64(br.Buffered()) }
-	w := &warcRecords{in: in, want: want, emit: emit, report: report, reported: map[int64]bool{}}
 	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
 		in.gzip = true // gzipped whatever the name says
 	}
-	if !in.gzip {
-		for ctx.Err() == nil {
-			start := pos()
-			skipped, ok := seekRecord(br)
-			if skipped > 0 {
-				w.problem(start, ProblemRecord, fmt.Sprintf("%d bytes that are not a WARC record", skipped))
-			}
-			if !ok {
-				break
-			}
-			start = pos()
-			if !w.next(u, br, start, nil) {
-				break
-			}
-			if pos() == start { // no progress: step over a byte
-				br.Discard(1)
-			}
-		}
+	if in.gzip && workers > 1 && in.ra != nil {
+		return readSegments(ctx, in, br, workers, want, emit, report)
+	}
+	w := newWARCRecords(in, want, emit, report)
+	if in.gzip {
+		w.members(ctx, br, pos, noLimit)
 		return w.finish(ctx)
 	}
-	// The members are decompressed in a goroutine of their own, a step
-	// ahead of the records read from them here.
-	stop := make(chan struct{})
-	ch := make(chan inflated, inflateBuffers)
-	free := make(chan *[]byte, inflateBuffers)
-	for range inflateBuffers {
-		b := make([]byte, inflateSize)
-		free <- &b
-	}
-	go inflate(br, pos, ch, free, stop)
-	defer func() {
-		close(stop)
-		for range ch { // until inflate has returned: it reads br
+	u := newUnmarshaler()
+	for ctx.Err() == nil {
+		start := pos()
+		skipped, ok := seekRecord(br)
+		if skipped > 0 {
+			w.problem(start, ProblemRecord, fmt.Sprintf("%d bytes that are not a WARC record", skipped))
 		}
-	}()
-	mbr := bufio.NewReader(nil) // reset for each member
-	for c := range ch {
-		if ctx.Err() != nil {
+		if !ok {
 			break
 		}
-		if c.kind == memberFailed {
-			w.problem(c.start, ProblemGzip, c.err.Error())
+		start = pos()
+		if !w.next(u, br, start, nil) {
+			break
+		}
+		if pos() == start { // no progress: step over a byte
+			br.Discard(1)
+		}
+	}
+	return w.finish(ctx)
+}
+
+// noLimit is a limit of members that no offset reaches.
+const noLimit = int64(1<<63 - 1)
+
+// members reads the gzip members of br from where it stands, each as a
+// run of WARC records, until br ends, ctx is cancelled, or the next member
+// starts at limit or beyond, or (with a budget) once the budget is spent.
+// pos gives br's offset in the input. It
+// returns the offset of the member it stopped before (the input's end
+// when none is left), and whether the input ended.
+func (w *warcRecords) members(ctx context.Context, br *bufio.Reader, pos func() int64, limit int64) (int64, bool) {
+	if w.u == nil {
+		w.u = newUnmarshaler()
+		w.zr = new(gzip.Reader)
+		w.mbr = bufio.NewReader(nil)
+	}
+	for ctx.Err() == nil {
+		if !seekMember(br) {
+			return pos(), true
+		}
+		start := pos()
+		if start >= limit || w.budget > 0 && w.kept >= w.budget {
+			return start, false
+		}
+		if err := w.zr.Reset(br); err != nil {
+			w.problem(start, ProblemGzip, err.Error())
+			br.Discard(1)
 			continue
 		}
-		start := c.start
-		mr := &memberReader{in: ch, free: free}
-		mbr.Reset(mr)
+		w.zr.Multistream(false)
+		mr := &w.member
+		mr.reset(w.zr)
+		w.mbr.Reset(mr)
 		for {
-			if b, _ := mbr.Peek(5); string(b) != "WARC/" {
+			if b, _ := w.mbr.Peek(5); string(b) != "WARC/" {
 				if len(b) > 0 && mr.err == nil {
 					w.problem(start, ProblemRecord, "a gzip member that does not hold a WARC record")
 				}
 				break
 			}
-			if !w.next(u, mbr, start, mr) {
+			if !w.next(w.u, w.mbr, start, mr) {
 				break
 			}
 		}
-		io.Copy(io.Discard, mbr)
+		io.Copy(io.Discard, w.mbr)
 		if mr.err != nil {
 			w.problem(start, ProblemGzip, mr.err.Error())
 		}
 		w.flush(mr)
 	}
-	return w.finish(ctx)
+	return pos(), false
 }
 
-// inflateBuffers buffers of inflateSize bytes carry the decompressed
-// members from inflate to readWARC, which bounds the memory between them.
-const (
-	inflateBuffers = 16
-	inflateSize    = 64 << 10
-)
-
-// inflated is what inflate sends of a member: that it begins (or fails to),
-// a run of its bytes, or its end.
-type inflated struct {
-	kind  int
-	start int64   // memberBegins, memberFailed: the member's offset
-	buf   *[]byte // memberBytes: from the free list, handed back when read
-	err   error   // memberFailed: why it did not start; memberEnds: what ended it early, or nil
-}
-
-const (
-	memberBegins = iota
-	memberFailed
-	memberBytes
-	memberEnds
-)
-
-// inflate finds the gzip members of br and sends each decompressed, until
-// br ends or stop is closed; then it closes ch.
-func inflate(br *bufio.Reader, pos func() int64, ch chan<- inflated, free chan *[]byte, stop <-chan struct{}) {
-	defer close(ch)
-	send := func(c inflated) bool {
-		select {
-		case ch <- c:
-			return true
-		case <-stop:
-			return false
-		}
-	}
-	zr := new(gzip.Reader)
-	for seekMember(br) {
-		start := pos()
-		if err := zr.Reset(br); err != nil {
-			if !send(inflated{kind: memberFailed, start: start, err: err}) {
-				return
-			}
-			br.Discard(1)
-			continue
-		}
-		zr.Multistream(false)
-		if !send(inflated{kind: memberBegins, start: start}) {
-			return
-		}
-		gm := &gzipReader{r: zr}
-		for {
-			var b *[]byte
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			}
-			n, err := io.ReadFull(gm, (*b)[:inflateSize])
-			if n > 0 {
-				*b = (*b)[:n]
-				if !send(inflated{kind: memberBytes, buf: b}) {
-					return
-				}
-			} else {
-				free <- b
-			}
-			if err != nil {
-				if !send(inflated{kind: memberEnds, err: gm.err}) {
-					return
-				}
-				break
-			}
-		}
-	}
-}
+// memberSize is the size of the runs in which a member is decompressed
+// and handed to the WARC reader.
+const memberSize = 64 << 10
 
 // seekRecord moves br to the next "WARC/" and reports how many bytes it
 // skipped and whether there is one. The WARC library is only ever handed a
@@ -228,11 +174,17 @@ func seekMember(br *bufio.Reader) bool {
 		if len(b) < 3 || err != nil {
 			return false
 		}
-		if b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 {
+		if isMemberStart(b) {
 			return true
 		}
 		br.Discard(1)
 	}
+}
+
+// isMemberStart reports whether b begins with the bytes that begin a gzip
+// member: its magic number and the deflate method.
+func isMemberStart(b []byte) bool {
+	return len(b) >= 3 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8
 }
 
 // gzipReader reads one gzip member and turns an error into the end of
@@ -255,40 +207,44 @@ func (m *gzipReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// memberReader reads a member's bytes as inflate sends them, up to its
-// end, and keeps what ended it early.
+// memberReader reads one gzip member, decompressed memberSize bytes at a
+// time, up to its end, and keeps what ended it early. What ended the
+// member is known once its last run has been read, not before, however far
+// the reader of the records reads ahead.
 type memberReader struct {
-	in   <-chan inflated
-	free chan<- *[]byte
-	cur  *[]byte
-	off  int
-	done bool
-	err  error
+	gz    gzipReader
+	buf   []byte
+	cur   []byte
+	ended bool // the last run is in cur
+	done  bool
+	err   error
+}
+
+func (m *memberReader) reset(r io.Reader) {
+	buf := m.buf
+	if buf == nil {
+		buf = make([]byte, memberSize)
+	}
+	*m = memberReader{gz: gzipReader{r: r}, buf: buf}
 }
 
 func (m *memberReader) Read(p []byte) (int, error) {
 	for {
-		if m.cur != nil {
-			if m.off < len(*m.cur) {
-				n := copy(p, (*m.cur)[m.off:])
-				m.off += n
-				return n, nil
-			}
-			m.free <- m.cur // never blocks: the list has room for every buffer
-			m.cur = nil
+		if len(m.cur) > 0 {
+			n := copy(p, m.cur)
+			m.cur = m.cur[n:]
+			return n, nil
 		}
 		if m.done {
 			return 0, io.EOF
 		}
-		c, ok := <-m.in
-		switch {
-		case !ok:
-			m.done = true
-		case c.kind == memberEnds:
-			m.done, m.err = true, c.err
-		default:
-			m.cur, m.off = c.buf, 0
+		if m.ended {
+			m.done, m.err = true, m.gz.err
+			continue
 		}
+		n, err := io.ReadFull(&m.gz, m.buf)
+		m.cur = m.buf[:n]
+		m.ended = err != nil
 	}
 }
 
@@ -304,6 +260,20 @@ type warcRecords struct {
 	buf       []byte
 	block     blockReader
 	http      *bufio.Reader // reset for each record
+
+	// budget, when not 0, is how many body bytes members emits before it
+	// stops at the start of a member; kept counts them.
+	budget, kept int
+
+	// For gzip members, made when the first is read.
+	u      gowarc.Unmarshaler
+	zr     *gzip.Reader
+	member memberReader
+	mbr    *bufio.Reader // reset for each member
+}
+
+func newWARCRecords(in *inputFile, want func(string) bool, emit func(*Capture), report func(Problem)) *warcRecords {
+	return &warcRecords{in: in, want: want, emit: emit, report: report, reported: map[int64]bool{}}
 }
 
 func (w *warcRecords) problem(off int64, kind, detail string) {
@@ -326,6 +296,7 @@ func (w *warcRecords) flush(mr *memberReader) {
 	if mr != nil && mr.err != nil {
 		return
 	}
+	w.kept += len(c.Body)
 	w.emit(c)
 }
 

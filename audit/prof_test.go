@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -13,11 +14,15 @@ func BenchmarkRunCorpus(b *testing.B) {
 		b.Skip("set ROBOTSAUDIT_CORPUS_WARC")
 	}
 	st, _ := os.Stat(p)
-	b.SetBytes(st.Size())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Run(context.Background(), Config{Inputs: []string{p}, Workers: 1, NoLint: os.Getenv("NOLINT") != "", Paths: benchPaths, TempDir: b.TempDir()}, io.Discard); err != nil {
-			b.Fatal(err)
-		}
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			b.SetBytes(st.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(context.Background(), Config{Inputs: []string{p}, Workers: w, NoLint: os.Getenv("NOLINT") != "", Paths: benchPaths, TempDir: b.TempDir()}, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -277,6 +277,11 @@ func TestWorkersByteIdentical(t *testing.T) {
 		if !bytes.Equal(one, two) {
 			t.Errorf("%s: 1 and 2 workers differ (%d and %d bytes)", f, len(one), len(two))
 		}
+		// Three workers reading each file in segments of a few records.
+		three, _ := run(t, Config{Inputs: inputs, Workers: 3, Format: f, Paths: benchPaths, split: 500})
+		if !bytes.Equal(one, three) {
+			t.Errorf("%s: 1 worker and 3 reading in segments differ (%d and %d bytes)", f, len(one), len(three))
+		}
 		if len(one) == 0 {
 			t.Errorf("%s: empty output", f)
 		}

@@ -24,7 +24,6 @@ type inputFile struct {
 	r     io.Reader
 	gzip  bool
 	ra    io.ReaderAt   // the file, read at offsets; nil when r is not the file itself
-	split int64         // the size of the segments of a .gz WARC read by several workers
 	count *atomic.Int64 // bytes read from disk, for progress
 	close func() error
 }
@@ -82,7 +81,7 @@ func openInput(name string, count *atomic.Int64) (*inputFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputFile{name: name, kind: kind, count: count, split: segmentSize, close: func() error { return nil }}
+	in := &inputFile{name: name, kind: kind, count: count, close: func() error { return nil }}
 	if kind == "dir" {
 		return in, nil
 	}
@@ -107,29 +106,36 @@ func openInput(name string, count *atomic.Int64) (*inputFile, error) {
 	return in, nil
 }
 
-// each reads the captures of an input in order, with up to workers
-// goroutines. want is called from any of them.
-func (in *inputFile) each(ctx context.Context, workers int, want func(string) bool, emit func(*Capture), report func(Problem)) error {
+// reading is how an input is read: by how many goroutines and, for a .gz
+// WARC read by several, in segments of about how many bytes (see
+// readSegments).
+type reading struct {
+	workers int
+	split   int64
+}
+
+// each reads the captures of an input in order. want is called from any
+// of the reading goroutines.
+func (in *inputFile) each(ctx context.Context, rd reading, want func(string) bool, emit func(*Capture), report func(Problem)) error {
 	switch in.kind {
 	case "warc":
-		return readWARC(ctx, in, workers, want, emit, report)
+		return readWARC(ctx, in, rd, want, emit, report)
 	case "jsonl":
 		return readJSONL(ctx, in, want, emit, report)
 	}
 	return readDir(ctx, in, want, emit, report)
 }
 
-// scanInput opens an input and reads its captures once, with up to
-// workers goroutines (see readWARC); want must be safe to call from
-// several goroutines at once.
-func scanInput(ctx context.Context, name string, count *atomic.Int64, workers int, want func(string) bool, emit func(*Capture), report func(Problem)) error {
+// scanInput opens an input and reads its captures once, as rd says; want
+// must be safe to call from several goroutines at once.
+func scanInput(ctx context.Context, name string, count *atomic.Int64, rd reading, want func(string) bool, emit func(*Capture), report func(Problem)) error {
 	in, err := openInput(name, count)
 	if err != nil {
 		report(Problem{Input: name, Kind: ProblemInput, Detail: err.Error(), Skipped: true})
 		return nil
 	}
 	defer in.close()
-	return in.each(ctx, workers, want, emit, report)
+	return in.each(ctx, rd, want, emit, report)
 }
 
 type countingReader struct {

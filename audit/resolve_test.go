@@ -78,46 +78,51 @@ func TestStatusAndRedirects(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "status.warc.gz")
 	writeWARC(t, p, cs)
-	out, s := run(t, Config{Inputs: []string{p}, Format: FormatJSONL, Paths: []string{"/", "/x"}})
-	rows := decodeRows(t, out)
-	seen := map[string]bool{}
-	checkRows(t, rows, []string{"/", "/x"}, func(r Row) (*robotstxt.Robots, bool) {
-		seen[r.URL] = true
-		w, ok := wants[r.URL]
-		if !ok {
-			return nil, false
-		}
-		if w.rules == "" { // an intermediate hop of the five-hop chain: fewer hops to the same end
-			return robotstxt.Parse([]byte(blockX)), true
-		}
-		if r.Rules != w.rules || r.FinalURL != w.final || int(r.FinalStatus) != w.status || int(r.Hops) != w.hops {
-			t.Errorf("%s: rules %s final %s %d hops %d, want %+v", r.URL, r.Rules, r.FinalURL, r.FinalStatus, r.Hops, w)
-		}
-		switch w.rules {
-		case RulesUnknown:
-			return nil, true
-		case RulesAllowAll:
-			return robotstxt.FromStatus(404, nil), true
-		}
-		return robotstxt.FromStatus(w.status, []byte(w.body)), true
-	})
-	for u, w := range wants {
-		if w.rules != "" && !seen[u] {
-			t.Errorf("%s: no rows", u)
-		}
-	}
-	if seen["https://home.example/"] || seen["https://rel.example/robots-real.txt"] {
-		t.Errorf("a capture that is not a robots.txt URL was answered")
-	}
-	if s.Skipped != 0 {
-		t.Errorf("skipped %d: %v", s.Skipped, s.Problems)
-	}
-	var html bool
-	for _, p := range s.Problems {
-		html = html || p.Kind == ProblemHTML
-	}
-	if html {
-		t.Errorf("the HTML target is not a robots.txt capture; noted anyway: %v", s.Problems)
+	// One worker, and three reading the file in segments of a few records.
+	for _, rd := range []reading{{1, segmentSize}, {3, 200}} {
+		t.Run(fmt.Sprintf("workers=%d", rd.workers), func(t *testing.T) {
+			out, s := run(t, Config{Inputs: []string{p}, Format: FormatJSONL, Paths: []string{"/", "/x"}, Workers: rd.workers, split: rd.split})
+			rows := decodeRows(t, out)
+			seen := map[string]bool{}
+			checkRows(t, rows, []string{"/", "/x"}, func(r Row) (*robotstxt.Robots, bool) {
+				seen[r.URL] = true
+				w, ok := wants[r.URL]
+				if !ok {
+					return nil, false
+				}
+				if w.rules == "" { // an intermediate hop of the five-hop chain: fewer hops to the same end
+					return robotstxt.Parse([]byte(blockX)), true
+				}
+				if r.Rules != w.rules || r.FinalURL != w.final || int(r.FinalStatus) != w.status || int(r.Hops) != w.hops {
+					t.Errorf("%s: rules %s final %s %d hops %d, want %+v", r.URL, r.Rules, r.FinalURL, r.FinalStatus, r.Hops, w)
+				}
+				switch w.rules {
+				case RulesUnknown:
+					return nil, true
+				case RulesAllowAll:
+					return robotstxt.FromStatus(404, nil), true
+				}
+				return robotstxt.FromStatus(w.status, []byte(w.body)), true
+			})
+			for u, w := range wants {
+				if w.rules != "" && !seen[u] {
+					t.Errorf("%s: no rows", u)
+				}
+			}
+			if seen["https://home.example/"] || seen["https://rel.example/robots-real.txt"] {
+				t.Errorf("a capture that is not a robots.txt URL was answered")
+			}
+			if s.Skipped != 0 {
+				t.Errorf("skipped %d: %v", s.Skipped, s.Problems)
+			}
+			var html bool
+			for _, p := range s.Problems {
+				html = html || p.Kind == ProblemHTML
+			}
+			if html {
+				t.Errorf("the HTML target is not a robots.txt capture; noted anyway: %v", s.Problems)
+			}
+		})
 	}
 }
 

@@ -30,6 +30,8 @@ type Config struct {
 	ChunkURLs int
 	TempDir   string    // where parts are written; default os.TempDir()
 	Progress  io.Writer // where a progress line is drawn, or nil
+
+	split int64 // the segments of a .gz WARC read by several workers; tests make them small
 }
 
 // Summary tells what a run did.
@@ -59,6 +61,9 @@ func (c *Config) defaults() {
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.NumCPU()
+	}
+	if c.split <= 0 {
+		c.split = segmentSize
 	}
 	if c.ChunkURLs <= 0 {
 		c.ChunkURLs = 100_000
@@ -289,7 +294,7 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				report = st.reporter(i) // the first pass reports the inputs' problems
 			}
 			// The inputs are read side by side, each by its share of the workers.
-			return scanShard(ctx, cfg.Inputs[i], &st.bytes, max(1, cfg.Workers/len(cfg.Inputs)), func(k string) bool {
+			return scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{max(1, cfg.Workers/len(cfg.Inputs)), cfg.split}, func(k string) bool {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {

@@ -85,12 +85,12 @@ type hop struct {
 	status int
 }
 
-// scanShard reads one input, with up to workers goroutines, and calls emit
+// scanShard reads one input as rd says and calls emit
 // for each robots.txt capture whose URL want accepts (all when want is
 // nil): first the captures that are not
 // redirects in record order (direct: the body is the reader's until emit
 // returns), then the redirects, resolved.
-func scanShard(ctx context.Context, name string, count *atomic.Int64, workers int, want func(string) bool, lint bool, emit func(*resolved), report func(Problem)) error {
+func scanShard(ctx context.Context, name string, count *atomic.Int64, rd reading, want func(string) bool, lint bool, emit func(*resolved), report func(Problem)) error {
 	hops := map[string]hop{}
 	var sources []*Capture
 	note := func(c *Capture) {
@@ -101,7 +101,7 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, workers in
 			report(Problem{Input: c.Input, Offset: c.Offset, Kind: ProblemHTML, Detail: "HTML page served as robots.txt; answered as a robots.txt file"})
 		}
 	}
-	err := scanInput(ctx, name, count, workers, nil, func(c *Capture) {
+	err := scanInput(ctx, name, count, rd, nil, func(c *Capture) {
 		robots := isRobotsURL(c.URL)
 		if isRedirect(c.Status) {
 			if _, ok := hops[c.URL]; !ok {
@@ -168,8 +168,13 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, workers in
 	for len(pending) > 0 {
 		seen := map[string]bool{}
 		used := 0
-		// One goroutine: want reads seen, which emit writes.
-		err := scanInput(ctx, name, nil, 1, func(k string) bool { return pending[k] != nil && !seen[k] }, func(c *Capture) {
+		// want is called by the readers while emit changes pending: it
+		// reads a copy of pending's keys.
+		targets := make(map[string]bool, len(pending))
+		for k := range pending {
+			targets[k] = true
+		}
+		err := scanInput(ctx, name, nil, rd, func(k string) bool { return targets[k] }, func(c *Capture) {
 			if seen[c.URL] || isRedirect(c.Status) {
 				return
 			}

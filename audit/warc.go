@@ -51,15 +51,15 @@ func newUnmarshaler() gowarc.Unmarshaler {
 // member's offset. With more than one worker, a .gz file is cut into
 // segments that the workers decompress and read side by side
 // (readSegments); what is emitted and reported is the same.
-func readWARC(ctx context.Context, in *inputFile, workers int, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
+func readWARC(ctx context.Context, in *inputFile, rd reading, want func(key string) bool, emit func(*Capture), report func(Problem)) error {
 	var n atomic.Int64
 	br := bufio.NewReaderSize(countReads(in.r, &n), 1<<20)
 	pos := func() int64 { return n.Load() - int64(br.Buffered()) }
 	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
 		in.gzip = true // gzipped whatever the name says
 	}
-	if in.gzip && workers > 1 && in.ra != nil {
-		return readSegments(ctx, in, br, workers, want, emit, report)
+	if in.gzip && rd.workers > 1 && in.ra != nil {
+		return readSegments(ctx, in, br, rd, want, emit, report)
 	}
 	w := newWARCRecords(in, want, emit, report)
 	if in.gzip {

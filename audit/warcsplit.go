@@ -52,12 +52,12 @@ type segmentEvent struct {
 	p Problem
 }
 
-// readSegments reads a .gz WARC with workers goroutines, cut into segments
-// of about in.split bytes. br reads the input from its start; in.ra reads
-// it at offsets.
-func readSegments(ctx context.Context, in *inputFile, br *bufio.Reader, workers int, want func(string) bool, emit func(*Capture), report func(Problem)) error {
+// readSegments reads a .gz WARC with rd.workers goroutines, cut into
+// segments of about rd.split bytes. br reads the input from its start;
+// in.ra reads it at offsets.
+func readSegments(ctx context.Context, in *inputFile, br *bufio.Reader, rd reading, want func(string) bool, emit func(*Capture), report func(Problem)) error {
 	ctx, cancel := context.WithCancel(ctx)
-	inflight := workers * segmentsAhead
+	inflight := rd.workers * segmentsAhead
 	order := make(chan *segment, inflight)
 	jobs := make(chan *segment, inflight+1) // each also in order, or awaited
 	var wg sync.WaitGroup
@@ -66,7 +66,7 @@ func readSegments(ctx context.Context, in *inputFile, br *bufio.Reader, workers 
 		defer wg.Done()
 		defer close(jobs)
 		defer close(order)
-		cut(ctx, br, in.split, func(start, limit int64) bool {
+		cut(ctx, br, rd.split, func(start, limit int64) bool {
 			s := &segment{start: start, limit: limit, out: make(chan segmentResult, 1)}
 			select {
 			case order <- s:
@@ -77,7 +77,7 @@ func readSegments(ctx context.Context, in *inputFile, br *bufio.Reader, workers 
 			return true
 		})
 	}()
-	for range workers {
+	for range rd.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -22,9 +22,8 @@ func readEvents(t testing.TB, path string, workers int, split int64) []string {
 		t.Fatal(err)
 	}
 	defer in.close()
-	in.split = split
 	var out []string
-	err = readWARC(context.Background(), in, workers, nil, func(c *Capture) {
+	err = readWARC(context.Background(), in, reading{workers, split}, nil, func(c *Capture) {
 		out = append(out, fmt.Sprintf("capture %d %s %d %q %v %q", c.Offset, c.URL, c.Status, c.Location, c.Oversize, c.Body))
 	}, func(p Problem) {
 		out = append(out, fmt.Sprintf("problem %d %s %v %s", p.Offset, p.Kind, p.Skipped, p.Detail))

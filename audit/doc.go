@@ -4,7 +4,7 @@
 //
 // # Inputs
 //
-// An input is one shard of work, read start to end by one worker:
+// An input is one shard of work (a machine of a fleet can take one each):
 //
 //   - a WARC file (.warc, .warc.gz), whose response records are robots.txt
 //     captures: the WARC-Target-URI, the HTTP status, the Location header
@@ -87,19 +87,28 @@
 //
 // # Determinism, workers and memory
 //
-// Inputs are read one after another, in the order of their names. Within an
-// input, one goroutine decompresses a .gz file a step ahead, one reads the
-// records (WARC, HTTP) and the workers (one per core by default) parse,
-// lint and answer the captures in
-// parallel; the rows are written in record order (the captures in record
-// order, then the captures that redirect, in record order) to a part of the
-// input's own, and the parts are joined in input order: the same inputs give
-// the same bytes whatever the number of workers.
+// Inputs are read one after another, in the order of their names. A
+// worker is a core's worth of work (Config.Workers, one per core by
+// default): one worker reads an input, parses, lints and answers its
+// captures and writes the rows, all in one goroutine. Several workers read
+// a .gz WARC side by side: the file is cut, about every 128 KiB, where a
+// gzip member seems to start, each worker decompresses the members that
+// start in its segment and reads their records, and the segments are taken
+// back in order; a cut that fell inside a member (on bytes that only look
+// like a member's start) is found there, and those members are read again
+// in order. The workers then parse, lint and answer batches of captures in
+// parallel. A plain .warc, JSON Lines and a directory are read by one
+// goroutine. The rows are written in record order (the captures in record
+// order, then the captures that redirect, in record order) to a part of
+// the input's own, and the parts are joined in input order: the same
+// inputs give the same bytes whatever the number of workers.
 //
-// Memory does not grow with the size of an input: at most four captures a
-// worker are in flight (each body is read up to fetch.MaxBodySize, 500 KiB, as
-// Google's crawler does; the rest is not kept), 1 MiB of a .gz input is
-// decompressed ahead of the records read, and a Parquet part buffers at
+// Memory does not grow with the size of an input: at most four batches of
+// captures a worker are in flight (16 captures or 1 MiB of bodies a batch;
+// each body is read up to fetch.MaxBodySize, 500 KiB, as Google's crawler
+// does; the rest is not kept), at most two segments a worker are read
+// ahead (a worker stops a segment once its captures hold 1 MiB of bodies,
+// and the rest of it is read in order), and a Parquet part buffers at
 // most one row group. What grows with the input is the redirect table:
 // the URL and Location of each 3xx capture (about two URLs), and, while
 // redirect targets are looked up, parsed targets up to a budget of 64 MiB

@@ -68,10 +68,9 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 			return err
 		})
 	}
-	// One worker on one core: the reading, answering and writing
-	// goroutines share it. One worker on two cores already reads in
-	// parallel with answering, so 1 core against 2 is the measure of
-	// what a second core buys.
+	// One worker on one core, and then on all of them: one worker is one
+	// goroutine, so the two should take the same time; the second tells
+	// a run slowed by the machine.
 	prev := runtime.GOMAXPROCS(1)
 	core1, err := audit1(1)
 	runtime.GOMAXPROCS(prev)

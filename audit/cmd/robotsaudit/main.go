@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas); default the built-in list")
 		paths    = fs.String("paths", "/", "comma-separated `paths` asked of every origin")
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
-		workers  = fs.Int("workers", 0, "goroutines that parse, lint and answer captures (default: one per core)")
+		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
 		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")

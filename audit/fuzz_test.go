@@ -30,7 +30,7 @@ func FuzzInputs(f *testing.F) {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := scanShard(ctx, p, nil, reading{1, segmentSize}, nil, true, func(rs *resolved) { rs.read(true) }, func(Problem) {})
+			err := scanShard(ctx, p, nil, reading{workers: 1}, nil, true, func(rs *resolved) { rs.read(true) }, func(Problem) {})
 			cancel()
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

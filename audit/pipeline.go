@@ -120,7 +120,7 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		tokens <- struct{}{}
 		jobs <- j
 	}
-	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{nw, cfg.split}, nil, !cfg.NoLint, func(rs *resolved) {
+	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{workers: nw, split: cfg.split}, nil, !cfg.NoLint, func(rs *resolved) {
 		if rs.direct {
 			if !rs.c.own {
 				c := *rs.c

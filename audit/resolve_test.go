@@ -79,7 +79,7 @@ func TestStatusAndRedirects(t *testing.T) {
 	p := filepath.Join(dir, "status.warc.gz")
 	writeWARC(t, p, cs)
 	// One worker, and three reading the file in segments of a few records.
-	for _, rd := range []reading{{1, segmentSize}, {3, 200}} {
+	for _, rd := range []reading{{workers: 1, split: segmentSize}, {workers: 3, split: 200}} {
 		t.Run(fmt.Sprintf("workers=%d", rd.workers), func(t *testing.T) {
 			out, s := run(t, Config{Inputs: []string{p}, Format: FormatJSONL, Paths: []string{"/", "/x"}, Workers: rd.workers, split: rd.split})
 			rows := decodeRows(t, out)

@@ -294,7 +294,7 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				report = st.reporter(i) // the first pass reports the inputs' problems
 			}
 			// The inputs are read side by side, each by its share of the workers.
-			return scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{max(1, cfg.Workers/len(cfg.Inputs)), cfg.split}, func(k string) bool {
+			return scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{workers: max(1, cfg.Workers/len(cfg.Inputs)), split: cfg.split}, func(k string) bool {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {

@@ -23,7 +23,7 @@ func readEvents(t testing.TB, path string, workers int, split int64) []string {
 	}
 	defer in.close()
 	var out []string
-	err = readWARC(context.Background(), in, reading{workers, split}, nil, func(c *Capture) {
+	err = readWARC(context.Background(), in, reading{workers: workers, split: split}, nil, func(c *Capture) {
 		out = append(out, fmt.Sprintf("capture %d %s %d %q %v %q", c.Offset, c.URL, c.Status, c.Location, c.Oversize, c.Body))
 	}, func(p Problem) {
 		out = append(out, fmt.Sprintf("problem %d %s %v %s", p.Offset, p.Kind, p.Skipped, p.Detail))

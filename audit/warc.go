@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,11 +92,11 @@ func readWARC(ctx context.Context, in *inputFile, rd reading, want func(key stri
 const noLimit = int64(1<<63 - 1)
 
 // members reads the gzip members of br from where it stands, each as a
-// run of WARC records, until br ends, ctx is cancelled, or the next member
-// starts at limit or beyond, or (with a budget) once the budget is spent.
-// pos gives br's offset in the input. It
-// returns the offset of the member it stopped before (the input's end
-// when none is left), and whether the input ended.
+// run of WARC records, until br ends, ctx is cancelled, the next member
+// starts at limit or beyond, or (with a budget) the budget is spent. pos
+// gives br's offset in the input. It returns the offset of the member it
+// stopped before (the input's end when none is left), and whether the
+// input ended.
 func (w *warcRecords) members(ctx context.Context, br *bufio.Reader, pos func() int64, limit int64) (int64, bool) {
 	if w.u == nil {
 		w.u = newUnmarshaler()
@@ -181,11 +182,11 @@ func seekMember(br *bufio.Reader) bool {
 	}
 }
 
-// isMemberStart reports whether b begins with the bytes that begin a gzip
-// member: its magic number and the deflate method.
-func isMemberStart(b []byte) bool {
-	return len(b) >= 3 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8
-}
+// gzipMagic is how a gzip member begins: its magic number and the deflate
+// method.
+var gzipMagic = []byte{0x1f, 0x8b, 8}
+
+func isMemberStart(b []byte) bool { return bytes.HasPrefix(b, gzipMagic) }
 
 // gzipReader reads one gzip member and turns an error into the end of
 // the member, keeping the error: the WARC library reads a broken member as

@@ -163,8 +163,6 @@ func cut(ctx context.Context, br *bufio.Reader, size int64, seg func(start, limi
 	seg(start, noLimit)
 }
 
-var gzipMagic = []byte{0x1f, 0x8b, 8}
-
 // A segmentReader reads segments for one worker, reusing its buffers.
 type segmentReader struct {
 	w   *warcRecords

@@ -85,11 +85,11 @@ type hop struct {
 	status int
 }
 
-// scanShard reads one input as rd says and calls emit
-// for each robots.txt capture whose URL want accepts (all when want is
-// nil): first the captures that are not
-// redirects in record order (direct: the body is the reader's until emit
-// returns), then the redirects, resolved.
+// scanShard reads one input as rd says and calls emit for each robots.txt
+// capture whose URL want accepts (all when want is nil): first the
+// captures that are not redirects in record order (direct: unless the
+// capture is its own, the body is the reader's until emit returns), then
+// the redirects, resolved.
 func scanShard(ctx context.Context, name string, count *atomic.Int64, rd reading, want func(string) bool, lint bool, emit func(*resolved), report func(Problem)) error {
 	hops := map[string]hop{}
 	var sources []*Capture

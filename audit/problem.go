@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"sort"
 )
 
 // The kinds of [Problem].
@@ -34,18 +33,4 @@ func (p Problem) String() string {
 		what = "skipped"
 	}
 	return fmt.Sprintf("%s@%d: %s (%s): %s", p.Input, p.Offset, p.Kind, what, p.Detail)
-}
-
-// sortProblems orders problems by input order, then offset, then kind.
-func sortProblems(ps []Problem, order map[string]int) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if order[a.Input] != order[b.Input] {
-			return order[a.Input] < order[b.Input]
-		}
-		if a.Offset != b.Offset {
-			return a.Offset < b.Offset
-		}
-		return a.Kind < b.Kind
-	})
 }

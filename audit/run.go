@@ -43,7 +43,7 @@ type Summary struct {
 	Bytes       int64     // input bytes read (compressed, as on disk)
 	URLs        int64     // URLs of the URL list read
 	Unmatched   int64     // URLs whose robots.txt no input holds (no rows)
-	Problems    []Problem // in input order, then offset
+	Problems    []Problem // in input order, then in the order they were found
 	Skipped     int       // problems that skipped a record, line or input
 	Interrupted bool      // the context was cancelled: the output holds the inputs in Done
 	Elapsed     time.Duration

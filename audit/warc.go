@@ -278,11 +278,16 @@ func newWARCRecords(in *inputFile, want func(string) bool, emit func(*Capture), 
 }
 
 func (w *warcRecords) problem(off int64, kind, detail string) {
-	if w.reported[off] {
+	w.reportOnce(Problem{Input: w.in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
+}
+
+// reportOnce reports p unless a problem at its offset was reported.
+func (w *warcRecords) reportOnce(p Problem) {
+	if w.reported[p.Offset] {
 		return
 	}
-	w.reported[off] = true
-	w.report(Problem{Input: w.in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
+	w.reported[p.Offset] = true
+	w.report(p)
 }
 
 // flush hands over the last record read once its gzip member has ended

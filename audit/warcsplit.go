@@ -99,9 +99,8 @@ func readSegments(ctx context.Context, in *inputFile, br *bufio.Reader, rd readi
 		for _, e := range r.events {
 			if e.c != nil {
 				w.emit(e.c)
-			} else if !w.reported[e.p.Offset] { // as problem does
-				w.reported[e.p.Offset] = true
-				w.report(e.p)
+			} else {
+				w.reportOnce(e.p)
 			}
 		}
 		w.responses += r.responses

@@ -114,19 +114,45 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 	}
 }
 
-// TestIndexIsUsed checks that a large group is indexed and a small one is
-// not, so that the tests above hold both layouts.
+// TestIndexIsUsed checks which groups are indexed (see builder.indexes),
+// so that the tests above hold both layouts: a group is indexed from
+// indexMin rules when a query could walk more than walkMax of them by key,
+// and from fewIndexed rules always.
 func TestIndexIsUsed(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("User-agent: a\nDisallow: /x\nUser-agent: b\n")
-	for i := range indexMin {
-		fmt.Fprintf(&b, "Disallow: /d%d/\n", i)
+	rules := func(n int, value func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow: %s\n", value(i))
+		}
+		return b.String()
 	}
-	r := Parse([]byte(b.String()))
-	for i, want := range []bool{false, true} {
-		_, wild, _ := r.groupRules(uint32(i))
-		if got := wild&idxBit != 0; got != want {
-			t.Errorf("group %d indexed = %v, want %v", i, got, want)
+	oneKey := func(i int) string { return fmt.Sprintf("/d%d/", i) }            // every rule keyed 'd'
+	spread := func(i int) string { return fmt.Sprintf("/%c%d/", 'a'+i%26, i) } // keys a to z
+	anyPath := func(i int) string { return fmt.Sprintf("/*x%d", i) }           // key 0: may match any path
+	for _, tt := range []struct {
+		why   string
+		group string
+		want  bool
+	}{
+		{"fewer than indexMin rules", rules(indexMin-1, oneKey), false},
+		{"walkMax rules of one key", rules(walkMax, oneKey), false},
+		{"walkMax+1 rules of one key", rules(walkMax+1, oneKey), true},
+		{"walkMax+1 rules that may match any path", rules(walkMax+1, anyPath), true},
+		{"walkMax rules that may match any path, and one keyed", rules(walkMax, anyPath) + "Disallow: /a\n", true},
+		{"fewIndexed-1 rules over 26 keys", rules(fewIndexed-1, spread), false},
+		{"fewIndexed rules over 26 keys", rules(fewIndexed, spread), true},
+	} {
+		r := Parse([]byte("User-agent: a\nDisallow: /x\nUser-agent: b\n" + tt.group))
+		for i, want := range []bool{false, tt.want} {
+			_, wild, _ := r.groupRules(uint32(i))
+			if got := wild&idxBit != 0; got != want {
+				t.Errorf("%s: group %d indexed = %v, want %v", tt.why, i, got, want)
+			}
+		}
+		// parseWith(body, 1), as the tests above use it, indexes every group.
+		r = parseWith([]byte("User-agent: b\n"+tt.group), 1)
+		if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+			t.Errorf("%s: parseWith(body, 1) did not index the group", tt.why)
 		}
 	}
 }

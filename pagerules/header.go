@@ -2,7 +2,7 @@ package pagerules
 
 import (
 	"net/http"
-		"strings"
+	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
 )

@@ -93,7 +93,13 @@ func (r *Rules) AddMeta(body io.Reader, agent string, limit int) (MetaScan, erro
 				return scan, nil
 			}
 		case html.TextToken:
-			if raw == 0 && len(bytes.Trim(bytes.TrimPrefix(z.Raw(), bom), " \t\r\n\f")) > 0 {
+			text := bytes.Trim(bytes.TrimPrefix(z.Raw(), bom), " \t\r\n\f")
+			if cr.limited && len(text) > 0 && text[0] == '<' {
+				// A tag cut by the bound comes out as text: the head
+				// has not ended.
+				continue
+			}
+			if raw == 0 && len(text) > 0 {
 				// Text outside the elements of a head starts the body.
 				scan.Read, scan.Ended = cr.n, true
 				return scan, nil

@@ -127,7 +127,8 @@ func agentPrefix(elem string) (name, rest string, ok bool) {
 
 // isRuleName reports whether name is a rule this package knows.
 func isRuleName(name string) bool {
-	if strings.EqualFold(name, "all") || strings.EqualFold(name, "none") {
+	if strings.EqualFold(name, "all") || strings.EqualFold(name, "none") ||
+		strings.EqualFold(name, "index") || strings.EqualFold(name, "follow") {
 		return true
 	}
 	_, ok := ruleNamed(name)
@@ -165,8 +166,10 @@ func startsWithWeekday(elem string) bool {
 func (r *Rules) add(name, val string, hasVal bool, o Origin) {
 	if !hasVal {
 		switch {
-		case strings.EqualFold(name, "all"):
-			return // states nothing: it is the default
+		case strings.EqualFold(name, "all"), strings.EqualFold(name, "index"), strings.EqualFold(name, "follow"):
+			// The defaults: they state nothing ("all" is Google's, "index"
+			// and "follow" the 1996 tags', which Google reads the same).
+			return
 		case strings.EqualFold(name, "none"):
 			r.state(NoIndex, value{}, o)
 			r.state(NoFollow, value{}, o)

@@ -16,6 +16,35 @@ import (
 // three places that say it: robots.txt (may it fetch the URL, and its
 // usage preferences), the response header (X-Robots-Tag, Robots-Tag,
 // Content-Usage) and the robots meta tags of the HTML head.
+//
+// With net/http, call [Cache.ReadPage] on the response and read resp.Body
+// as before. With colly, which reads the body itself, ask twice: the
+// header alone when it arrives, to drop a body that will not be used, and
+// the whole answer once the body is there (colly calls OnResponse before
+// OnHTML, so the answer can gate link following):
+//
+//	c.OnResponseHeaders(func(r *colly.Response) {
+//		var rules pagerules.Rules
+//		rules.AddHeader(*r.Headers, cache.Agent())
+//		if !rules.MayIndex(time.Now()) && !strings.Contains(r.Headers.Get("Content-Type"), "html") {
+//			r.Request.Abort() // a PDF or image with noindex: skip the download
+//		}
+//	})
+//	c.OnResponse(func(r *colly.Response) {
+//		page, err := cache.PageOf(context.Background(), r.Request.URL.String(), *r.Headers, r.Body)
+//		if err != nil {
+//			return
+//		}
+//		r.Ctx.Put("follow", page.MayFollow())
+//		if page.MayIndex(time.Now()) {
+//			index(r.Request.URL, r.Body, page.Rules.SnippetLimit())
+//		}
+//	})
+//	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+//		if e.Request.Ctx.GetAny("follow") == true {
+//			e.Request.Visit(e.Attr("href"))
+//		}
+//	})
 
 // Page is what a crawler may do with one fetched page, and where each
 // answer came from.

@@ -1,6 +1,7 @@
 package pagerules
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -157,4 +158,40 @@ func TestAddMeta(t *testing.T) {
 			t.Errorf("%s\nAddMeta(%q, %q) = %q, want %q", tt.why, tt.html, tt.agent, got, tt.want)
 		}
 	}
+}
+
+// A head that never ends is read up to the bound and no further; a page
+// larger than the bound whose head ends early is read only as far as its
+// head (and the tokenizer's read-ahead).
+func TestAddMetaBound(t *testing.T) {
+	endless := io.MultiReader(strings.NewReader(`<html><head><meta name="robots" content="nofollow">`),
+		repeatReader(`<link rel="stylesheet" href="/a.css">`))
+	var r Rules
+	scan, err := r.AddMeta(endless, "Foobot", 64<<10)
+	if err != nil || scan.Ended || scan.Read != 64<<10 || !r.Has(NoFollow) {
+		t.Errorf("endless head: %+v, %v, nofollow %v; want 65536 bytes read, not ended, the nofollow before the bound seen", scan, err, r.Has(NoFollow))
+	}
+
+	big := strings.NewReader(`<html><head><meta name="robots" content="noindex"></head><body>` + strings.Repeat("<p>text</p>", 1<<20))
+	r = Rules{}
+	scan, err = r.AddMeta(big, "Foobot", 0)
+	if err != nil || !scan.Ended || scan.Read > 4<<10 || !r.Has(NoIndex) {
+		t.Errorf("big page: %+v, %v; want the head found within 4 KiB", scan, err)
+	}
+}
+
+// repeatReader gives s over and over, without end.
+func repeatReader(s string) io.Reader { return &repeater{s: s} }
+
+type repeater struct {
+	s string
+	i int
+}
+
+func (r *repeater) Read(p []byte) (int, error) {
+	for n := range p {
+		p[n] = r.s[r.i%len(r.s)]
+		r.i++
+	}
+	return len(p), nil
 }

@@ -43,7 +43,7 @@ func TestContentUsageHeaderEqualsLine(t *testing.T) {
 			continue
 		}
 		got, ok := ParseContentUsage(v)
-		u := Parse([]byte("User-agent: *\nContent-Usage: " + v + "\n")).Usage("Foobot", "/x")
+		u := Parse([]byte("User-agent: *\nContent-Usage: "+v+"\n")).Usage("Foobot", "/x")
 		for c := range got {
 			want := u.ContentUsage[c].Pref
 			if !ok {

@@ -106,7 +106,13 @@ func (d *dateScanner) iso() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	d.i++
-	h, m, sec, ok := d.clock()
+	return d.clockAndZone(y, mo, day)
+}
+
+// clockAndZone reads the time of day and the zone that end a date, and
+// returns the time they make on day y-mo-day.
+func (d *dateScanner) clockAndZone(y, mo, day int) (time.Time, bool) {
+	h, m, s, ok := d.clock()
 	if !ok {
 		return time.Time{}, false
 	}
@@ -114,7 +120,7 @@ func (d *dateScanner) iso() (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	return date(y, mo, day, h, m, sec, off)
+	return date(y, mo, day, h, m, s, off)
 }
 
 // clock reads hh:mm[:ss[.frac]].
@@ -249,15 +255,7 @@ func (d *dateScanner) rfc() (time.Time, bool) {
 		return date(y, mo, day, 0, 0, 0, 0)
 	}
 	d.skip(" \t")
-	h, m, s, ok := d.clock()
-	if !ok {
-		return time.Time{}, false
-	}
-	off, ok := d.zone()
-	if !ok {
-		return time.Time{}, false
-	}
-	return date(y, mo, day, h, m, s, off)
+	return d.clockAndZone(y, mo, day)
 }
 
 // date returns the time, checking each field's range; off is the zone's

@@ -33,6 +33,9 @@ var dateTests = []struct {
 
 func TestParseDate(t *testing.T) {
 	for _, tt := range dateTests {
+		if tt.why == "" {
+			t.Errorf("row %q says not why it exists", tt.in)
+		}
 		got, ok := parseDate(tt.in)
 		s := ""
 		if ok {

@@ -112,6 +112,9 @@ var headerTests = []struct {
 
 func TestAddHeader(t *testing.T) {
 	for _, tt := range headerTests {
+		if tt.why == "" {
+			t.Errorf("row %q says not why it exists", tt.lines)
+		}
 		var r Rules
 		r.AddHeader(header(tt.lines...), tt.agent)
 		if got := summary(&r); got != tt.want {
@@ -150,6 +153,9 @@ var metaTests = []struct {
 
 func TestAddMeta(t *testing.T) {
 	for _, tt := range metaTests {
+		if tt.why == "" {
+			t.Errorf("row %q says not why it exists", tt.html)
+		}
 		var r Rules
 		if _, err := r.AddMeta(strings.NewReader(tt.html), tt.agent, 0); err != nil {
 			t.Fatal(err)

@@ -42,9 +42,12 @@ import (
 //	})
 //	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 //		if e.Request.Ctx.GetAny("follow") == true {
-//			e.Request.Visit(e.Attr("href"))
+//			c.Visit(e.Request.AbsoluteURL(e.Attr("href"))) // not e.Request.Visit, whose requests share this Ctx
 //		}
 //	})
+//
+// The journey test of the colly module (colly/journey_test.go) runs this
+// recipe against a local site.
 
 // Page is what a crawler may do with one fetched page, and where each
 // answer came from.

@@ -197,7 +197,15 @@ func (r *Rules) add(name, val string, hasVal bool, o Origin) {
 	r.state(x, v, o)
 }
 
-func (r *Rules) unknown(o Origin) { r.Unknown = append(r.Unknown, Unknown{Origin: o}) }
+// MaxUnknown is how many rules that are not understood [Rules] keeps: a
+// page of a million commas must not cost a million entries.
+const MaxUnknown = 64
+
+func (r *Rules) unknown(o Origin) {
+	if len(r.Unknown) < MaxUnknown {
+		r.Unknown = append(r.Unknown, Unknown{Origin: o})
+	}
+}
 
 // limit parses the value of max-snippet or max-video-preview: a number of
 // characters or seconds, or -1 for no limit. A number too large for an

@@ -180,7 +180,7 @@ type Rules struct {
 	origin      [NumRules]Origin
 
 	// Unknown lists the rules that applied to the crawler but were not
-	// understood, in the order they were found.
+	// understood, in the order they were found; at most MaxUnknown.
 	Unknown []Unknown
 }
 
@@ -258,7 +258,9 @@ func (r *Rules) Merge(o *Rules) {
 			r.state(x, o.valueOf(x), o.origin[x])
 		}
 	}
-	r.Unknown = append(r.Unknown, o.Unknown...)
+	for _, u := range o.Unknown {
+		r.unknown(u.Origin)
+	}
 }
 
 // value is the value of one rule: n for a number, t for a date, p for a

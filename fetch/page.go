@@ -111,7 +111,7 @@ func (c *Cache) ReadPage(ctx context.Context, resp *http.Response) (*Page, error
 			return p, scanErr
 		}
 	}
-	p.finish(c.f.now())
+	p.finish(time.Now())
 	return p, nil
 }
 
@@ -129,7 +129,7 @@ func (c *Cache) PageOf(ctx context.Context, rawURL string, h http.Header, body [
 			return p, err
 		}
 	}
-	p.finish(c.f.now())
+	p.finish(time.Now())
 	return p, nil
 }
 

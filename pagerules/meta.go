@@ -22,9 +22,10 @@ const DefaultHeadLimit = 512 << 10
 
 // MetaScan says how a head was read.
 type MetaScan struct {
-	// Read is how many bytes were read from the page. The tokenizer reads
-	// ahead in chunks of at most 4 KiB, so it can pass the end of the head
-	// by that much.
+	// Read is how many bytes were read from the page, never more than the
+	// bound. The tokenizer reads ahead into its buffer (4 KiB, larger
+	// after a long token such as an inline script), so it can pass the end
+	// of the head by that much.
 	Read int64
 	// Tags is the number of meta tags seen in the head, robots or not.
 	Tags int

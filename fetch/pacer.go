@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/robotstxt-go/robotstxt"
 )
 
 // This file spaces a crawler's requests to each origin. A site asks for
@@ -134,7 +132,7 @@ type waiter struct {
 
 // reason says what sets a wait at an origin, for the errors that name it.
 type reason struct {
-	what      string        // "Crawl-delay", "Retry-After", "back-off" or "Delay"
+	what      string        // "Crawl-delay", "Retry-After", "back-off", "retry" or "Delay"
 	delay     time.Duration // the spacing or pause it asks for
 	status    int           // the answer's status, for Retry-After and back-off
 	robotsURL string        // the robots.txt that asked, if one did
@@ -149,8 +147,16 @@ func (r reason) String() string {
 			s += " line " + strconv.Itoa(r.line)
 		}
 		return s
-	case "Retry-After", "back-off":
+	case "Retry-After", "back-off", "retry":
 		s := r.what + " " + r.delay.String() + " after a " + strconv.Itoa(r.status)
+		if r.what == "retry" {
+			s = "the next fetch of an unreachable robots.txt, " + r.delay.String() + " after "
+			if r.status != 0 {
+				s += "a " + strconv.Itoa(r.status)
+			} else {
+				s += "no answer"
+			}
+		}
 		if r.robotsURL != "" {
 			s += " for " + r.robotsURL
 		}
@@ -210,8 +216,10 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 		return nil
 	case <-ctx.Done():
 	}
+	when := r.When()
 	r.Cancel()
-	return ctx.Err()
+	dl, _ := ctx.Deadline()
+	return r.waitError(rawURL, when, dl, ctx.Err())
 }
 
 // Reserve sets aside the next turn at rawURL's origin without waiting for
@@ -262,63 +270,53 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	return r, nil
 }
 
-// robotsPause pushes pc's next turn back to the end of the pause that the
-// latest fetch of its robots.txt asked for: a 429 or 503 answer with
-// Retry-After, counted from when it came and bounded by MaxBackoff.
+// robotsPause pushes pc's next turn back to when the origin's robots.txt
+// is asked again, when its latest fetch found it unreachable (a 429 or
+// 5xx answer, or none): the one time the cache fetches it again
+// ([retryAt]), from the answer's Retry-After or the cache's RetryTTL.
 func (p *Pacer) robotsPause(pc *pace, rules *Rules, now time.Time) {
-	if rules == nil || rules.Latest == nil {
+	if rules == nil {
+		return
+	}
+	until, ok := retryAt(rules.Latest)
+	if !ok || !until.After(now) || !until.After(pc.next) {
 		return
 	}
 	res := rules.Latest
-	if res.RetryAfter <= 0 || res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable {
-		return
-	}
-	wait := min(res.RetryAfter, p.maxBackoff)
-	until := res.Fetched.Add(wait)
-	if !until.After(now) || !until.After(pc.next) {
-		return
-	}
 	pc.next, pc.pauseUntil = until, until
-	pc.pauseWhy = reason{what: "Retry-After", delay: wait, status: res.StatusCode, robotsURL: res.RobotsURL}
+	pc.pauseWhy = reason{what: "retry", delay: until.Sub(res.Fetched), status: res.StatusCode, robotsURL: res.RobotsURL}
+	if res.RetryAfter > 0 {
+		pc.pauseWhy.what = "Retry-After"
+	}
 	p.setDue(pc)
 }
 
 // spacing returns the spacing for rawURL's origin, what sets it, and the
-// rules it was read from (nil without a cache).
+// rules it was read from (nil without a cache). With a cache, it refuses a
+// URL the rules disallow with a [*DisallowedError], so that no turn is
+// spent on it; a URL of an origin whose robots.txt is unreachable is not
+// refused, as its turn comes when the robots.txt is asked again.
 func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Rules, error) {
 	d := p.delay
 	why := reason{what: "Delay"}
 	var rules *Rules
 	if p.cache != nil {
-		if !robotstxt.ValidAgent(p.agent) {
-			return 0, why, nil, p.cache.agentError(p.agent)
-		}
-		r, err := p.cache.Rules(ctx, rawURL)
+		dec, err := p.cache.Decide(ctx, p.agent, rawURL)
 		if err != nil {
 			return 0, why, nil, err
 		}
-		rules = &r
-		if cd, ok := r.Robots.CrawlDelay(p.agent); ok {
+		if !dec.Allowed && dec.Source != Unreachable {
+			return 0, why, nil, disallowedError(dec, p.agent)
+		}
+		rules = &dec.Rules
+		if cd, line := dec.Robots.Group(p.agent).CrawlDelayLine(); line != 0 {
 			d = cd
-			why = reason{what: "Crawl-delay", robotsURL: r.Result.RobotsURL, line: crawlDelayLine(r.Robots, p.agent)}
+			why = reason{what: "Crawl-delay", robotsURL: dec.Result.RobotsURL, line: line}
 		}
 	}
 	d = max(min(d, p.maxD), p.minD)
 	why.delay = d
 	return d, why, rules, nil
-}
-
-// crawlDelayLine returns the line of the Crawl-delay that agent's group
-// gives, or 0.
-func crawlDelayLine(r *robotstxt.Robots, agent string) int {
-	for _, o := range r.Group(agent).Others() {
-		if strings.EqualFold(o.Key, "crawl-delay") {
-			if _, err := strconv.ParseFloat(o.Value, 64); err == nil {
-				return o.Line
-			}
-		}
-	}
-	return 0
 }
 
 // A Reservation is a turn at an origin, set aside by [Pacer.Reserve].
@@ -410,7 +408,7 @@ func (p *Pacer) Observe(rawURL string, status int, h http.Header) time.Duration 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+	if !pausing(status) {
 		if pc, ok := p.origins[origin]; ok && pc.failures > 0 {
 			pc.failures, pc.pause = 0, 0
 			p.setDue(pc)

@@ -13,6 +13,7 @@ import (
 // TestColly is colly v2 with its defaults (synchronous, its own
 // User-Agent, its 10 s request timeout) plus the README's lines.
 func TestColly(t *testing.T) {
+	t.Parallel()
 	origins := startAll(t)
 	start := time.Now()
 

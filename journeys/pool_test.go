@@ -17,6 +17,7 @@ import (
 // taking a URL, reserving its turn at the origin, and sending it through
 // the robots.txt Transport on that turn, under a 10 s client timeout.
 func TestWorkerPool(t *testing.T) {
+	t.Parallel()
 	origins := startAll(t)
 	var urls []string
 	for _, o := range origins {

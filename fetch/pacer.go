@@ -62,10 +62,11 @@ type PacerOptions struct {
 	MinDelay time.Duration
 	MaxDelay time.Duration
 
-	// Backoff is the first pause after a 429 or 503 answer without a
-	// usable Retry-After (default DefaultBackoff); it doubles with each
-	// such answer in a row. MaxBackoff bounds every pause, Retry-After
-	// included (default DefaultMaxBackoff).
+	// Backoff is the first pause after a 429 or 503 answer to a page
+	// without a usable Retry-After (default DefaultBackoff); it doubles
+	// with each such answer in a row. MaxBackoff bounds every such pause,
+	// Retry-After included (default DefaultMaxBackoff). The pause after an
+	// unreachable robots.txt is the cache's: until it is asked again.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 
@@ -198,11 +199,13 @@ func NewPacer(o *PacerOptions) *Pacer {
 // as started then: call it right before each request. It returns nil when
 // the turn has come, or an error, and then no request may start:
 //
-//   - ctx's error when ctx ends first (a turn that came at that moment is
-//     spent);
-//   - the errors of [Cache.Rules] when the Crawl-delay cannot be read, such
-//     as a *robotstxt.URLError for a URL that is not an absolute http or
-//     https URL;
+//   - a [*WaitError] (errors.Is [ErrWaitPastDeadline], and ctx's error)
+//     when ctx ends first (a turn that came at that moment is spent);
+//   - a [*DisallowedError] when the rules disallow rawURL: no turn is
+//     spent on it;
+//   - the errors of [Cache.Rules] when the rules cannot be read, such as
+//     ctx's error while the robots.txt is fetched, or a *robotstxt.URLError
+//     for a URL that is not an absolute http or https URL;
 //   - an [*AgentError] when the agent is not a product token.
 //
 // Wait is [Pacer.Reserve], then waiting for [Reservation.Ready].
@@ -232,9 +235,13 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // origin's later turns wait behind it.
 //
 // Reserve waits only for the origin's robots.txt, when the cache has to
-// fetch it to read the Crawl-delay. A 429 or 503 answer with Retry-After
-// to that fetch pushes the origin's turns back as [Pacer.Observe] does for
-// a page. The errors are those of [Pacer.Wait].
+// fetch it to read the rules. It knows the rules before it reserves: a URL
+// they disallow is refused with a [*DisallowedError] and costs no turn.
+// When the robots.txt is unreachable (a 429 or 5xx answer, or none), the
+// origin's next turn comes when the cache asks for it again (see
+// [Result.Expires]), and the request sent on it is answered on what that
+// fetch finds. The errors are those of [Pacer.Wait], but for the
+// WaitError.
 func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -61,27 +61,15 @@ func sites() []*origin {
 			name:   "503-retry-after",
 			robots: "User-agent: *\nDisallow: /no\n",
 			hrefs:  []string{"/p1", "/p2", "/no/x"},
-			serveRb: func(w http.ResponseWriter, r *http.Request, n int) bool {
-				if n > 1 {
-					return false
-				}
-				w.Header().Set("Retry-After", "2")
-				w.WriteHeader(http.StatusServiceUnavailable)
-				return true
-			},
+			serveRb: failFirst(http.StatusServiceUnavailable, func() string { return "2" }),
 		},
 		{
 			name:   "429-http-date",
 			robots: "User-agent: Foobot\nDisallow: /tmp/\n",
 			hrefs:  []string{"/q1", "/tmp/q2", "/q3"},
-			serveRb: func(w http.ResponseWriter, r *http.Request, n int) bool {
-				if n > 1 {
-					return false
-				}
-				w.Header().Set("Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))
-				w.WriteHeader(http.StatusTooManyRequests)
-				return true
-			},
+			serveRb: failFirst(http.StatusTooManyRequests, func() string {
+				return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+			}),
 		},
 		{
 			name:   "robots-redirect",
@@ -104,6 +92,19 @@ func sites() []*origin {
 				"/ü/über", "/{x|y}", "/{x}", "/s?q=ü", "/s?q=u v", "/s?{a|b}",
 			},
 		},
+	}
+}
+
+// failFirst answers the first robots.txt request with status and the
+// Retry-After that retryAfter gives, and lets the file answer the next.
+func failFirst(status int, retryAfter func() string) func(http.ResponseWriter, *http.Request, int) bool {
+	return func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n > 1 {
+			return false
+		}
+		w.Header().Set("Retry-After", retryAfter())
+		w.WriteHeader(status)
+		return true
 	}
 }
 

@@ -58,9 +58,9 @@ func sites() []*origin {
 			hrefs:  []string{"/a", "/b?x=1", "/private/x", "/c"},
 		},
 		{
-			name:   "503-retry-after",
-			robots: "User-agent: *\nDisallow: /no\n",
-			hrefs:  []string{"/p1", "/p2", "/no/x"},
+			name:    "503-retry-after",
+			robots:  "User-agent: *\nDisallow: /no\n",
+			hrefs:   []string{"/p1", "/p2", "/no/x"},
 			serveRb: failFirst(http.StatusServiceUnavailable, func() string { return "2" }),
 		},
 		{

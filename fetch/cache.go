@@ -320,7 +320,7 @@ func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, erro
 			return d, nil
 		}
 		at, _ := retryAt(d.Latest)
-		if dl, ok := ctx.Deadline(); ok && !at.Before(dl) || !ok && waited {
+		if dl, ok := ctx.Deadline(); ok && at.After(dl.Add(-waitGuard)) || !ok && waited {
 			return d, retryError(d, nil)
 		}
 		timer := time.NewTimer(at.Sub(c.f.now()))

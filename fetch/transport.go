@@ -184,10 +184,13 @@ func (e *WaitError) Unwrap() []error {
 // for its turn at its origin, and 429 and 503 answers push the origin's
 // next turn back. The wait runs inside RoundTrip, so it counts against the
 // request's deadline, such as http.Client.Timeout: when the turn would
-// come after the deadline, the request fails at once with a [*WaitError]
-// (errors.Is ErrWaitPastDeadline) naming the origin, the wait and what
-// asked for it, instead of timing out later; a request whose context ends
-// while it waits gets one too. A scheduler that takes its
+// come after the deadline (or within 100 ms of it), the request fails at
+// once with a [*WaitError] (errors.Is ErrWaitPastDeadline) naming the
+// origin, the wait and what asked for it, instead of timing out later. A
+// turn pushed back during the wait (a 429 or 503 meanwhile) ends the wait
+// 100 ms before the deadline with the same error, ahead of the client's
+// own timeout and its "Client.Timeout exceeded", which would hide it; a
+// request whose context ends while it waits gets one too. A scheduler that takes its
 // turns itself with [Pacer.Reserve] and passes each to its request with
 // [WithReservation] keeps the wait out of the request's time.
 //
@@ -324,20 +327,46 @@ func (t *Transport) pace(ctx context.Context, u string) error {
 	default:
 	}
 	when := r.When()
-	if dl, ok := ctx.Deadline(); ok && when.After(dl) {
+	dl, hasDL := ctx.Deadline()
+	last := dl.Add(-waitGuard)
+	if hasDL && when.After(last) {
 		r.Cancel()
 		return r.waitError(u, when, dl, ErrWaitPastDeadline)
 	}
+	// The wait ends by itself just before the deadline: a turn pushed
+	// back meanwhile (a 429 or 503) must not leave the request to the
+	// client's timeout, whose error would hide this one.
+	var guard <-chan time.Time
+	if hasDL {
+		tm := time.NewTimer(time.Until(last))
+		defer tm.Stop()
+		guard = tm.C
+	}
+	var err error
 	select {
 	case <-r.Ready():
 		return nil
+	case <-guard:
+		err = ErrWaitPastDeadline
 	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	select {
+	case <-r.Ready(): // it came as the wait ended: take it
+		return nil
+	default:
 	}
 	when = r.When()
 	r.Cancel()
-	dl, _ := ctx.Deadline()
-	return r.waitError(u, when, dl, ctx.Err())
+	return r.waitError(u, when, dl, err)
 }
+
+// waitGuard is how long before a request's deadline its wait for a turn,
+// or for the next fetch of an unreachable robots.txt, must end: a turn
+// that comes later counts as past the deadline, as the request would have
+// next to no time left, and the wait ends with an error of this package
+// before an http.Client's own timeout ends it with one of its own.
+const waitGuard = 100 * time.Millisecond
 
 // take reports whether the reservation may serve a request for u, its
 // first to r's origin, and marks it used.

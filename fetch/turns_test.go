@@ -90,3 +90,36 @@ func TestWaitEndedIsPastDeadline(t *testing.T) {
 		check("Pacer.Wait cancelled", p.Wait(cctx, "http://a.example/3"), context.Canceled)
 	})
 }
+
+// TestWaitPushedPastClientTimeout checks the wait that is admitted and then
+// outlives its deadline, as colly's requests did (#27 item 4): a request
+// whose turn is 4 s away under a 5 s http.Client timeout, when a 429 with
+// Retry-After pushes the origin's turns back during its wait, fails with
+// ErrWaitPastDeadline before the client's own timeout, whose error would
+// say only "Client.Timeout exceeded".
+func TestWaitPushedPastClientTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sites := fetchtest.NewSites(map[string]fetchtest.Answer{
+			"a.example": {Body: "User-agent: *\nCrawl-delay: 4\n"},
+		}, nil)
+		p := newPacer(sites, PacerOptions{})
+		client := &http.Client{Transport: NewTransport(sites, "", p.cache).WithPacer(p), Timeout: 5 * time.Second}
+		resp, err := client.Get("http://a.example/first")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		start := time.Now()
+		time.AfterFunc(time.Second, func() {
+			p.Observe("http://a.example/x", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
+		})
+		_, err = client.Get("http://a.example/second")
+		var we *WaitError
+		if !errors.Is(err, ErrWaitPastDeadline) || !errors.As(err, &we) || !strings.Contains(we.Reason, "Retry-After 30s after a 429") {
+			t.Errorf("a wait pushed past the client's timeout: %v, want a WaitError naming the Retry-After", err)
+		}
+		if got := time.Since(start); got != 5*time.Second-waitGuard {
+			t.Errorf("it failed after %v, want %v, before the client's timeout", got, 5*time.Second-waitGuard)
+		}
+	})
+}

@@ -71,32 +71,41 @@ type Code string
 // The findings a reader reports. Those marked "stops" end the file: the
 // entries read before are kept.
 const (
-	BOM          Code = "bom"               // a UTF-8 byte-order mark, skipped
-	UTF16        Code = "utf-16"            // a UTF-16 byte-order mark: sitemaps are UTF-8 (stops)
-	Binary       Code = "binary"            // NUL bytes or gzip inside gzip: no sitemap (stops)
-	HTML         Code = "html"              // an HTML page, not a sitemap (stops)
-	ContentType  Code = "content-type"      // a Content-Type that does not fit what was read
-	GzipName     Code = "gzip-name"         // named .gz but not gzip-compressed; read as it is
-	BadGzip      Code = "bad-gzip"          // the gzip stream is broken (stops)
-	UnknownRoot  Code = "unknown-root"      // an XML document of no sitemap format (stops)
-	InvalidXML   Code = "invalid-xml"       // malformed XML (stops)
-	TooDeep      Code = "too-deep"          // elements nested deeper than any sitemap needs (stops)
-	Doctype      Code = "doctype"           // a DOCTYPE, skipped: its entities are never expanded
-	Entity       Code = "entity"            // an entity that is not one of XML's five nor a character reference
-	RawAmp       Code = "raw-amp"           // a "&" that begins no entity, kept as written
-	NoLoc        Code = "no-loc"            // an entry without a URL, dropped
-	BadLoc       Code = "bad-loc"           // a URL that is not an absolute http(s) URL, dropped
-	LongLoc      Code = "long-loc"          // a URL of MaxLocLen bytes or more, dropped
-	Outside      Code = "outside"           // a URL the sitemap may not list, dropped
-	Duplicate    Code = "duplicate"         // a URL listed before, dropped
-	BadLastMod   Code = "bad-lastmod"       // a lastmod that is no W3C Datetime, cleared
-	BadFreq      Code = "bad-changefreq"    // a changefreq not in the list, cleared
-	BadPriority  Code = "bad-priority"      // a priority outside 0.0 to 1.0, cleared
-	LongLine     Code = "long-line"         // a text line longer than the buffer, skipped
-	TooManyURLs  Code = "too-many-urls"     // more than MaxURLs entries (stops)
-	TooLarge     Code = "too-large"         // more than MaxBytes bytes once decompressed (stops)
-	Truncated    Code = "truncated"         // the file ends inside an element (stops)
-	TooManyFinds Code = "too-many-findings" // findings past Options.MaxFindings are counted, not kept
+	BOM         Code = "bom"            // a UTF-8 byte-order mark, skipped
+	UTF16       Code = "utf-16"         // a UTF-16 byte-order mark: sitemaps are UTF-8 (stops)
+	Binary      Code = "binary"         // NUL bytes or gzip inside gzip: no sitemap (stops)
+	HTML        Code = "html"           // an HTML page, not a sitemap (stops)
+	ContentType Code = "content-type"   // a Content-Type that does not fit what was read
+	GzipName    Code = "gzip-name"      // named .gz but not gzip-compressed; read as it is
+	BadGzip     Code = "bad-gzip"       // the gzip stream is broken (stops)
+	UnknownRoot Code = "unknown-root"   // an XML document of no sitemap format (stops)
+	InvalidXML  Code = "invalid-xml"    // malformed XML (stops)
+	TooDeep     Code = "too-deep"       // elements nested deeper than any sitemap needs (stops)
+	Doctype     Code = "doctype"        // a DOCTYPE, skipped: its entities are never expanded
+	Entity      Code = "entity"         // an entity that is not one of XML's five nor a character reference
+	RawAmp      Code = "raw-amp"        // a "&" that begins no entity, kept as written
+	NoLoc       Code = "no-loc"         // an entry without a URL, dropped
+	BadLoc      Code = "bad-loc"        // a URL that is not an absolute http(s) URL, dropped
+	LongLoc     Code = "long-loc"       // a URL of MaxLocLen bytes or more, dropped
+	Outside     Code = "outside"        // a URL the sitemap may not list, dropped
+	Duplicate   Code = "duplicate"      // a URL listed before, dropped
+	BadLastMod  Code = "bad-lastmod"    // a lastmod that is no W3C Datetime, cleared
+	BadFreq     Code = "bad-changefreq" // a changefreq not in the list, cleared
+	BadPriority Code = "bad-priority"   // a priority outside 0.0 to 1.0, cleared
+	LongLine    Code = "long-line"      // a text line longer than the buffer, skipped
+	TooManyURLs Code = "too-many-urls"  // more than MaxURLs entries (stops)
+	TooLarge    Code = "too-large"      // more than MaxBytes bytes once decompressed (stops)
+	Truncated   Code = "truncated"      // the file ends inside an element (stops)
+
+	// Findings of following the sitemaps of a site (package fetch does).
+	NoSitemaps      Code = "no-sitemaps"       // robots.txt names no sitemap: /sitemap.xml is tried
+	Unreachable     Code = "unreachable"       // a sitemap could not be fetched, or read to its end
+	Status          Code = "status"            // a sitemap answered with a status other than 2xx
+	Disallowed      Code = "disallowed"        // robots.txt disallows fetching a sitemap
+	Redirects       Code = "redirects"         // too many redirects, or a redirect loop
+	Loop            Code = "loop"              // a sitemap listed again, such as an index listing itself
+	NestedIndex     Code = "nested-index"      // an index listed by an index: not followed
+	TooManySitemaps Code = "too-many-sitemaps" // more sitemaps than the cap: the rest are not read
 )
 
 // stops lists the codes that end a file.

@@ -145,7 +145,10 @@ func (r *Reader) read(yield func(Entry, error) bool) error {
 		return err
 	}
 	r.br = bufio.NewReaderSize(&limited{r: in, max: r.o.MaxBytes}, bufSize)
-	head, _ := r.br.Peek(512)
+	head, err := r.br.Peek(512)
+	if len(head) == 0 && err != nil {
+		return r.streamErr(err)
+	}
 	switch {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
 		r.find(1, BOM, "a UTF-8 byte-order mark, skipped", "")

@@ -139,7 +139,7 @@ func gzipped(s string) []byte {
 // deciding line.
 func TestWalkSite(t *testing.T) {
 	s := serve(t, map[string]http.HandlerFunc{
-		"/robots.txt": text("text/plain", "User-agent: *\nDisallow: /private/\n\nSitemap: /sitemap_index.xml\n"),
+		"/robots.txt":        text("text/plain", "User-agent: *\nDisallow: /private/\n\nSitemap: /sitemap_index.xml\n"),
 		"/sitemap_index.xml": text(xmlType, index("{host}/sitemaps/pages.xml.gz", "{host}/sitemaps/more.txt", "{host}/sitemaps/pages.xml.gz")),
 		"/sitemaps/pages.xml.gz": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/gzip")
@@ -248,7 +248,9 @@ func TestWalkHostile(t *testing.T) {
 			routes: map[string]http.HandlerFunc{
 				"/robots.txt": text("text/plain", "Sitemap: /r1.xml\n"),
 				"/r1.xml":     func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/r2.xml", http.StatusFound) },
-				"/r2.xml":     func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/r1.xml", http.StatusMovedPermanently) },
+				"/r2.xml": func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, "/r1.xml", http.StatusMovedPermanently)
+				},
 			},
 			codes: []sitemap.Code{sitemap.Redirects}, visits: 1,
 			reason: "a redirect loop ends at its first repeat",

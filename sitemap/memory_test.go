@@ -115,4 +115,3 @@ func (c repeat) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-

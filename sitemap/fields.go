@@ -3,7 +3,6 @@ package sitemap
 import (
 	"bytes"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -60,9 +59,9 @@ func pubDate(s string) (string, bool) {
 var changeFreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 
 // changeFreq returns the value of a changefreq, in lower case.
-func changeFreq(s string) (string, bool) {
+func changeFreq(b []byte) (string, bool) {
 	for _, f := range changeFreqs {
-		if strings.EqualFold(s, f) {
+		if bytes.EqualFold(b, []byte(f)) {
 			return f, true
 		}
 	}
@@ -70,8 +69,8 @@ func changeFreq(s string) (string, bool) {
 }
 
 // validPriority reports whether s is a number from 0.0 to 1.0.
-func validPriority(s string) bool {
-	p, err := strconv.ParseFloat(s, 64)
+func validPriority(b []byte) bool {
+	p, err := strconv.ParseFloat(string(b), 64)
 	return err == nil && p >= 0 && p <= 1
 }
 

@@ -74,6 +74,9 @@ func Under(prefix, loc string) bool {
 // plainly or %-encoded (RFC 3986 §5.2.4 removes them; servers that decode
 // first do too).
 func hasDotSegment(path string) bool {
+	if !strings.Contains(path, "/.") && !strings.Contains(path, "/%") {
+		return false
+	}
 	for len(path) > 0 {
 		i := strings.IndexByte(path, '/')
 		if i < 0 {

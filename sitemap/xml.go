@@ -300,9 +300,9 @@ func (x *xmlReader) startTag() error {
 	if empty {
 		tag = tag[:len(tag)-1]
 	}
-	n := bytes.IndexAny(tag, " \t\r\n")
-	if n < 0 {
-		n = len(tag)
+	n := 0
+	for n < len(tag) && !isSpace(tag[n]) {
+		n++
 	}
 	name, attrs := tag[:n], tag[n:]
 	if len(name) == 0 || !nameStart(name[0]) {
@@ -336,6 +336,9 @@ func (x *xmlReader) startTag() error {
 	return nil
 }
 
+// isSpace reports whether c is XML white space (XML 1.0 §2.3).
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
 // nameStart reports whether c can begin an XML name (ASCII letters, '_',
 // ':', or any byte of a non-ASCII character).
 func nameStart(c byte) bool {
@@ -367,7 +370,10 @@ func (x *xmlReader) endTag() error {
 		return err
 	}
 	x.lines(b)
-	name := bytes.TrimRight(b[1:len(b)-1], " \t\r\n")
+	name := b[1 : len(b)-1]
+	for len(name) > 0 && isSpace(name[len(name)-1]) {
+		name = name[:len(name)-1]
+	}
 	top := x.top()
 	switch {
 	case top == nil:
@@ -556,41 +562,42 @@ func (x *xmlReader) endField() {
 		}
 		return
 	}
-	s := string(bytes.TrimSpace(x.text))
+	b := bytes.TrimSpace(x.text)
 	if x.textEntity != "" || x.textLong {
-		s = "\x00" // fails every check below
+		b = []byte{0} // fails every check below
 	}
 	line := x.r.line
 	switch f {
 	case fieldLastMod:
-		if validLastMod(s) {
-			x.cur.LastMod = s
+		if validLastMod(string(b)) {
+			x.cur.LastMod = string(b)
 		} else {
-			x.r.find(line, BadLastMod, "lastmod "+quote(s)+" is no W3C Datetime: ignored", "")
+			x.r.find(line, BadLastMod, "lastmod "+quote(b)+" is no W3C Datetime: ignored", "")
 		}
 	case fieldPubDate:
-		if t, ok := pubDate(s); ok {
+		if t, ok := pubDate(string(b)); ok {
 			x.cur.LastMod = t
 		} else {
-			x.r.find(line, BadLastMod, "pubDate "+quote(s)+" is no RFC 822 date: ignored", "")
+			x.r.find(line, BadLastMod, "pubDate "+quote(b)+" is no RFC 822 date: ignored", "")
 		}
 	case fieldFreq:
-		if v, ok := changeFreq(s); ok {
+		if v, ok := changeFreq(b); ok {
 			x.cur.ChangeFreq = v
 		} else {
-			x.r.find(line, BadFreq, "changefreq "+quote(s)+" is none of always, hourly, daily, weekly, monthly, yearly, never: ignored", "")
+			x.r.find(line, BadFreq, "changefreq "+quote(b)+" is none of always, hourly, daily, weekly, monthly, yearly, never: ignored", "")
 		}
 	case fieldPriority:
-		if validPriority(s) {
-			x.cur.Priority = s
+		if validPriority(b) {
+			x.cur.Priority = string(b)
 		} else {
-			x.r.find(line, BadPriority, "priority "+quote(s)+" is not from 0.0 to 1.0: ignored", "")
+			x.r.find(line, BadPriority, "priority "+quote(b)+" is not from 0.0 to 1.0: ignored", "")
 		}
 	}
 }
 
 // quote returns s quoted for a message, shortened.
-func quote(s string) string {
+func quote(b []byte) string {
+	s := string(b)
 	if len(s) > 40 {
 		s = s[:40] + "…"
 	}

@@ -30,10 +30,10 @@ func TestCrawlerFollowsSitemaps(t *testing.T) {
 		io.WriteString(w, "<html><body>page</body></html>")
 	}
 	routes := map[string]http.HandlerFunc{
-		"/robots.txt": text("text/plain", "User-agent: *\nDisallow: /\n\nUser-agent: Foobot\nDisallow: /drafts/\nAllow: /\n\nSitemap: /sitemap_index.xml\n"),
-		"/sitemap_index.xml": text(xmlType, index("{host}/sitemaps/products.xml", "{host}/sitemaps/news.txt")),
+		"/robots.txt":            text("text/plain", "User-agent: *\nDisallow: /\n\nUser-agent: Foobot\nDisallow: /drafts/\nAllow: /\n\nSitemap: /sitemap_index.xml\n"),
+		"/sitemap_index.xml":     text(xmlType, index("{host}/sitemaps/products.xml", "{host}/sitemaps/news.txt")),
 		"/sitemaps/products.xml": text(xmlType, urlset("{host}/", "{host}/products/1", "{host}/drafts/launch", "{host}/products/2?ref=a&amp;x=1")),
-		"/sitemaps/news.txt": text("text/plain", "{host}/news/today\n{host}/drafts/tomorrow\n"),
+		"/sitemaps/news.txt":     text("text/plain", "{host}/news/today\n{host}/drafts/tomorrow\n"),
 	}
 	for _, p := range []string{"/", "/products/1", "/products/2", "/drafts/launch", "/news/today", "/drafts/tomorrow"} {
 		routes[p] = page

@@ -282,12 +282,15 @@ func validLoc(loc string) bool {
 	if !ok || rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
 		return false
 	}
+	var high byte
 	for i := 0; i < len(loc); i++ {
-		if c := loc[i]; c <= ' ' || c == 0x7f {
+		c := loc[i]
+		if c <= ' ' || c == 0x7f {
 			return false
 		}
+		high |= c
 	}
-	return utf8.ValidString(loc)
+	return high < utf8.RuneSelf || utf8.ValidString(loc)
 }
 
 // cutPrefixFold is strings.CutPrefix with the prefix's ASCII case ignored.

@@ -115,3 +115,21 @@ func TestSitemapsUsage(t *testing.T) {
 		t.Errorf("sitemaps -h: exit %d, help without the exit statuses", code)
 	}
 }
+
+// TestSitemapsProgress checks the progress line that a terminal gets: it
+// counts what was read, and is erased before other output and at the end.
+func TestSitemapsProgress(t *testing.T) {
+	s := sitemapSite(t)
+	_, stdout, stderr := runSitemaps("-progress", "-agent", "Foobot", "-delay", "1ms", s.URL)
+	const erase = "\r\033[K"
+	if !strings.Contains(stderr, erase) || !strings.Contains(stderr, " pages (") {
+		t.Errorf("no progress line in stderr:\n%q", stderr)
+	}
+	parts := strings.Split(stderr, erase)
+	if last := parts[len(parts)-1]; !strings.HasPrefix(last, "3 sitemaps, 3 pages") {
+		t.Errorf("the progress line is not erased before the summary:\n%q", stderr)
+	}
+	if strings.Contains(stdout, "\r") {
+		t.Errorf("progress on stdout:\n%q", stdout)
+	}
+}

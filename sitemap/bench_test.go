@@ -2,7 +2,6 @@ package sitemap_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt/internal/sitemaptest"
@@ -12,16 +11,11 @@ import (
 // BenchmarkReader reads a 50,000-URL sitemap, plain and gzipped, and a
 // 50,000-entry index. bench/ compares it with a whole-document reader.
 func BenchmarkReader(b *testing.B) {
-	var plain, idx, gz bytes.Buffer
-	sitemaptest.URLSet(&plain, "https://example.com/", sitemap.MaxURLs, 0)
-	sitemaptest.Index(&idx, "https://example.com/", sitemap.MaxURLs)
-	w := gzip.NewWriter(&gz)
-	w.Write(plain.Bytes())
-	w.Close()
+	plain, gz, idx := sitemaptest.Documents()
 	for _, doc := range []struct {
 		name string
 		data []byte
-	}{{"urlset", plain.Bytes()}, {"urlset.gz", gz.Bytes()}, {"index", idx.Bytes()}} {
+	}{{"urlset", plain}, {"urlset.gz", gz}, {"index", idx}} {
 		b.Run(doc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(doc.data)))
 			b.ReportAllocs()

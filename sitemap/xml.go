@@ -224,13 +224,10 @@ func (x *xmlReader) doctype() error {
 				}
 			}
 		}
+		inQuote := quote != 0
+		quote = nextQuote(quote, c)
 		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
+		case inQuote || quote != 0:
 		case c == '[':
 			depth++
 		case c == ']':
@@ -273,14 +270,20 @@ func (x *xmlReader) readTag() ([]byte, error) {
 // at its start (0: none).
 func scanQuotes(quote byte, b []byte) byte {
 	for _, c := range b {
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
+		quote = nextQuote(quote, c)
+	}
+	return quote
+}
+
+// nextQuote returns the quote open after c when quote was open before it.
+func nextQuote(quote, c byte) byte {
+	switch {
+	case quote != 0:
+		if c == quote {
+			return 0
 		}
+	case c == '"' || c == '\'':
+		return c
 	}
 	return quote
 }

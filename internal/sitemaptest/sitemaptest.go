@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -113,6 +114,19 @@ func URLSet(w io.Writer, base string, n, pad int) error {
 	}
 	bw.WriteString("</urlset>\n")
 	return bw.Flush()
+}
+
+// Documents returns the three documents the benchmarks read: a sitemap of
+// 50,000 URLs (about 9 MB), the same gzipped, and an index of 50,000
+// sitemaps (about 5 MB).
+func Documents() (plain, gzipped, index []byte) {
+	var p, g, i bytes.Buffer
+	URLSet(&p, "https://example.com/", 50000, 0)
+	Index(&i, "https://example.com/", 50000)
+	w := gzip.NewWriter(&g)
+	w.Write(p.Bytes())
+	w.Close()
+	return p.Bytes(), g.Bytes(), i.Bytes()
 }
 
 // Index writes a <sitemapindex> of n sitemaps under base to w.

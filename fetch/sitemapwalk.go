@@ -224,8 +224,9 @@ func (w *walker) begin(ctx context.Context, u *url.URL) error {
 		robots := rootRobots(rules, root)
 		names := rules.Sitemaps()
 		w.rememberNamed(root, names)
+		prefix, _ := sitemap.Prefix(root)
 		for _, s := range names {
-			w.enqueue(sitemapItem{url: s, namedBy: root, robots: robots})
+			w.enqueue(sitemapItem{url: s, namedBy: prefix, robots: robots})
 		}
 		if len(names) == 0 {
 			w.find(sitemap.Finding{Sitemap: robots, Code: sitemap.NoSitemaps, Message: "robots.txt names no sitemap: " + root + "sitemap.xml is tried"})

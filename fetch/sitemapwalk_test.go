@@ -448,3 +448,18 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n.Add(int64(n))
 	return n, err
 }
+
+// TestWalkNamedByHostCase: a site given with its host in upper case still
+// lets the sitemaps its robots.txt names list the site's URLs (hosts
+// compare without case, RFC 3986 §3.2.2).
+func TestWalkNamedByHostCase(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt":       text("text/plain", "Sitemap: /maps/sitemap.xml\n"),
+		"/maps/sitemap.xml": text(xmlType, urlset("{host}/top", "{host}/maps/x")),
+	})
+	upper := strings.Replace(s.URL, "127.0.0.1", "LOCALHOST", 1)
+	res := walkSite(t, upper+"/", fetch.SitemapOptions{})
+	if len(res.entries) != 2 || len(res.findings) != 0 {
+		t.Errorf("entries %v, findings %v: want both, the robots.txt names the sitemap", res.locs(), res.findings)
+	}
+}

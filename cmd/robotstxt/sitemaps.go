@@ -32,7 +32,7 @@ allows; an index is followed one level down. Each file is read as a
 stream, with the limits of sitemaps.org enforced (50,000 URLs, 50 MB
 uncompressed, gzip bombs included). What is wrong (an HTML page, malformed
 XML, a URL the sitemap may not list, a loop) is printed on standard error
-as it is found, and the counts at the end. With -json, standard output is
+as it is found, the first ten of each kind, and the counts at the end. With -json, standard output is
 JSON Lines: one object per page ("entry"), finding, sitemap read, and a
 "summary" at the end. On a terminal, a progress line on standard error
 counts the sitemaps and pages read.
@@ -191,9 +191,19 @@ func (s *sitemapsRun) finding(f sitemap.Finding) {
 			Message: f.Message, URL: f.URL, Stops: f.Code.Stops()})
 		return
 	}
-	s.clearProgress()
-	fmt.Fprintln(s.c.stderr, f)
+	switch n := s.byCode[f.Code]; {
+	case n <= maxPrinted:
+		s.clearProgress()
+		fmt.Fprintln(s.c.stderr, f)
+	case n == maxPrinted+1:
+		s.clearProgress()
+		fmt.Fprintf(s.c.stderr, "robotstxt sitemaps: more %s findings are counted below, not printed (-json prints every one)\n", f.Code)
+	}
 }
+
+// maxPrinted is how many findings of one code are printed as text: a
+// sitemap can have 50,000 of one kind.
+const maxPrinted = 10
 
 // visit counts a sitemap read.
 func (s *sitemapsRun) visit(v fetch.SitemapVisit) {

@@ -133,3 +133,24 @@ func TestSitemapsProgress(t *testing.T) {
 		t.Errorf("progress on stdout:\n%q", stdout)
 	}
 }
+
+// TestSitemapsManyFindings: findings of one kind past the tenth are
+// counted, not printed.
+func TestSitemapsManyFindings(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "Sitemap: /sitemap.txt\n")
+		case "/sitemap.txt":
+			for range 25 {
+				io.WriteString(w, "http://elsewhere.invalid/x\n")
+			}
+		}
+	}))
+	defer s.Close()
+	_, _, stderr := runSitemaps("-agent", "Foobot", "-delay", "1ms", s.URL)
+	if n := strings.Count(stderr, ": outside: "); n != 10 || !strings.Contains(stderr, "more outside findings are counted") ||
+		!strings.Contains(stderr, "25 findings (25 outside)") {
+		t.Errorf("%d outside findings printed, want 10, a note and the count of 25:\n%s", n, stderr)
+	}
+}

@@ -108,6 +108,13 @@ type SitemapVisit struct {
 // "Sitemaps & Cross Submits"); other entries are reported (Outside) and
 // dropped. A URL listed twice in the walk is yielded once.
 //
+// Timeout bounds each sitemap, so that a server that drips its bytes
+// costs at most that per sitemap; ctx bounds the whole walk. The
+// robots.txt of at most MaxCrossHosts other hosts is read to check
+// cross-submission, so that a sitemap listing a million hosts costs that
+// many robots.txt requests, not a million; past them, entries on new hosts
+// are outside.
+//
 // What is wrong is a [sitemap.Finding] given to OnFinding; a sitemap that
 // cannot be fetched is one of them. The iterator yields a non-nil error
 // only when the walk cannot go on: ctx ended, start is no http(s) URL, or

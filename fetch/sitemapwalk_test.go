@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
 	"github.com/robotstxt-go/robotstxt/internal/sitemaptest"
 	"github.com/robotstxt-go/robotstxt/sitemap"
 )
@@ -461,5 +462,35 @@ func TestWalkNamedByHostCase(t *testing.T) {
 	res := walkSite(t, upper+"/", fetch.SitemapOptions{})
 	if len(res.entries) != 2 || len(res.findings) != 0 {
 		t.Errorf("entries %v, findings %v: want both, the robots.txt names the sitemap", res.locs(), res.findings)
+	}
+}
+
+// TestWalkCrossHostsCapped: a sitemap listing pages on many hosts has the
+// robots.txt of at most MaxCrossHosts of them read; the rest are outside.
+func TestWalkCrossHostsCapped(t *testing.T) {
+	sites := fetchtest.NewSites(nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := range 50 {
+			fmt.Fprintf(&b, "<url><loc>https://host%d.example/page</loc></url>", i)
+		}
+		b.WriteString("</urlset>")
+		w.Header().Set("Content-Type", "application/xml")
+		io.WriteString(w, b.String())
+	}))
+	sites.Set("maps.example", fetchtest.Answer{Body: "User-agent: *\nAllow: /\n"})
+	for i := range 50 {
+		sites.Set(fmt.Sprintf("host%d.example", i), fetchtest.Answer{Body: "User-agent: *\nAllow: /\nSitemap: https://maps.example/sitemap.xml\n"})
+	}
+	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+	res := walkSite(t, "https://maps.example/sitemap.xml", fetch.SitemapOptions{
+		Cache: cache, Transport: fetch.NewTransport(sites, "", cache), MaxCrossHosts: 5})
+	asked := 0
+	for i := range 50 {
+		asked += sites.Fetches(fmt.Sprintf("host%d.example", i))
+	}
+	// The sitemap's own host counts as one of the five hosts asked.
+	if len(res.entries) != 4 || asked != 4 || !res.has(sitemap.Outside) {
+		t.Errorf("%d entries, %d other hosts' robots.txt fetched; want 4 and 4, and the rest outside", len(res.entries), asked)
 	}
 }

@@ -250,7 +250,7 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	if err != nil {
 		return nil, err
 	}
-	delay, why, rules, err := p.spacing(ctx, rawURL)
+	delay, why, latest, err := p.spacing(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	now := time.Now()
 	pc := p.lookup(origin, now)
 	pc.delay, pc.spacing = delay, why
-	p.robotsPause(pc, rules, now)
+	p.robotsPause(pc, latest, now)
 	w := &waiter{ready: make(chan struct{})}
 	r := &Reservation{p: p, pc: pc, w: w}
 	if pc.waiters.Len() == 0 && !now.Before(pc.next) {
@@ -281,15 +281,11 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 // is asked again, when its latest fetch found it unreachable (a 429 or
 // 5xx answer, or none): the one time the cache fetches it again
 // ([retryAt]), from the answer's Retry-After or the cache's RetryTTL.
-func (p *Pacer) robotsPause(pc *pace, rules *Rules, now time.Time) {
-	if rules == nil {
-		return
-	}
-	until, ok := retryAt(rules.Latest)
+func (p *Pacer) robotsPause(pc *pace, res *Result, now time.Time) {
+	until, ok := retryAt(res)
 	if !ok || !until.After(now) || !until.After(pc.next) {
 		return
 	}
-	res := rules.Latest
 	pc.next, pc.pauseUntil = until, until
 	pc.pauseWhy = reason{what: "retry", delay: until.Sub(res.Fetched), status: res.StatusCode, robotsURL: res.RobotsURL}
 	if res.RetryAfter > 0 {
@@ -299,14 +295,14 @@ func (p *Pacer) robotsPause(pc *pace, rules *Rules, now time.Time) {
 }
 
 // spacing returns the spacing for rawURL's origin, what sets it, and the
-// rules it was read from (nil without a cache). With a cache, it refuses a
-// URL the rules disallow with a [*DisallowedError], so that no turn is
-// spent on it; a URL of an origin whose robots.txt is unreachable is not
-// refused, as its turn comes when the robots.txt is asked again.
-func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Rules, error) {
+// latest fetch of its robots.txt (nil without a cache). With a cache, it
+// refuses a URL the rules disallow with a [*DisallowedError], so that no
+// turn is spent on it; a URL of an origin whose robots.txt is unreachable
+// is not refused, as its turn comes when the robots.txt is asked again.
+func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Result, error) {
 	d := p.delay
 	why := reason{what: "Delay"}
-	var rules *Rules
+	var latest *Result
 	if p.cache != nil {
 		dec, err := p.cache.Decide(ctx, p.agent, rawURL)
 		if err != nil {
@@ -315,7 +311,7 @@ func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reas
 		if !dec.Allowed && dec.Source != Unreachable {
 			return 0, why, nil, disallowedError(dec, p.agent)
 		}
-		rules = &dec.Rules
+		latest = dec.Latest
 		if cd, line := dec.Robots.Group(p.agent).CrawlDelayLine(); line != 0 {
 			d = cd
 			why = reason{what: "Crawl-delay", robotsURL: dec.Result.RobotsURL, line: line}
@@ -323,7 +319,7 @@ func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reas
 	}
 	d = max(min(d, p.maxD), p.minD)
 	why.delay = d
-	return d, why, rules, nil
+	return d, why, latest, nil
 }
 
 // A Reservation is a turn at an origin, set aside by [Pacer.Reserve].

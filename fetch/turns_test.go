@@ -123,3 +123,19 @@ func TestWaitPushedPastClientTimeout(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkPacerReserve is Reserve for an origin whose robots.txt is
+// cached and asks no spacing: the cost of the rules it reads first.
+func BenchmarkPacerReserve(b *testing.B) {
+	sites := fetchtest.NewSites(map[string]fetchtest.Answer{
+		"a.example": {Body: "User-agent: *\nDisallow: /private/\nCrawl-delay: 0\n"},
+	}, nil)
+	p := newPacer(sites, PacerOptions{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Reserve(ctx, "http://a.example/some/page?q=1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

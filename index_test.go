@@ -296,3 +296,39 @@ func TestSortByLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFewByLiteral checks that the sort of small indexed groups orders
+// rules as sortByLiteral does (by literal prefix, equal prefixes in file
+// order), on random prefixes built to share long beginnings, to tie on the
+// seven bytes of a key and past them, and to repeat.
+func TestSortFewByLiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4096))
+	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/catalog/product/", "/x?"}
+	for trial := range 2000 {
+		n := 1 + rng.IntN(smallIdxMask)
+		if trial%2 == 0 {
+			n = 1 + rng.IntN(20)
+		}
+		lits := make([][]byte, n)
+		for i := range lits {
+			b := []byte(stems[rng.IntN(len(stems))])
+			for range rng.IntN(10) {
+				b = append(b, "ab/-z"[rng.IntN(5)])
+			}
+			lits[i] = b
+		}
+		few, want := make([]uint64, n), make([]uint64, n)
+		for i := range n {
+			few[i], want[i] = uint64(i), uint64(i)
+		}
+		sortFewByLiteral(few, lits)
+		var tmp []uint64
+		sortByLiteral(want, lits, 0, &tmp)
+		for k := range want {
+			want[k] &= idxMask
+		}
+		if !slices.Equal(few, want) {
+			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %v, sortByLiteral %v", trial, n, few, want)
+		}
+	}
+}

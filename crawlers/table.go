@@ -12,6 +12,12 @@ const (
 	googleSpecial = "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers"
 )
 
+// apple is Apple's page on Applebot, which says that a file naming
+// Googlebot but not Applebot is obeyed as for Googlebot.
+const apple = "https://support.apple.com/en-us/119829"
+
+// table lists the crawlers; each one's Obeys is completed by init from
+// also.
 var table = []Crawler{
 	{Token: "Amazonbot", Operator: "Amazon", Purpose: AISearch,
 		UserAgent: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36",
@@ -25,9 +31,9 @@ var table = []Crawler{
 		Source:    "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"},
 	{Token: "Applebot", Operator: "Apple", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
-		Source:    "https://support.apple.com/en-us/119829"},
+		Source:    apple},
 	{Token: "Applebot-Extended", Operator: "Apple", Purpose: AIControl,
-		Source: "https://support.apple.com/en-us/119829"},
+		Source: apple},
 	{Token: "Baiduspider", Operator: "Baidu", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)",
 		Source:    "https://www.baidu.com/search/spider.html"},
@@ -79,4 +85,21 @@ var table = []Crawler{
 	{Token: "YandexBot", Operator: "Yandex", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
 		Source:    "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html"},
+}
+
+// also lists, per crawler, the tokens it obeys after its own, in order,
+// with the page that documents it: Google's crawler overview gives
+// Googlebot-Image the tokens "Googlebot-Image, Googlebot" (a file without a
+// group for Googlebot-Image is obeyed as for Googlebot), and Apple's page
+// says Applebot follows a file's Googlebot rules when none name Applebot.
+var also = map[string][]Obeyed{
+	"Googlebot-Image": {{Token: "Googlebot", Source: googleCommon}},
+	"Applebot":        {{Token: "Googlebot", Source: apple}},
+}
+
+func init() {
+	for i := range table {
+		c := &table[i]
+		c.Obeys = append([]Obeyed{{Token: c.Token, Source: c.Source}}, also[c.Token]...)
+	}
 }

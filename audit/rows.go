@@ -18,6 +18,11 @@ type Row struct {
 	Operator string `parquet:"operator" json:"operator"`
 	Purpose  string `parquet:"purpose" json:"purpose"`
 	OwnGroup bool   `parquet:"own_group" json:"own_group"`
+	// Documented is "" when the crawler is answered with the group the
+	// core selects for its token, else how its operator's documentation
+	// changes that: "obeys Googlebot" (Googlebot-Image, Applebot without a
+	// group of their own), "ignores *" (AdsBot-Google).
+	Documented string `parquet:"documented" json:"documented"`
 
 	Label      string    `parquet:"label" json:"label"`
 	CrawlDelay *float64  `parquet:"crawl_delay,optional" json:"crawl_delay"`
@@ -61,4 +66,9 @@ type URLRow struct {
 	Allowed   *bool  `parquet:"allowed,optional" json:"allowed"`
 	Line      int32  `parquet:"line" json:"line"`
 	Rule      string `parquet:"rule" json:"rule"`
+	// ContentUsage and ContentSignal are as in Verdict; Documented as in
+	// Row.
+	ContentUsage  string `parquet:"content_usage" json:"content_usage"`
+	ContentSignal string `parquet:"content_signal" json:"content_signal"`
+	Documented    string `parquet:"documented" json:"documented"`
 }

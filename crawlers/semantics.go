@@ -36,20 +36,46 @@ func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
 // A robots.txt that stands for an HTTP status (allow-all, disallow-all)
 // binds every crawler alike.
 func (c *Crawler) Group(r *robotstxt.Robots) (g robotstxt.Group, note string) {
-	if r.Kind() != robotstxt.Parsed || r.NamesAgent(c.Token) {
+	switch token := c.Follows(r); {
+	case token == c.Token:
 		return r.Group(c.Token), ""
+	case token == "":
+		return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
+			`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
+	default:
+		return r.Group(token), "no group names " + c.Token + ": it obeys the group for " + token +
+			", as its operator documents (" + c.source(token) + "). Add a group for " + c.Token + " to give it rules of its own."
+	}
+}
+
+// Follows returns the token whose group decides for c in r, as [Crawler.Group]
+// selects it: c.Token when a group names it, when none of its tokens is
+// named and it obeys `*`, or when r stands for an HTTP status; another
+// token of c.Obeys when that one is the first named; "" when c ignores
+// `*` and no group names it.
+func (c *Crawler) Follows(r *robotstxt.Robots) string {
+	if r.Kind() != robotstxt.Parsed || r.NamesAgent(c.Token) {
+		return c.Token
 	}
 	for _, o := range c.Obeys {
 		if o.Token != c.Token && r.NamesAgent(o.Token) {
-			return r.Group(o.Token), "no group names " + c.Token + `: it obeys the group for ` + o.Token +
-				", as its operator documents (" + o.Source + "). Add a group for " + c.Token + " to give it rules of its own."
+			return o.Token
 		}
 	}
 	if c.IgnoresGlobal {
-		return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
-			`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
+		return ""
 	}
-	return r.Group(c.Token), ""
+	return c.Token
+}
+
+// source returns the documentation of a token c obeys.
+func (c *Crawler) source(token string) string {
+	for _, o := range c.Obeys {
+		if o.Token == token {
+			return o.Source
+		}
+	}
+	return c.Source
 }
 
 // GroupFor is [Group] for a crawler that answers to several tokens, as

@@ -48,7 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var (
 		out      = fs.String("o", "", "write the rows to `file` (format from its extension: .csv, .jsonl, .parquet, .txt); default stdout")
 		format   = fs.String("format", "", "output format: csv, jsonl, parquet or table (default: from -o, else table on a terminal, csv otherwise)")
-		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas); default the built-in list")
+		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas), or agent sets by name, comma-separated (crawlers, ai.robots.txt; see -agent-sets); default crawlers")
+		sets     = fs.Bool("agent-sets", false, "list the bundled agent sets with their version, date and licence, and exit")
 		paths    = fs.String("paths", "/", "comma-separated `paths` asked of every origin")
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
@@ -66,6 +67,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *sets {
+		for _, s := range audit.AgentSets() {
+			fmt.Fprintf(stdout, "%s\t%d crawlers\t%s\t%s\t%s\n", s.Name, s.Agents, s.Source, s.Version, s.Date)
+			if s.License != "" {
+				fmt.Fprintf(stdout, "\n%s\n", s.License)
+			}
+		}
+		return 0
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -92,15 +102,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk}
 	if *agents != "" {
-		f, err := os.Open(*agents)
+		cfg.Agents, err = audit.Agents(*agents)
 		if err != nil {
-			fmt.Fprintln(stderr, "robotsaudit:", err)
-			return 2
-		}
-		cfg.Agents, err = audit.ReadAgents(f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "robotsaudit: %s: %v\n", *agents, err)
+			fmt.Fprintln(stderr, "robotsaudit: -agents:", err)
 			return 2
 		}
 	}

@@ -121,6 +121,9 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		jobs <- j
 	}
 	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{workers: nw, split: cfg.split}, nil, !cfg.NoLint, func(rs *resolved) {
+		if !st.keep(i, rs) {
+			return
+		}
 		if rs.direct {
 			if !rs.c.own {
 				c := *rs.c

@@ -3,11 +3,15 @@ package audit
 // Row is the answer for one capture × agent, with one verdict per path.
 // The field tags name the columns of every output format.
 type Row struct {
-	Input       string `parquet:"input" json:"input"`
-	Offset      int64  `parquet:"offset" json:"offset"`
-	URL         string `parquet:"url" json:"url"`
-	Origin      string `parquet:"origin" json:"origin"`
-	Date        string `parquet:"date" json:"date"`
+	Input  string `parquet:"input" json:"input"`
+	Offset int64  `parquet:"offset" json:"offset"`
+	URL    string `parquet:"url" json:"url"`
+	Origin string `parquet:"origin" json:"origin"`
+	Date   string `parquet:"date" json:"date"`
+	// Captures is how many captures of the origin's robots.txt the inputs
+	// hold when each origin is answered once (by this, the latest); null
+	// when every capture is answered (-all-captures).
+	Captures    *int32 `parquet:"captures,optional" json:"captures"`
 	Status      int32  `parquet:"status" json:"status"`
 	FinalURL    string `parquet:"final_url" json:"final_url"`
 	FinalStatus int32  `parquet:"final_status" json:"final_status"`
@@ -60,6 +64,7 @@ type URLRow struct {
 	RobotsURL string `parquet:"robots_url" json:"robots_url"`
 	Input     string `parquet:"input" json:"input"`
 	Offset    int64  `parquet:"offset" json:"offset"`
+	Captures  *int32 `parquet:"captures,optional" json:"captures"` // as in Row
 	Status    int32  `parquet:"status" json:"status"`
 	Rules     string `parquet:"rules" json:"rules"`
 	Agent     string `parquet:"agent" json:"agent"`

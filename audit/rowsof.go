@@ -48,6 +48,9 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		Status: int32(c.Status), FinalURL: rs.final, FinalStatus: int32(rs.finalStatus), Hops: int32(rs.hops),
 		Rules: rulesName(rs.rules), Verdicts: row.Verdicts[:0], Lint: noLint,
 	}
+	if rs.captures > 0 {
+		row.Captures = &rs.captures
+	}
 	if rs.lint != nil {
 		row.LintErrors, row.LintWarnings = &rs.lint.errors, &rs.lint.warnings
 		if rs.lint.kinds != nil {
@@ -147,6 +150,9 @@ func (q *questions) urlRows(u, robotsURL string, rs *resolved, row *URLRow, emit
 		*row = URLRow{URL: u, RobotsURL: robotsURL, Agent: a.Name(), Rules: RulesUnknown}
 		if rs != nil {
 			row.Input, row.Offset, row.Status = rs.c.Input, rs.c.Offset, int32(rs.c.Status)
+			if rs.captures > 0 {
+				row.Captures = &rs.captures
+			}
 			row.Rules = rulesName(rs.rules)
 			if rs.rules != nil {
 				g, _, documented := groupOf(rs.rules, a)

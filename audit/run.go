@@ -25,6 +25,10 @@ type Config struct {
 	Format  string // default FormatCSV
 	Workers int    // default runtime.NumCPU()
 	NoLint  bool   // leave out the lint counts (they cost a robotstxt.Summarize per capture)
+	// AllCaptures answers every capture. By default each origin is
+	// answered once for all the inputs, by its latest capture (see
+	// index), after a first pass that reads the inputs for their dates.
+	AllCaptures bool
 	// ChunkURLs is how many URLs of the URL list are joined at once: each
 	// chunk is one pass over the inputs. Default 100,000.
 	ChunkURLs int
@@ -90,9 +94,17 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	st := &runState{cfg: &cfg, sum: &Summary{Inputs: len(cfg.Inputs)}, probs: make([][]Problem, len(cfg.Inputs))}
 	stop := st.progress()
 	var err error
-	if cfg.URLs != nil {
+	if !cfg.AllCaptures {
+		st.index, err = st.buildIndex(ctx)
+		if errors.Is(err, context.Canceled) {
+			err = nil
+		}
+	}
+	switch {
+	case err != nil:
+	case cfg.URLs != nil:
 		err = st.runURLs(ctx, out)
-	} else {
+	default:
 		err = st.runPaths(ctx, out)
 	}
 	stop()
@@ -116,6 +128,7 @@ type runState struct {
 	cfg      *Config
 	sum      *Summary
 	probs    [][]Problem // per input
+	index    index       // nil with AllCaptures
 	bytes    atomic.Int64
 	captures atomic.Int64
 }
@@ -298,6 +311,9 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {
+				if !st.keep(i, rs) {
+					return
+				}
 				rs.read(false)
 				ru, _ := robotstxt.RobotsURL(rs.c.URL)
 				if m[ru] == nil {

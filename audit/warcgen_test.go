@@ -141,15 +141,31 @@ func corpusCaptures(t testing.TB) []capture {
 // TestWriteCorpusWARC writes the real corpus as a WARC file to the path in
 // ROBOTSAUDIT_CORPUS_WARC, for measuring the command on it:
 //
-//	ROBOTSAUDIT_CORPUS_WARC=/tmp/corpus.warc.gz go test -run TestWriteCorpusWARC ./audit
+//	ROBOTSAUDIT_CORPUS_WARC=/tmp/corpus.warc.gz go test -count=1 -v -run TestWriteCorpusWARC ./audit
 //
-// A path with "%d" writes the corpus in two halves, corpus-0 and corpus-1.
+// The corpus is read from ROBOTSTXT_CORPUS, by default ../../shared/corpus
+// from the audit directory; when it is not there, the test fails rather
+// than skip, since the path asked for would stay unwritten. A path with
+// "%d" writes the corpus in two halves, corpus-0 and corpus-1.
 func TestWriteCorpusWARC(t *testing.T) {
 	p := os.Getenv("ROBOTSAUDIT_CORPUS_WARC")
 	if p == "" {
 		t.Skip("set ROBOTSAUDIT_CORPUS_WARC to a path to write the corpus WARC")
 	}
+	dir := os.Getenv("ROBOTSTXT_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "real")); err != nil {
+		abs, _ := filepath.Abs(dir)
+		t.Fatalf("ROBOTSAUDIT_CORPUS_WARC is set but the corpus is not at %s: set ROBOTSTXT_CORPUS to the corpus directory (the one holding real/)", abs)
+	}
 	cs := corpusCaptures(t)
+	defer func() {
+		if !t.Failed() {
+			t.Logf("wrote %d captures to %s", len(cs), p)
+		}
+	}()
 	if !strings.Contains(p, "%d") {
 		writeWARC(t, p, cs)
 		return

@@ -54,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
+		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
 		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")
 		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
@@ -100,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
-	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk}
+	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk, AllCaptures: *allCaps}
 	if *agents != "" {
 		cfg.Agents, err = audit.Agents(*agents)
 		if err != nil {

@@ -164,7 +164,7 @@ type answerer struct {
 
 func newAnswerer(cfg *Config, q *questions, textPool *sync.Pool) *answerer {
 	a := &answerer{cfg: cfg, q: q, textPool: textPool}
-	if cfg.Format != FormatParquet {
+	if cfg.Format != FormatParquet && cfg.Format != formatRows {
 		enc := new(rowEncoder).encode // the answerer's own: it keeps the text of a capture's fields
 		if cfg.Format == FormatTable {
 			enc = tableRow

@@ -19,6 +19,9 @@ import (
 // Config is what Run asks of which inputs.
 type Config struct {
 	Inputs  []string // files and directories (see Expand), one shard each
+	// Before, when set, is an earlier crawl: Run writes the change table
+	// (Change rows) from it to Inputs instead of the answers.
+	Before []string
 	Agents  []Agent  // default BuiltinAgents()
 	Paths   []string // default "/"; ignored with URLs
 	URLs    io.Reader
@@ -36,6 +39,9 @@ type Config struct {
 	Progress  io.Writer // where a progress line is drawn, or nil
 
 	split int64 // the segments of a .gz WARC read by several workers; tests make them small
+	// sink, when set, is handed each row instead of writing it (Format
+	// formatRows); it is called from one goroutine at a time, in order.
+	sink func(*Row) error
 }
 
 // Summary tells what a run did.
@@ -50,6 +56,11 @@ type Summary struct {
 	Problems    []Problem // in input order, then in the order they were found
 	Skipped     int       // problems that skipped a record, line or input
 	Interrupted bool      // the context was cancelled: the output holds the inputs in Done
+	// Partial is the input that was being answered when the run was
+	// interrupted: the output holds the rows of its records answered so
+	// far (with -paths), after those of the inputs done. "" when none.
+	Partial string
+	Changes *ChangeCounts // with Config.Before
 	Elapsed     time.Duration
 }
 
@@ -87,6 +98,10 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	cfg.defaults()
 	switch cfg.Format {
 	case FormatCSV, FormatJSONL, FormatParquet, FormatTable:
+	case formatRows:
+		if cfg.sink == nil {
+			return nil, fmt.Errorf("format %q needs a sink", cfg.Format)
+		}
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", cfg.Format, strings.Join(Formats, ", "))
 	}
@@ -94,6 +109,19 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	st := &runState{cfg: &cfg, sum: &Summary{Inputs: len(cfg.Inputs)}, probs: make([][]Problem, len(cfg.Inputs))}
 	stop := st.progress()
 	var err error
+	if len(cfg.Before) > 0 {
+		if cfg.URLs != nil {
+			return nil, fmt.Errorf("a change table is made with paths, not a URL list")
+		}
+		if cfg.Format == FormatTable {
+			return nil, fmt.Errorf("a change table is written as CSV, JSON Lines or Parquet")
+		}
+		err = st.runChanges(ctx, out)
+		stop()
+		st.sum.Interrupted = ctx.Err() != nil
+		st.sum.Elapsed = time.Since(start)
+		return st.sum, err
+	}
 	if !cfg.AllCaptures {
 		st.index, err = st.buildIndex(ctx)
 		if errors.Is(err, context.Canceled) {
@@ -199,6 +227,21 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 	// Inputs are answered one after the other, each by all the workers.
 	done := make([]bool, len(cfg.Inputs))
 	var err error
+	if cfg.sink != nil { // the rows are handed over, not written
+		w := &writer[Row]{format: formatRows, sink: cfg.sink}
+		for i := range cfg.Inputs {
+			n, rerr := st.answerInput(ctx, i, q, w)
+			st.sum.Rows += n
+			if rerr != nil {
+				if errors.Is(rerr, context.Canceled) {
+					return nil
+				}
+				return rerr
+			}
+			st.sum.Done++
+		}
+		return nil
+	}
 	for i := range cfg.Inputs {
 		if ctx.Err() != nil {
 			break
@@ -221,7 +264,12 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 		if rerr != nil {
 			if !errors.Is(rerr, context.Canceled) {
 				err = rerr
+				break
 			}
+			// Interrupted: the part holds whole rows, those of the
+			// batches answered so far, in record order; they are kept.
+			st.sum.Partial = cfg.Inputs[i]
+			st.sum.Rows += n
 			break
 		}
 		done[i] = true
@@ -235,6 +283,8 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 			keep = append(keep, parts[i])
 			st.sum.Done++
 			st.sum.Rows += rows[i]
+		} else if cfg.Inputs[i] == st.sum.Partial {
+			keep = append(keep, parts[i])
 		}
 	}
 	return join[Row](cfg.Format, out, rowHeader(cfg.Format, cfg.Paths), keep)

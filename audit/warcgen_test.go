@@ -19,6 +19,7 @@ type capture struct {
 	status   int
 	location string
 	body     string
+	date     string // WARC-Date; default 2026-01-02T03:04:05Z
 }
 
 // warcRecord builds the WARC response record of a capture with the WARC
@@ -33,9 +34,13 @@ func warcRecord(t testing.TB, c capture) []byte {
 	fmt.Fprintf(&http, "Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s", len(c.body), c.body)
 	b := gowarc.NewRecordBuilder(gowarc.Response, gowarc.WithAddMissingDigest(false))
 	b.AddWarcHeader(gowarc.WarcTargetURI, c.url)
-	b.AddWarcHeader(gowarc.WarcDate, "2026-01-02T03:04:05Z")
+	date := c.date
+	if date == "" {
+		date = "2026-01-02T03:04:05Z"
+	}
+	b.AddWarcHeader(gowarc.WarcDate, date)
 	b.AddWarcHeader(gowarc.ContentType, "application/http;msgtype=response")
-	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", len(c.url)*7919+c.status))
+	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", len(c.url)*7919+c.status+len(c.body)*31+len(c.date)))
 	if _, err := b.Write(http.Bytes()); err != nil {
 		t.Fatal(err)
 	}

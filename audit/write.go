@@ -20,6 +20,10 @@ const (
 	FormatTable   = "table"
 )
 
+// formatRows is no file format: the rows are handed to a function
+// (Config.sink), for the change table.
+const formatRows = "rows"
+
 // Formats lists the output formats.
 var Formats = []string{FormatCSV, FormatJSONL, FormatParquet, FormatTable}
 
@@ -53,6 +57,7 @@ type writer[T any] struct {
 	line   []byte // a CSV line, reused
 	seen   csvSeen
 	buf    []T
+	sink   func(*T) error // formatRows
 }
 
 func newWriter[T any](format string, w io.Writer, enc func(*T, []string) []string) *writer[T] {
@@ -69,6 +74,8 @@ func newWriter[T any](format string, w io.Writer, enc func(*T, []string) []strin
 
 func (w *writer[T]) write(r *T) error {
 	switch w.format {
+	case formatRows:
+		return w.sink(r)
 	case FormatParquet:
 		w.buf[0] = *r
 		_, err := w.pq.Write(w.buf)
@@ -95,7 +102,7 @@ func (w *writer[T]) write(r *T) error {
 
 // flush writes out what a text writer buffers.
 func (w *writer[T]) flush() error {
-	if w.bw != nil {
+	if w.bw != nil && w.format != formatRows {
 		return w.bw.Flush()
 	}
 	return nil
@@ -112,6 +119,8 @@ func (w *writer[T]) close() error {
 	switch w.format {
 	case FormatParquet:
 		return w.pq.Close()
+	case formatRows:
+		return nil
 	}
 	return w.bw.Flush()
 }

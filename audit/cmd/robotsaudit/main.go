@@ -54,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
+		before   = fs.String("before", "", "inputs of an earlier crawl (a glob, or several comma-separated): write the change table from them to INPUT... instead of the answers")
 		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
 		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")
@@ -102,6 +103,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk, AllCaptures: *allCaps}
+	if *before != "" {
+		cfg.Before, err = audit.Expand(strings.Split(*before, ","))
+		if err != nil {
+			fmt.Fprintln(stderr, "robotsaudit: -before:", err)
+			return 2
+		}
+	}
 	if *agents != "" {
 		cfg.Agents, err = audit.Agents(*agents)
 		if err != nil {
@@ -211,6 +219,9 @@ func report(w io.Writer, s *audit.Summary) {
 	sec := s.Elapsed.Seconds()
 	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d problems, %d skipped\n",
 		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, len(s.Problems), s.Skipped)
+	if s.Changes != nil {
+		fmt.Fprintln(w, "robotsaudit: changes:", s.Changes)
+	}
 	if s.URLs > 0 {
 		fmt.Fprintf(w, "robotsaudit: %d URLs, %d with no robots.txt in the inputs\n", s.URLs, s.Unmatched)
 	}

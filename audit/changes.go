@@ -134,7 +134,7 @@ func (st *runState) runChanges(ctx context.Context, out io.Writer) error {
 	st.sum.Rows = counts.Changed
 	st.sum.Changes = counts
 	st.sum.Problems = append(st.sum.Problems, bsum.Problems...)
-	st.sum.Skipped += bsum.Skipped
+	st.sum.count()
 	for k := range before {
 		if !seen[k] {
 			counts.OnlyBefore++

@@ -55,6 +55,8 @@ type Summary struct {
 	Unmatched   int64     // URLs whose robots.txt no input holds (no rows)
 	Problems    []Problem // in input order, then in the order they were found
 	Skipped     int       // problems that skipped a record, line or input
+	Notes       int       // problems that skipped nothing (HTML, oversize bodies)
+	Zero        int       // inputs of 0 bytes
 	Interrupted bool      // the context was cancelled: the output holds the inputs in Done
 	// Partial is the input that was being answered when the run was
 	// interrupted: the output holds the rows of its records answered so
@@ -62,6 +64,21 @@ type Summary struct {
 	Partial string
 	Changes *ChangeCounts // with Config.Before
 	Elapsed     time.Duration
+}
+
+// count sets Skipped, Notes and Zero from Problems.
+func (s *Summary) count() {
+	s.Skipped, s.Notes, s.Zero = 0, 0, 0
+	for _, p := range s.Problems {
+		switch {
+		case p.Skipped:
+			s.Skipped++
+		case p.Kind == ProblemZero:
+			s.Zero++
+		default:
+			s.Notes++
+		}
+	}
 }
 
 func (c *Config) defaults() {
@@ -109,6 +126,11 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	st := &runState{cfg: &cfg, sum: &Summary{Inputs: len(cfg.Inputs)}, probs: make([][]Problem, len(cfg.Inputs))}
 	stop := st.progress()
 	var err error
+	for _, p := range cfg.Paths {
+		if !strings.HasPrefix(p, "/") {
+			return nil, fmt.Errorf("path %q does not start with '/'", p)
+		}
+	}
 	if len(cfg.Before) > 0 {
 		if cfg.URLs != nil {
 			return nil, fmt.Errorf("a change table is made with paths, not a URL list")
@@ -140,13 +162,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	s.Bytes = st.bytes.Load()
 	s.Captures = st.captures.Load()
 	for _, ps := range st.probs {
-		for _, p := range ps {
-			if p.Skipped {
-				s.Skipped++
-			}
-		}
 		s.Problems = append(s.Problems, ps...)
 	}
+	s.count()
 	s.Interrupted = ctx.Err() != nil
 	s.Elapsed = time.Since(start)
 	return s, err

@@ -40,7 +40,7 @@ func warcRecord(t testing.TB, c capture) []byte {
 	}
 	b.AddWarcHeader(gowarc.WarcDate, date)
 	b.AddWarcHeader(gowarc.ContentType, "application/http;msgtype=response")
-	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", len(c.url)*7919+c.status+len(c.body)*31+len(c.date)))
+	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", recordNumber(c)))
 	if _, err := b.Write(http.Bytes()); err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +54,16 @@ func warcRecord(t testing.TB, c capture) []byte {
 	}
 	rec.Close()
 	return out.Bytes()
+}
+
+// recordNumber numbers a record's ID; captures with a date of their own
+// (repeated captures of a URL) are told apart by it and their body.
+func recordNumber(c capture) int {
+	n := len(c.url)*7919 + c.status
+	if c.date != "" {
+		n += len(c.body)*31 + int(captureDate(c.date).Unix()%1000003)
+	}
+	return n
 }
 
 func statusText(code int) string {

@@ -9,8 +9,10 @@
 //	robotsaudit [flags] INPUT...
 //
 // Exit status: 0 when every record was answered, 1 when some were skipped
-// (the problems are listed on stderr), 2 on a usage or output error, 130
-// when interrupted (the output then holds the inputs that were done).
+// (the problems are listed on stderr), 2 on a usage or output error, 3 when
+// nothing was skipped but an input is empty (0 bytes: a download that
+// failed?), 130 when interrupted (the output then holds the inputs that
+// were done, and the rows answered so far of the one that was not).
 package main
 
 import (
@@ -57,7 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		before   = fs.String("before", "", "inputs of an earlier crawl (a glob, or several comma-separated): write the change table from them to INPUT... instead of the answers")
 		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
-		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")
+		problems = fs.String("problems", "", "write every problem and note as JSON Lines to `file`")
+		notes    = fs.Bool("notes", false, "list the notes (HTML pages, bodies over 500 KiB) on stderr too; by default they are counted")
 		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
 		bench    = fs.Bool("bench", false, "measure: read+gunzip alone, then the audit with 1 and 2 workers, side by side")
 		benchN   = fs.Int("bench-runs", 3, "with -bench, runs of each measurement (the best is kept)")
@@ -169,12 +172,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	w := stdout
 	var tmp *os.File
 	if *out != "" {
+		if st, err := os.Lstat(*out); err == nil && !st.Mode().IsRegular() {
+			fmt.Fprintf(stderr, "robotsaudit: -o %s: not a regular file (%s); only a regular file is replaced\n", *out, st.Mode().Type())
+			return 2
+		}
 		tmp, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
 		if err != nil {
 			fmt.Fprintln(stderr, "robotsaudit:", err)
 			return 2
 		}
 		defer os.Remove(tmp.Name())
+		// CreateTemp makes the file 0600; the output is made as os.Create
+		// would make it, 0666 less the umask.
+		if err := tmp.Chmod(os.FileMode(0o666 &^ umask())); err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
 		w = tmp
 		cfg.TempDir = filepath.Dir(*out)
 	}
@@ -189,7 +202,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
-	report(stderr, sum)
+	report(stderr, sum, *notes)
 	if *problems != "" {
 		if err := writeProblems(*problems, sum.Problems); err != nil {
 			fmt.Fprintln(stderr, "robotsaudit:", err)
@@ -201,6 +214,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 130
 	case sum.Skipped > 0:
 		return 1
+	case sum.Zero > 0:
+		return 3
 	}
 	return 0
 }
@@ -208,17 +223,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 // maxListed is how many problems are listed on stderr.
 const maxListed = 50
 
-func report(w io.Writer, s *audit.Summary) {
-	for i, p := range s.Problems {
-		if i == maxListed {
-			fmt.Fprintf(w, "robotsaudit: ... and %d more problems (see -problems)\n", len(s.Problems)-maxListed)
-			break
+func report(w io.Writer, s *audit.Summary, notes bool) {
+	listed, more := 0, 0
+	for _, p := range s.Problems {
+		if !p.Skipped && p.Kind != audit.ProblemZero && !notes {
+			continue // a note: counted below
 		}
+		if listed == maxListed {
+			more++
+			continue
+		}
+		listed++
 		fmt.Fprintln(w, "robotsaudit:", p)
 	}
+	if more > 0 {
+		fmt.Fprintf(w, "robotsaudit: ... and %d more (see -problems)\n", more)
+	}
 	sec := s.Elapsed.Seconds()
-	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d problems, %d skipped\n",
-		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, len(s.Problems), s.Skipped)
+	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d skipped, %d notes, %d empty inputs\n",
+		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, s.Skipped, s.Notes, s.Zero)
+	if s.Notes > 0 && !notes {
+		fmt.Fprintln(w, "robotsaudit: notes (HTML pages, bodies over 500 KiB: answered as Google reads them) are listed by -notes and written by -problems")
+	}
 	if s.Changes != nil {
 		fmt.Fprintln(w, "robotsaudit: changes:", s.Changes)
 	}
@@ -227,6 +253,9 @@ func report(w io.Writer, s *audit.Summary) {
 	}
 	if s.Interrupted {
 		fmt.Fprintln(w, "robotsaudit: interrupted; the output holds the inputs that were done")
+		if s.Partial != "" {
+			fmt.Fprintf(w, "robotsaudit: and the rows answered so far of %s\n", s.Partial)
+		}
 	}
 }
 

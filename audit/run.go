@@ -18,10 +18,10 @@ import (
 
 // Config is what Run asks of which inputs.
 type Config struct {
-	Inputs  []string // files and directories (see Expand), one shard each
+	Inputs []string // files and directories (see Expand), one shard each
 	// Before, when set, is an earlier crawl: Run writes the change table
 	// (Change rows) from it to Inputs instead of the answers.
-	Before []string
+	Before  []string
 	Agents  []Agent  // default BuiltinAgents()
 	Paths   []string // default "/"; ignored with URLs
 	URLs    io.Reader
@@ -63,7 +63,7 @@ type Summary struct {
 	// far (with -paths), after those of the inputs done. "" when none.
 	Partial string
 	Changes *ChangeCounts // with Config.Before
-	Elapsed     time.Duration
+	Elapsed time.Duration
 }
 
 // count sets Skipped, Notes and Zero from Problems.

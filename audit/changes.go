@@ -130,6 +130,7 @@ func (st *runState) runChanges(ctx context.Context, out io.Writer) error {
 	st.sum.Inputs += bsum.Inputs
 	st.sum.Done += bsum.Done
 	st.sum.Captures += bsum.Captures
+	st.sum.Seen += bsum.Seen
 	st.sum.Bytes += bsum.Bytes
 	st.sum.Rows = counts.Changed
 	st.sum.Changes = counts

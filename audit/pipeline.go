@@ -121,6 +121,7 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		jobs <- j
 	}
 	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{workers: nw, split: cfg.split}, nil, !cfg.NoLint, func(rs *resolved) {
+		st.seen.Add(1)
 		if !st.keep(i, rs) {
 			return
 		}

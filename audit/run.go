@@ -49,6 +49,7 @@ type Summary struct {
 	Inputs      int       // inputs named
 	Done        int       // inputs read to the end and in the output
 	Captures    int64     // robots.txt captures answered
+	Seen        int64     // robots.txt captures read (more than Captures when an origin has several)
 	Rows        int64     // rows written
 	Bytes       int64     // input bytes read (compressed, as on disk)
 	URLs        int64     // URLs of the URL list read
@@ -161,6 +162,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	s := st.sum
 	s.Bytes = st.bytes.Load()
 	s.Captures = st.captures.Load()
+	s.Seen = st.seen.Load()
 	for _, ps := range st.probs {
 		s.Problems = append(s.Problems, ps...)
 	}
@@ -177,6 +179,7 @@ type runState struct {
 	index    index       // nil with AllCaptures
 	bytes    atomic.Int64
 	captures atomic.Int64
+	seen     atomic.Int64
 }
 
 // forInputs runs f for each input on cfg.Workers workers and reports which
@@ -379,6 +382,9 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {
+				if chunkNo == 0 {
+					st.seen.Add(1)
+				}
 				if !st.keep(i, rs) {
 					return
 				}

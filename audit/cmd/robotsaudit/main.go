@@ -240,8 +240,8 @@ func report(w io.Writer, s *audit.Summary, notes bool) {
 		fmt.Fprintf(w, "robotsaudit: ... and %d more (see -problems)\n", more)
 	}
 	sec := s.Elapsed.Seconds()
-	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d skipped, %d notes, %d empty inputs\n",
-		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, s.Skipped, s.Notes, s.Zero)
+	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures read, %d answered, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d skipped, %d notes, %d empty inputs\n",
+		s.Done, s.Inputs, s.Seen, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Seen)/sec, s.Skipped, s.Notes, s.Zero)
 	if s.Notes > 0 && !notes {
 		fmt.Fprintln(w, "robotsaudit: notes (HTML pages, bodies over 500 KiB: answered as Google reads them) are listed by -notes and written by -problems")
 	}

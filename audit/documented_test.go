@@ -71,3 +71,48 @@ func TestDocumentedLabels(t *testing.T) {
 		t.Errorf("%d rows", len(rows))
 	}
 }
+
+// TestURLRowsUsage: -urls rows carry the Content-Usage and Content-Signal
+// columns, the same values as -paths mode's verdict for the same path
+// (both from verdict).
+func TestURLRowsUsage(t *testing.T) {
+	body := "Content-Signal: ai-train=no\nUser-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\nDisallow: /private/\n"
+	p := t.TempDir() + "/u.warc.gz"
+	writeWARC(t, p, []capture{{url: "https://u.example/robots.txt", status: 200, body: body}})
+	agents, _ := ReadAgents(strings.NewReader("GPTBot\nAdsBot-Google\n"))
+	paths := []string{"/", "/open/x", "/private/x"}
+	out, _ := run(t, Config{Inputs: []string{p}, Paths: paths, Format: FormatJSONL, Agents: agents})
+	rows := decodeRows(t, out)
+	var list strings.Builder
+	for _, path := range paths {
+		list.WriteString("https://u.example" + path + "\n")
+	}
+	out, _ = run(t, Config{Inputs: []string{p}, URLs: strings.NewReader(list.String()), Format: FormatJSONL, Agents: agents})
+	n, stated := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var u URLRow
+		if err := json.Unmarshal([]byte(line), &u); err != nil {
+			t.Fatal(err)
+		}
+		path := strings.TrimPrefix(u.URL, "https://u.example")
+		for _, r := range rows {
+			if r.Agent != u.Agent {
+				continue
+			}
+			for _, v := range r.Verdicts {
+				if v.Path == path {
+					n++
+					if v.ContentUsage != u.ContentUsage || v.ContentSignal != u.ContentSignal || *v.Allowed != *u.Allowed || v.Line != u.Line {
+						t.Errorf("%s %s: -urls %+v; -paths %+v", u.Agent, path, u, v)
+					}
+					if u.ContentUsage != "" && u.ContentSignal != "" {
+						stated++
+					}
+				}
+			}
+		}
+	}
+	if n != len(paths)*len(agents) || stated == 0 {
+		t.Errorf("%d rows compared (want %d), %d with both preferences stated", n, len(paths)*len(agents), stated)
+	}
+}

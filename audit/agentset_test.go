@@ -48,8 +48,8 @@ func TestAgentSets(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	if len(both) <= 166 || len(both) >= 166+24 {
-		t.Errorf("crawlers,ai.robots.txt: %d agents; want the union of 24 and 166 that overlap", len(both))
+	if n := len(BuiltinAgents()); len(both) <= 166 || len(both) >= 166+n {
+		t.Errorf("crawlers,ai.robots.txt: %d agents; want the union of %d and 166 that overlap", len(both), n)
 	}
 	if _, err := Agents("no-such-set"); err == nil {
 		t.Error("an unknown set name is accepted")

@@ -53,11 +53,17 @@ var table = []Crawler{
 		UserAgent:     "Mozilla/5.0 (iPhone; CPU iPhone OS 14_7_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)",
 		IgnoresGlobal: true, Source: googleSpecial},
 	{Token: "Google-Extended", Operator: "Google", Purpose: AIControl, Source: googleCommon},
+	{Token: "Google-InspectionTool", Operator: "Google", Purpose: Search,
+		UserAgent: "Mozilla/5.0 (compatible; Google-InspectionTool/1.0;)", Source: googleCommon},
 	{Token: "Googlebot", Operator: "Google", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 		Source:    googleCommon},
 	{Token: "Googlebot-Image", Operator: "Google", Purpose: Search,
 		UserAgent: "Googlebot-Image/1.0", Source: googleCommon},
+	// Googlebot-News sends Googlebot's headers: it has none of its own.
+	{Token: "Googlebot-News", Operator: "Google", Purpose: Search, Source: googleCommon},
+	{Token: "Googlebot-Video", Operator: "Google", Purpose: Search,
+		UserAgent: "Googlebot-Video/1.0", Source: googleCommon},
 	{Token: "Storebot-Google", Operator: "Google", Purpose: Commerce,
 		UserAgent: "Mozilla/5.0 (X11; Linux x86_64; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36",
 		Source:    googleCommon},
@@ -88,13 +94,17 @@ var table = []Crawler{
 }
 
 // also lists, per crawler, the tokens it obeys after its own, in order,
-// with the page that documents it: Google's crawler overview gives
+// with the page that documents it: Google's list of common crawlers gives
 // Googlebot-Image the tokens "Googlebot-Image, Googlebot" (a file without a
-// group for Googlebot-Image is obeyed as for Googlebot), and Apple's page
+// group for Googlebot-Image is obeyed as for Googlebot), and the same for
+// Googlebot-News, Googlebot-Video and Google-InspectionTool; Apple's page
 // says Applebot follows a file's Googlebot rules when none name Applebot.
 var also = map[string][]Obeyed{
-	"Googlebot-Image": {{Token: "Googlebot", Source: googleCommon}},
-	"Applebot":        {{Token: "Googlebot", Source: apple}},
+	"Googlebot-Image":       {{Token: "Googlebot", Source: googleCommon}},
+	"Googlebot-News":        {{Token: "Googlebot", Source: googleCommon}},
+	"Googlebot-Video":       {{Token: "Googlebot", Source: googleCommon}},
+	"Google-InspectionTool": {{Token: "Googlebot", Source: googleCommon}},
+	"Applebot":              {{Token: "Googlebot", Source: apple}},
 }
 
 func init() {

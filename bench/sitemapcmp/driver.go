@@ -156,12 +156,12 @@ func readMode(impl, u string, passes int) {
 	}
 	var n int
 	var err error
-	peak := peakAbove(func() { n, err = read(u) })
+	peak := sitemaptest.PeakAbove(func() { n, err = read(u) })
 	if err != nil {
 		fail(1, impl+": "+err.Error())
 	}
 	old := debug.SetGCPercent(10)
-	held := peakAbove(func() { read(u) })
+	held := sitemaptest.PeakAbove(func() { read(u) })
 	debug.SetGCPercent(old)
 	var wall, cpu []string
 	rate := func(d time.Duration) string { return strconv.FormatFloat(want/d.Seconds(), 'f', 0, 64) }
@@ -185,16 +185,6 @@ func cpuTime() time.Duration {
 		fail(2, "getrusage: "+err.Error())
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// peakAbove returns the peak of the heap's objects while f runs (sampled
-// every millisecond), less those in use before.
-func peakAbove(f func()) uint64 {
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	peak := sitemaptest.PeakHeap(f)
-	return peak - min(peak, before.HeapAlloc)
 }
 
 // vmHWM is the process's peak resident set, from /proc/self/status.

@@ -337,10 +337,11 @@ func sortFewByLiteral(keys []uint64, lits [][]byte) {
 	}
 }
 
-// fewSorted is the number of keys up to which sortFewByLiteral sorts them
-// by insertion: rules are often listed in about the order of their paths,
-// and on the small files of the corpus insertion took 7% fewer instructions
-// than slices.Sort there.
+// fewSorted is the number of keys up to which sortFewByLiteral and
+// sortLayout sort them by insertion: rules are often listed in about the
+// order of their paths, and on the small files of the corpus insertion
+// took fewer instructions than slices.Sort in both (7% fewer in
+// sortFewByLiteral).
 const fewSorted = 64
 
 // insertionSort sorts keys in increasing order.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // The parser's fast paths must answer exactly as the general code they
@@ -24,7 +26,7 @@ func checkQuickDirective(t *testing.T, raw []byte) bool {
 		return false
 	}
 	wkey, wvalue, _, wok := splitLine(raw)
-	wkind, _ := classifyKey(wkey)
+	wkind, _ := grammar.ClassifyKey(wkey)
 	if !wok || kind != wkind || !bytes.Equal(key, wkey) || !bytes.Equal(value, wvalue) {
 		t.Errorf("quickDirective(%q) = %v %q %q, general path %v %v %q %q", raw, kind, key, value, wok, wkind, wkey, wvalue)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"golang.org/x/net/idna"
 )
 
@@ -189,18 +190,7 @@ func lowerScheme(s string) string {
 			return known
 		}
 	}
-	return asciiLower(s)
-}
-
-// asciiLower lower-cases the ASCII letters of s, returning s itself when it
-// has none upper-case.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
+	return grammar.LowerString(s)
 }
 
 // splitAuthority splits an authority without userinfo into host (brackets
@@ -254,7 +244,7 @@ func canonicalHost(host string) (string, bool, error) {
 		ascii, asciiSame, err := idnaHost(name)
 		return ascii, same && asciiSame, err
 	}
-	if lower := asciiLower(name); lower != name {
+	if lower := grammar.LowerString(name); lower != name {
 		name, same = lower, false
 	}
 	if !validASCIIHost(strings.TrimSuffix(name, ".")) {
@@ -353,7 +343,7 @@ func unescapeHost(s string) (string, bool) {
 			b.WriteByte(s[i])
 			continue
 		}
-		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		if i+2 >= len(s) || !grammar.IsHex(s[i+1]) || !grammar.IsHex(s[i+2]) {
 			return "", false
 		}
 		b.WriteByte(unhexDigit(s[i+1])<<4 | unhexDigit(s[i+2]))

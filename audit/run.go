@@ -24,7 +24,7 @@ type Config struct {
 	URLs    io.Reader
 	Format  string // default FormatCSV
 	Workers int    // default runtime.NumCPU()
-	NoLint  bool   // leave out the lint counts (they cost a robotstxt.Summarize per capture)
+	NoLint  bool   // leave out the lint counts (they cost a lint.Summarize per capture)
 	// ChunkURLs is how many URLs of the URL list are joined at once: each
 	// chunk is one pass over the inputs. Default 100,000.
 	ChunkURLs int

@@ -9,6 +9,8 @@
 // `*` group), read it from here so that they agree.
 package crawlers
 
+import "github.com/robotstxt-go/robotstxt/internal/grammar"
+
 // Purpose says what a crawler fetches pages for, as its operator documents it.
 type Purpose string
 
@@ -67,31 +69,9 @@ func All() []Crawler {
 // regard to ASCII case as robots.txt compares agents.
 func Lookup(token string) (Crawler, bool) {
 	for i := range table {
-		if equalFoldASCII(table[i].Token, token) {
+		if grammar.EqualFold(table[i].Token, token) {
 			return table[i], true
 		}
 	}
 	return Crawler{}, false
-}
-
-// equalFoldASCII reports whether a and b are equal when ASCII letters are
-// folded to lower case; other bytes compare as they are ("K", the Kelvin
-// sign, is not "k").
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

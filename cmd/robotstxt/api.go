@@ -20,6 +20,7 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // This file is the JSON API of robotstxt serve: /api/check, /api/lint and
@@ -201,7 +202,8 @@ func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	body, cut := cutRobots(body)
 	s.work(w, r, func() {
-		src := &source{name: "robots.txt", robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}
+		rep := lint.Diagnose(body)
+		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
 		resp := checkWith(src, req.Agent, req.URLs)
 		resp.Cut = cut
 		writeJSON(w, http.StatusOK, resp)
@@ -220,13 +222,13 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 	}
 	body, cut := cutRobots(body)
 	s.work(w, r, func() {
-		writeLint(w, body, cut, robotstxt.Diagnose(body))
+		writeLint(w, body, cut, lint.Diagnose(body))
 	})
 }
 
 // writeLint streams the answer of /api/lint (see lintResponse), so that
 // the answer for a large file is never held whole in memory.
-func writeLint(w http.ResponseWriter, body []byte, cut int, rep *robotstxt.Report) {
+func writeLint(w http.ResponseWriter, body []byte, cut int, rep *lint.Report) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	j := lintJSON{Counts: newLintJSON("", rep, false).Counts}
@@ -254,7 +256,7 @@ func writeLint(w http.ResponseWriter, body []byte, cut int, rep *robotstxt.Repor
 
 // findingKinds counts the findings of each kind, in the order of their
 // first finding.
-func findingKinds(findings robotstxt.ErrorList) []kindJSON {
+func findingKinds(findings lint.ErrorList) []kindJSON {
 	out := []kindJSON{}
 	at := map[findingKind]int{}
 	for _, e := range findings {
@@ -454,10 +456,10 @@ func joinInts(n []int) string {
 
 // fileAgents returns the product tokens that the user-agent lines of a file
 // name, in file order, each once.
-func fileAgents(rep *robotstxt.Report) []string {
+func fileAgents(rep *lint.Report) []string {
 	out := []string{}
 	for _, l := range rep.Lines {
-		if l.Kind != robotstxt.LineUserAgent {
+		if l.Kind != lint.LineUserAgent {
 			continue
 		}
 		n := 0

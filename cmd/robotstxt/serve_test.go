@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // tester starts the tester's handler on a loopback port, with the Host
@@ -491,7 +491,7 @@ func TestTextLines(t *testing.T) {
 		}
 	}
 	for _, in := range inputs {
-		if got, want := len(textLines([]byte(in))), robotstxt.Diagnose([]byte(in)).Counts.Lines; got != want {
+		if got, want := len(textLines([]byte(in))), lint.Diagnose([]byte(in)).Counts.Lines; got != want {
 			t.Errorf("textLines(%.40q): %d lines, Diagnose counts %d", in, got, want)
 		}
 	}

@@ -1,9 +1,11 @@
-package robotstxt
+package lint
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // This file holds the public types of [Diagnose]: the causes of findings,
@@ -170,8 +172,9 @@ type Counts struct {
 
 // Report is what [Diagnose] found in a file.
 type Report struct {
-	Lines    []Line    // one per line of the file
-	Findings ErrorList // in line order
+	Robots   *robotstxt.Robots // the file as robotstxt.Parse reads it, from the same pass
+	Lines    []Line            // one per line of the file
+	Findings ErrorList         // in line order
 	Counts   Counts
 }
 

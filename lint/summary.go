@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 // This file holds what [Summarize] returns: the counts of a [Report]
 // without its messages and line records. Diagnose and Summarize run the

@@ -114,15 +114,16 @@ func NotRobots(body []byte) error {
 	if cause, msg := fileKind(head); cause != nil {
 		return &Error{Line: 1, Severity: SeverityError, Err: cause, Msg: msg}
 	}
-	// The first line with content, after a byte order mark and blank lines.
-	text := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	start := len(text) - len(grammar.TrimSpace(text))
-	if looksLikeHTML(text[start:]) {
-		line := 1 + bytes.Count(text[:start], []byte("\n")) // blank lines end in LF or CR LF
-		if bytes.IndexByte(text[:start], '\n') < 0 {
-			line = 1 + bytes.Count(text[:start], []byte("\r"))
-		}
-		return &Error{Line: line, Severity: SeverityError, Err: ErrHTML, Msg: htmlMessage}
+	// An HTML page shows itself on the first line with content, after a
+	// byte order mark (or the part of one the lexer skips) and blank lines,
+	// as Diagnose finds it.
+	text := body[bomPrefix(body):]
+	start := 0
+	for start < len(text) && grammar.IsSpace(text[start]) {
+		start++
+	}
+	if start < len(text) && looksLikeHTML(text[start:]) {
+		return &Error{Line: lineOf(text[:start]), Severity: SeverityError, Err: ErrHTML, Msg: htmlMessage}
 	}
 	return nil
 }
@@ -141,3 +142,32 @@ func fileKind(data []byte) (error, string) {
 }
 
 const htmlMessage = "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file"
+
+// bomPrefix returns the length of the prefix of the UTF-8 byte order mark
+// EF BB BF that data starts with, which the lexer skips.
+func bomPrefix(data []byte) int {
+	const bom = "\xef\xbb\xbf"
+	n := 0
+	for n < len(bom) && n < len(data) && data[n] == bom[n] {
+		n++
+	}
+	return n
+}
+
+// lineOf returns the number of the line that starts after blank, a run of
+// whitespace, as the lexer numbers lines: CR, LF and CR LF each end one.
+func lineOf(blank []byte) int {
+	line := 1
+	for i := 0; i < len(blank); i++ {
+		switch blank[i] {
+		case '\r':
+			line++
+			if i+1 < len(blank) && blank[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+			line++
+		}
+	}
+	return line
+}

@@ -90,6 +90,8 @@ type diagnoser struct {
 	sum         *Summary     // counting only (Summarize): no messages, no line records
 	delayNoted  bool         // the note that Google ignores crawl-delay is made
 	cut         bool         // the content past maxBodySize has been reported
+	usageRun    []int        // usage lines of the current group since its last user-agent line, while it has no rule
+	usageSeen   []usageState // what the usage lines of the current group state, by path (see usage_gaps.go)
 	scratch     []byte       // a normalised pattern, reused from rule to rule
 	patterns    patternLines // the patterns of the group of the last rule
 }
@@ -207,6 +209,7 @@ func (d *diagnoser) line(ln *Line, ev *observe.Line) {
 
 	if ev.Did == observe.OpenedGroup {
 		d.groups = append(d.groups, diagGroup{line: ln.Num})
+		d.usageSeen = d.usageSeen[:0]
 	}
 	d.group = ev.Group
 	if kind != grammar.KeySitemap && d.group >= 0 {
@@ -217,7 +220,11 @@ func (d *diagnoser) line(ln *Line, ev *observe.Line) {
 		ln.Kind = LineUserAgent
 		d.rep.Counts.UserAgents++
 		d.agent(ln, value)
+		d.usageInAgents(ln, ev.Did == observe.JoinedGroup)
 	case grammar.KeyAllow, grammar.KeyDisallow:
+		if d.group >= 0 {
+			d.usageRun = d.usageRun[:0] // the next user-agent line starts a group
+		}
 		ln.Kind = LineDisallow
 		if kind == grammar.KeyAllow {
 			ln.Kind = LineAllow

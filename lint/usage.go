@@ -17,12 +17,15 @@ import (
 
 // Causes of the findings on Content-Usage and Content-Signal lines.
 var (
-	ErrUsageValue      = errors.New("malformed usage preference")            // states nothing, or less than it seems
-	ErrUsageKey        = errors.New("unknown usage category")                // ignored
-	ErrUsageCase       = errors.New("usage key or value in the wrong case")  // Content-Usage is case-sensitive
-	ErrUsagePath       = errors.New("usage path can never match")            // it does not start with '/'
-	ErrUsageDisallowed = errors.New("usage preference on a disallowed path") // no preference applies there
-	ErrUsageNoGroup    = errors.New("usage line before any user-agent line") // read by some crawlers only
+	ErrUsageValue      = errors.New("malformed usage preference")                  // states nothing, or less than it seems
+	ErrUsageKey        = errors.New("unknown usage category")                      // ignored
+	ErrUsageCase       = errors.New("usage key or value in the wrong case")        // Content-Usage is case-sensitive
+	ErrUsagePath       = errors.New("usage path can never match")                  // it does not start with '/'
+	ErrUsageDisallowed = errors.New("usage preference on a disallowed path")       // no preference applies there
+	ErrUsageNoGroup    = errors.New("usage line before any user-agent line")       // read by some crawlers only
+	ErrSignalPath      = errors.New("content-signal line with a path")             // the policy has no path form
+	ErrUsageInAgents   = errors.New("usage line inside a run of user-agent lines") // the next user-agent line joins its group
+	ErrUsageConflict   = errors.New("conflicting usage preferences")               // one path or one key stated twice, differently
 )
 
 // usageLine checks a line with key key, if it is a Content-Usage or
@@ -49,11 +52,21 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 	if !hasPath && d.usageBadPath(ln, name, pref) {
 		return true
 	}
+	if hasPath && kind == grammar.ContentUsage && d.usageRawSpace(ln, path, pref) {
+		return true
+	}
+	if hasPath && kind == grammar.ContentSignal {
+		d.signalPath(ln, path, pref)
+	}
+	if d.group >= 0 {
+		d.usageRun = append(d.usageRun, ln.Num)
+	}
 	if kind == grammar.ContentUsage {
 		d.usagePrefs(ln, pref)
 	} else {
 		d.signals(ln, pref)
 	}
+	d.usageConflicts(ln, kind, path, pref, hasPath)
 	if hasPath && bytes.IndexByte(path[:len(path)-1], '$') >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar,
 			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path)

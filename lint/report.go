@@ -10,8 +10,8 @@ import (
 
 // This file holds the public types of [Diagnose]: the causes of findings,
 // their severities, and the report on each line. The reading itself is in
-// diagnose.go, the wording of the advice in diag_advice.go, and the checks
-// on the whole body (HTML, binary, UTF-16) in diag_detect.go.
+// lint.go, the wording of the advice in advice.go, and the checks
+// on the whole body (HTML, binary, UTF-16) in detect.go.
 
 // Causes of the findings of [Diagnose]. Match them with [errors.Is].
 var (

@@ -8,7 +8,7 @@ import (
 )
 
 // TestDiagnoseUsage pins the findings on Content-Usage and Content-Signal
-// lines (diag_usage.go), each row on the section of
+// lines (usage.go), each row on the section of
 // draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-08 or the Content
 // Signals Policy it checks.
 func TestDiagnoseUsage(t *testing.T) {

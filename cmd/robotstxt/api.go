@@ -83,22 +83,6 @@ type resultJSON struct {
 	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
-// lintResponse is what /api/lint answers, in this order: the counts of lint
-// -json, the counts of each kind of finding, the findings (at most pageKeep
-// of a kind, then one that counts the rest), and the text of each line,
-// numbered as the findings are. writeLint streams it.
-type lintResponse struct {
-	File     string        `json:"file"`
-	Cut      int           `json:"cut,omitempty"` // the size of a file cut at 500 KiB
-	Errors   int           `json:"errors"`
-	Warnings int           `json:"warnings"`
-	Infos    int           `json:"infos"`
-	Counts   countsJSON    `json:"counts"`
-	Kinds    []kindJSON    `json:"kinds"`
-	Findings []findingJSON `json:"findings"`
-	Text     []string      `json:"text"`
-}
-
 // kindJSON counts the findings of one kind: a severity and a cause.
 type kindJSON struct {
 	Severity string `json:"severity"`
@@ -226,7 +210,7 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// writeLint streams the answer of /api/lint (see lintResponse), so that
+// writeLint streams the answer of /api/lint (a lintJSON), so that
 // the answer for a large file is never held whole in memory.
 func writeLint(w http.ResponseWriter, body []byte, cut int, rep *lint.Report) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -170,15 +170,22 @@ func countsSummary(n lint.Counts) string {
 		n.Allow, n.Disallow, never, plural(n.Sitemaps, "sitemap"))
 }
 
-// lintJSON is what lint -json prints.
+// lintJSON is the one JSON form of a lint result: what lint -json prints,
+// and what /api/lint answers, which writeLint streams in this order with
+// the fields marked for it: the counts of each kind of finding, the
+// findings (at most pageKeep of a kind, then one that counts the rest), and
+// the text of each line, numbered as the findings are.
 type lintJSON struct {
 	File     string        `json:"file"`
+	Cut      int           `json:"cut,omitempty"` // /api/lint: the size of a file cut at 500 KiB
 	Errors   int           `json:"errors"`
 	Warnings int           `json:"warnings"`
 	Infos    int           `json:"infos"`
 	Counts   countsJSON    `json:"counts"`
+	Kinds    []kindJSON    `json:"kinds,omitempty"` // /api/lint, always
 	Findings []findingJSON `json:"findings"`
-	Lines    []lineJSON    `json:"lines,omitempty"`
+	Lines    []lineJSON    `json:"lines,omitempty"` // lint -json -lines
+	Text     []string      `json:"text,omitempty"`  // /api/lint, always
 }
 
 type countsJSON struct {

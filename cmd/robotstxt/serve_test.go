@@ -123,7 +123,7 @@ func TestAPIErrors(t *testing.T) {
 
 func TestAPILint(t *testing.T) {
 	srv, _ := tester(t, false)
-	var got lintResponse
+	var got lintJSON
 	code := post(t, srv, "/api/lint", "application/json", `{"robots": "User-agent: *\r\nNoindex: /a\r\n\r\nDisallow /b"}`, &got)
 	if code != http.StatusOK || got.Errors != 1 || got.Warnings != 1 || len(got.Kinds) != 2 || got.Kinds[0].Count != 1 ||
 		!cmp.Equal(got.Text, []string{"User-agent: *", "Noindex: /a", "", "Disallow /b"}) {
@@ -418,7 +418,7 @@ func TestAPISizes(t *testing.T) {
 	if code := post(t, srv, "/api/check", "application/json", string(req), &got); code != 200 || got.Cut != len(big) || !*got.Results[0].Allowed {
 		t.Errorf("/api/check of a %d-byte file: %d, cut %d, %+v; want it cut and /x allowed", len(big), code, got.Cut, got.Results)
 	}
-	var lint lintResponse
+	var lint lintJSON
 	if code := post(t, srv, "/api/lint", "text/plain", big, &lint); code != 200 || lint.Cut != len(big) {
 		t.Errorf("/api/lint of a %d-byte file: %d, cut %d", len(big), code, lint.Cut)
 	}
@@ -436,7 +436,7 @@ func TestAPISizes(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	lint = lintResponse{}
+	lint = lintJSON{}
 	if err := json.Unmarshal(body, &lint); err != nil {
 		t.Fatal(err)
 	}

@@ -138,6 +138,9 @@ func (d *diagnoser) Line(ev *observe.Line) {
 		return
 	}
 	ln := Line{Num: ev.Num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
+	if d.sum == nil {
+		ln.Text = d.str(raw)
+	}
 	if !d.cut && start+len(raw) > maxBodySize {
 		d.cut = true
 		where := "from this line on"

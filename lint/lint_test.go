@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
@@ -179,7 +180,8 @@ func TestDiagnoseLines(t *testing.T) {
 		{Num: 11, Kind: LineDisallow, Key: "Disallow", Value: "/\xff", Group: 2, NonUTF8: true},
 	}
 	r := Diagnose([]byte(robots))
-	if diff := cmp.Diff(want, r.Lines); diff != "" {
+	// Text is pinned by TestLineText.
+	if diff := cmp.Diff(want, r.Lines, cmpopts.IgnoreFields(Line{}, "Text")); diff != "" {
 		t.Errorf("Diagnose().Lines mismatch (-want +got):\n%s", diff)
 	}
 	wantCounts := Counts{Lines: 11, Blank: 1, Comments: 1, Invalid: 1, UserAgents: 2, Groups: 2,
@@ -544,5 +546,43 @@ func TestDiagnoseLintFiles(t *testing.T) {
 			}
 			t.Errorf("no finding on line %d says %q (%s); findings:\n%v", tt.msgAt, tt.msg, tt.reason, r.Findings)
 		})
+	}
+}
+
+// TestLineText: the Text of the lines, rejoined with the breaks that ended
+// them, is the file after its byte order mark (or the prefix of one the
+// lexer skips); no empty line follows a final break, an empty file has no
+// line.
+func TestLineText(t *testing.T) {
+	inputs := []string{"", "a", "a\n", "a\n\n", "a\r\nb", "a\n\rb", "\r\r\n\n", "\xef\xbb\xbfa\nb", "\xef\xbbx", "x\x00y\nz", "\xef\xbb\xbf"}
+	if names, err := filepath.Glob(filepath.Join(sharedDir, "corpus", "real", "*")); err == nil {
+		for _, n := range names[:min(len(names), 300)] {
+			b, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, string(b))
+		}
+	}
+	for _, in := range inputs {
+		rep := Diagnose([]byte(in))
+		rest := in[bomPrefix([]byte(in)):]
+		for i, l := range rep.Lines {
+			if !strings.HasPrefix(rest, l.Text) {
+				t.Fatalf("%.40q: line %d's text %.40q is not what follows", in, l.Num, l.Text)
+			}
+			rest = rest[len(l.Text):]
+			switch {
+			case strings.HasPrefix(rest, "\r\n"):
+				rest = rest[2:]
+			case strings.HasPrefix(rest, "\r"), strings.HasPrefix(rest, "\n"):
+				rest = rest[1:]
+			case i != len(rep.Lines)-1:
+				t.Fatalf("%.40q: line %d is not ended by a break", in, l.Num)
+			}
+		}
+		if rest != "" {
+			t.Errorf("%.40q: %q left after the last line", in, rest)
+		}
 	}
 }

@@ -139,7 +139,8 @@ func (k LineKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil
 // Line is what [Diagnose] saw on one line. A file that ends with a line
 // break has no empty line after it.
 type Line struct {
-	Num   int // 1-based
+	Num   int    // 1-based
+	Text  string // the line as written, without its line break (and without a leading byte order mark)
 	Kind  LineKind
 	Key   string // as written, trimmed; "" for blank, comment and invalid lines
 	Value string // as written, trimmed, without the comment

@@ -233,7 +233,9 @@ func writeLint(w http.ResponseWriter, body []byte, cut int, rep *lint.Report) {
 	}
 	st.end()
 	st.begin("text")
-	eachTextLine(body, func(line string) { st.item(line) })
+	for _, l := range rep.Lines {
+		st.item(l.Text)
+	}
 	st.end()
 	st.close() // the client may be gone; nothing to do then
 }
@@ -303,6 +305,10 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	src := res.source()
+	text := src.report // the lines of the body, whatever its status
+	if text == nil {
+		text = lint.Diagnose(res.Body)
+	}
 	urls := req.URLs
 	if len(urls) == 0 {
 		urls = []string{req.URL}
@@ -313,7 +319,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Decide(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
-			Text:      textLines(res.Body),
+			Text:      textLines(text),
 			Check:     checkWith(src, req.Agent, urls),
 		}
 		if src.report != nil {
@@ -457,38 +463,14 @@ func fileAgents(rep *lint.Report) []string {
 	return out
 }
 
-// textLines splits a robots.txt into lines as Diagnose numbers them: a
-// leading UTF-8 byte order mark (or a prefix of one) is no text, CR, LF and
-// CR LF each end a line, no empty line follows a final line break, and an
-// empty file has no line.
-func textLines(data []byte) []string {
-	out := []string{}
-	eachTextLine(data, func(line string) { out = append(out, line) })
+// textLines returns the text of each line of rep's file, numbered as its
+// findings are.
+func textLines(rep *lint.Report) []string {
+	out := make([]string, 0, len(rep.Lines))
+	for _, l := range rep.Lines {
+		out = append(out, l.Text)
+	}
 	return out
-}
-
-// eachTextLine calls f with each line of data, as textLines splits them.
-func eachTextLine(data []byte, f func(string)) {
-	const bom = "\xef\xbb\xbf"
-	n := 0
-	for n < len(bom) && n < len(data) && data[n] == bom[n] {
-		n++
-	}
-	data = data[n:]
-	for first := true; ; first = false {
-		end := bytes.IndexAny(data, "\r\n")
-		if end < 0 {
-			if len(data) > 0 || (first && n > 0) {
-				f(string(data))
-			}
-			return
-		}
-		f(string(data[:end]))
-		if data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n' {
-			end++
-		}
-		data = data[end+1:]
-	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -186,7 +186,7 @@ func asciiDigit(c byte) bool  { return '0' <= c && c <= '9' }
 // ones.
 func lowerScheme(s string) string {
 	for _, known := range [...]string{"http", "https", "ftp"} {
-		if strings.EqualFold(s, known) {
+		if grammar.EqualFold(s, known) {
 			return known
 		}
 	}
@@ -322,7 +322,7 @@ func allASCII(s string) bool {
 // case: such a label is Punycode that IDNA must check.
 func hasACELabel(name string) bool {
 	for {
-		if len(name) >= 4 && strings.EqualFold(name[:4], "xn--") {
+		if len(name) >= 4 && grammar.EqualFold(name[:4], "xn--") {
 			return true
 		}
 		i := strings.IndexByte(name, '.')

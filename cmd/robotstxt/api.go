@@ -20,6 +20,7 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -456,7 +457,7 @@ func fileAgents(rep *lint.Report) []string {
 		for n < len(l.Value) && isTokenByte(l.Value[n]) {
 			n++
 		}
-		if tok := l.Value[:n]; tok != "" && !slices.ContainsFunc(out, func(s string) bool { return strings.EqualFold(s, tok) }) {
+		if tok := l.Value[:n]; tok != "" && !slices.ContainsFunc(out, func(s string) bool { return grammar.EqualFold(s, tok) }) {
 			out = append(out, tok)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -332,7 +333,7 @@ func identity(agent, header string) (token, send string, err error) {
 		return "", "", fmt.Errorf("no product token found in -user-agent %q: give the token its robots.txt groups name with -agent NAME", header)
 	case agent == "*":
 		return found, header, nil
-	case !strings.EqualFold(found, agent):
+	case !grammar.EqualFold(found, agent):
 		return "", "", fmt.Errorf("-agent %s and -user-agent %q name different crawlers (%q): a crawler obeys robots.txt under the name it sends", agent, header, found)
 	}
 	return agent, header, nil

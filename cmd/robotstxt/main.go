@@ -7,6 +7,7 @@
 //	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
 //	robotstxt lint [-json] [-lines] [-all] FILE|-
 //	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
+//	robotstxt page -agent A [-user-agent H] URL
 //	robotstxt serve [-addr HOST:PORT] [-allow-private]
 //
 // check prints one line per URL:
@@ -77,6 +78,7 @@ Usage:
 	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
 	robotstxt lint [-json] [-lines] [-all] FILE|-
 	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
+	robotstxt page -agent A [-user-agent H] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
 	robotstxt help COMMAND | version
 
@@ -85,6 +87,8 @@ Commands:
 	check   say whether an agent may fetch URLs, and which line decides
 	lint    report what looks wrong in a robots.txt, line by line
 	fetch   fetch a site's robots.txt as a crawler does and explain the result
+	page    fetch a page as a crawler does: robots.txt, X-Robots-Tag, meta
+	        tags and Content-Usage, joined into one answer
 	serve   run a robots.txt tester page in the browser, with a JSON API
 
 Examples:
@@ -126,14 +130,16 @@ func (c *cli) run(args []string) int {
 		return c.fetch(rest)
 	case "serve":
 		return c.serve(rest)
+	case "page":
+		return c.page(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".
 			switch rest[0] {
-			case "check", "lint", "fetch", "serve":
+			case "check", "lint", "fetch", "serve", "page":
 				return c.run([]string{rest[0], "-h"})
 			}
-			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch or serve", rest[0])
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve or page", rest[0])
 		}
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
@@ -141,7 +147,7 @@ func (c *cli) run(args []string) int {
 		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
-		return c.fail("robotstxt: unknown command %q: use check, lint, fetch or serve (robotstxt -h for help)", cmd)
+		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve or page (robotstxt -h for help)", cmd)
 	}
 }
 

@@ -1,0 +1,213 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt/pagerules"
+)
+
+// This file answers what a crawler may do with a page it fetched, from the
+// three places that say it: robots.txt (may it fetch the URL, and its
+// usage preferences), the response header (X-Robots-Tag, Robots-Tag,
+// Content-Usage) and the robots meta tags of the HTML head.
+//
+// With net/http, call [Cache.ReadPage] on the response and read resp.Body
+// as before. With colly, which reads the body itself, ask twice: the
+// header alone when it arrives, to drop a body that will not be used, and
+// the whole answer once the body is there (colly calls OnResponse before
+// OnHTML, so the answer can gate link following):
+//
+//	c.OnResponseHeaders(func(r *colly.Response) {
+//		var rules pagerules.Rules
+//		rules.AddHeader(*r.Headers, cache.Agent())
+//		if !rules.MayIndex(time.Now()) && !strings.Contains(r.Headers.Get("Content-Type"), "html") {
+//			r.Request.Abort() // a PDF or image with noindex: skip the download
+//		}
+//	})
+//	c.OnResponse(func(r *colly.Response) {
+//		page, err := cache.PageOf(context.Background(), r.Request.URL.String(), *r.Headers, r.Body)
+//		if err != nil {
+//			return
+//		}
+//		r.Ctx.Put("follow", page.MayFollow())
+//		if page.MayIndex(time.Now()) {
+//			index(r.Request.URL, r.Body, page.Rules.SnippetLimit())
+//		}
+//	})
+//	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+//		if e.Request.Ctx.GetAny("follow") == true {
+//			c.Visit(e.Request.AbsoluteURL(e.Attr("href"))) // not e.Request.Visit, whose requests share this Ctx
+//		}
+//	})
+//
+// The journey test of the colly module (colly/journey_test.go) runs this
+// recipe against a local site.
+
+// Page is what a crawler may do with one fetched page, and where each
+// answer came from.
+type Page struct {
+	// URL is the page's URL.
+	URL string
+	// Agent is the product token the answers are for: the Cache's.
+	Agent string
+	// Robots is robots.txt's answer for URL: may it be fetched, the
+	// deciding line, and its usage preferences.
+	Robots Decision
+	// Header holds the rules of the X-Robots-Tag and Robots-Tag headers;
+	// Meta those of the robots meta tags, read as MetaScan says. Rules is
+	// both added up: the rules in effect.
+	Header, Meta, Rules pagerules.Rules
+	// HTML reports whether the page is HTML, and so was read for meta tags.
+	HTML     bool
+	MetaScan pagerules.MetaScan
+	// Usage is the usage preferences of robots.txt and of the
+	// Content-Usage header, combined category by category.
+	Usage pagerules.Usage
+	// Warnings are what a crawler or a webmaster should know, in plain
+	// words, such as "disallowed by robots.txt, so its noindex cannot be
+	// seen".
+	Warnings []string
+}
+
+// MayIndex reports whether the page may be shown in search results at time
+// now: robots.txt allows fetching it and its rules allow indexing it.
+func (p *Page) MayIndex(now time.Time) bool {
+	return p.Robots.Allowed && p.Rules.MayIndex(now)
+}
+
+// MayFollow reports whether the page's links may be followed: robots.txt
+// allows fetching it and no nofollow applies.
+func (p *Page) MayFollow() bool { return p.Robots.Allowed && p.Rules.MayFollow() }
+
+// ReadPage answers for a response the crawler got, without taking its body
+// from it: it reads at most pagerules.DefaultHeadLimit bytes of an HTML
+// body, up to the end of the head, and replaces resp.Body with a reader
+// that gives those bytes again and then the rest, closing the original
+// body when closed. The crawler reads resp.Body as if nothing had been
+// read. The URL is resp.Request.URL's (after redirects). A non-HTML
+// response is not read at all.
+//
+// The error is [Cache.Decide]'s for the URL (an *AgentError, a
+// *robotstxt.URLError, or ctx's), or the body's read error.
+func (c *Cache) ReadPage(ctx context.Context, resp *http.Response) (*Page, error) {
+	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
+		return nil, fmt.Errorf("fetch: ReadPage: response without a request URL")
+	}
+	p, err := c.page(ctx, resp.Request.URL.String(), resp.Header)
+	if err != nil {
+		return nil, err
+	}
+	if p.HTML && resp.Body != nil {
+		var prefix bytes.Buffer
+		scanErr := p.readMeta(io.TeeReader(resp.Body, &prefix))
+		resp.Body = &replayBody{Reader: io.MultiReader(&prefix, resp.Body), Closer: resp.Body}
+		if scanErr != nil {
+			return p, scanErr
+		}
+	}
+	p.finish(time.Now())
+	return p, nil
+}
+
+// PageOf answers for a page whose header and body the crawler already
+// holds, as crawler frameworks hand them over (colly's OnResponse gives
+// *r.Headers and r.Body): rawURL is the page's URL, body what has been
+// read of it. It reads at most pagerules.DefaultHeadLimit bytes of body.
+func (c *Cache) PageOf(ctx context.Context, rawURL string, h http.Header, body []byte) (*Page, error) {
+	p, err := c.page(ctx, rawURL, h)
+	if err != nil {
+		return nil, err
+	}
+	if p.HTML {
+		if err := p.readMeta(bytes.NewReader(body)); err != nil {
+			return p, err
+		}
+	}
+	p.finish(time.Now())
+	return p, nil
+}
+
+// page gathers what the header and robots.txt say.
+func (c *Cache) page(ctx context.Context, rawURL string, h http.Header) (*Page, error) {
+	d, err := c.DecideURL(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: isHTML(h)}
+	p.Header.AddHeader(h, p.Agent)
+	p.Usage = pagerules.JoinUsage(d.Usage, h)
+	return p, nil
+}
+
+// readMeta reads the meta tags of the page from body.
+func (p *Page) readMeta(body io.Reader) error {
+	scan, err := p.Meta.AddMeta(body, p.Agent, pagerules.DefaultHeadLimit)
+	p.MetaScan = scan
+	return err
+}
+
+// finish adds the rules up and writes the warnings.
+func (p *Page) finish(now time.Time) {
+	p.Rules = pagerules.Rules{}
+	p.Rules.Merge(&p.Header)
+	p.Rules.Merge(&p.Meta)
+	p.Warnings = pageWarnings(p, now)
+}
+
+// isHTML reports whether a response with header h is HTML: its
+// Content-Type is text/html or application/xhtml+xml, or it has none (a
+// crawler sniffs such a body, and a tokenizer reads anything).
+func isHTML(h http.Header) bool {
+	ct := h.Get("Content-Type")
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+}
+
+// pageWarnings writes what a crawler or a webmaster should know about p.
+func pageWarnings(p *Page, now time.Time) []string {
+	var w []string
+	if !p.Robots.Allowed {
+		where := "robots.txt"
+		if p.Robots.Line > 0 {
+			where = fmt.Sprintf("robots.txt line %d (%s)", p.Robots.Line, p.Robots.Rule)
+		}
+		w = append(w, fmt.Sprintf("disallowed by %s: a crawler does not fetch this page, so the page's own rules below are never read", where))
+		if p.Rules.Has(pagerules.NoIndex) {
+			w = append(w, fmt.Sprintf("disallowed by robots.txt, so its noindex cannot be seen (%s): the URL may still be indexed from links to it; allow it in robots.txt for the noindex to work",
+				p.Rules.Origin(pagerules.NoIndex)))
+		}
+	}
+	if p.HTML && !p.MetaScan.Ended && p.MetaScan.Read > 0 {
+		w = append(w, fmt.Sprintf("the HTML head did not end within the first %d bytes: meta tags after them are not read", p.MetaScan.Read))
+	}
+	for _, u := range p.Rules.Unknown {
+		w = append(w, fmt.Sprintf("rule %q in %s is not understood: ignored", u.Origin.Text, u.Origin))
+	}
+	if p.Rules.Has(pagerules.IndexIfEmbedded) && !p.Rules.Has(pagerules.NoIndex) {
+		w = append(w, "indexifembedded has no effect without noindex")
+	}
+	if t, ok := p.Rules.UnavailableAfter(); ok && now.After(t) {
+		w = append(w, fmt.Sprintf("unavailable_after %s has passed (%s): the page is not to be shown in results",
+			t.UTC().Format(time.RFC3339), p.Rules.Origin(pagerules.UnavailableAfter)))
+	}
+	if p.Usage.Header != "" && !p.Usage.HeaderOK {
+		w = append(w, fmt.Sprintf("Content-Usage header %q does not parse (draft-ietf-aipref-vocab-08 §6.5): it states nothing", p.Usage.Header))
+	}
+	return w
+}
+
+// replayBody gives back the bytes read ahead of the crawler, then the rest
+// of the original body, which Close closes.
+type replayBody struct {
+	io.Reader
+	io.Closer
+}

@@ -1,0 +1,212 @@
+package fetch_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/pagerules"
+)
+
+// pageSite serves a robots.txt and pages that state rules in each of the
+// three places: robots.txt, the header, and the meta tags.
+func pageSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	big := bigPage(5 << 20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\n")
+		case "/header":
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Add("X-Robots-Tag", "noindex")
+			w.Header().Add("X-Robots-Tag", "foobot: nofollow, max-snippet:20")
+			io.WriteString(w, "<html><head></head><body>hi</body></html>")
+		case "/meta":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, `<html><head><meta name="robots" content="max-snippet:50, nosnippet"><meta name="Foobot" content="noindex"></head><body>hi</body></html>`)
+		case "/open/usage":
+			w.Header().Set("Content-Usage", "search=y, train-ai=n")
+			io.WriteString(w, "<p>hi")
+		case "/private/noindex":
+			w.Header().Set("X-Robots-Tag", "noindex")
+			io.WriteString(w, "secret")
+		case "/pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Header().Set("X-Robots-Tag", "noindex")
+			io.WriteString(w, `<meta name="robots" content="nofollow">`)
+		case "/big":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write(big)
+		case "/endless":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<html><head>")
+			for range (pagerules.DefaultHeadLimit / 64) + 100 {
+				io.WriteString(w, `<link rel="x" href="/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">`)
+			}
+			io.WriteString(w, `<meta name="robots" content="noindex"></head>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// bigPage is an HTML page of n bytes whose head, with its meta tags, is at
+// its start.
+func bigPage(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<!DOCTYPE html><html><head><title>big</title><meta name="robots" content="noimageindex"></head><body>`)
+	for b.Len() < n-20 {
+		b.WriteString("<p>lorem ipsum dolor sit amet</p>\n")
+	}
+	b.WriteString("</body></html>")
+	return b.Bytes()
+}
+
+// getPage fetches path as a crawler does and answers with ReadPage; then it
+// reads the whole body, as the crawler goes on to do.
+func getPage(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte) {
+	p, body, _ := getPageHeader(t, c, srv, path)
+	return p, body
+}
+
+func getPageHeader(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte, http.Header) {
+	t.Helper()
+	resp, err := srv.Client().Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p, err := c.ReadPage(context.Background(), resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, body, resp.Header
+}
+
+func TestReadPage(t *testing.T) {
+	srv := pageSite(t)
+	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	now := time.Now()
+
+	t.Run("header", func(t *testing.T) {
+		p, _ := getPage(t, c, srv, "/header")
+		if p.MayIndex(now) || p.MayFollow() || p.Rules.SnippetLimit() != 20 {
+			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false false 20", p.MayIndex(now), p.MayFollow(), p.Rules.SnippetLimit())
+		}
+		if got := p.Rules.Origin(pagerules.NoFollow).String(); got != "X-Robots-Tag line 2 (foobot)" {
+			t.Errorf("nofollow origin = %q", got)
+		}
+	})
+	t.Run("meta", func(t *testing.T) {
+		p, _ := getPage(t, c, srv, "/meta")
+		if p.MayIndex(now) || !p.MayFollow() || p.Rules.SnippetLimit() != 0 {
+			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false true 0", p.MayIndex(now), p.MayFollow(), p.Rules.SnippetLimit())
+		}
+		if got := p.Rules.Origin(pagerules.NoIndex).String(); got != "meta tag 2 (Foobot)" {
+			t.Errorf("noindex origin = %q", got)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		p, _ := getPage(t, c, srv, "/open/usage")
+		train := p.Usage.Prefs[robotstxt.TrainAI]
+		if train.Pref != robotstxt.PrefNo || train.Source() != "Content-Usage header" {
+			t.Errorf("train-ai = %v from %q, want n from the header (robots.txt says y)", train.Pref, train.Source())
+		}
+		search := p.Usage.Prefs[robotstxt.Search]
+		if search.Pref != robotstxt.PrefYes || search.Source() != "Content-Usage header" {
+			t.Errorf("search = %v from %q", search.Pref, search.Source())
+		}
+		p, _ = getPage(t, c, srv, "/meta")
+		train = p.Usage.Prefs[robotstxt.TrainAI]
+		if train.Pref != robotstxt.PrefNo || train.Source() != "robots.txt line 3" {
+			t.Errorf("train-ai = %v from %q, want n from robots.txt line 3", train.Pref, train.Source())
+		}
+	})
+	t.Run("disallowed noindex", func(t *testing.T) {
+		p, _ := getPage(t, c, srv, "/private/noindex")
+		if p.Robots.Allowed || p.MayIndex(now) {
+			t.Fatal("disallowed page answered as allowed")
+		}
+		if !hasWarning(p, "disallowed by robots.txt, so its noindex cannot be seen") {
+			t.Errorf("warnings %q lack the noindex one", p.Warnings)
+		}
+	})
+	t.Run("not HTML", func(t *testing.T) {
+		p, body := getPage(t, c, srv, "/pdf")
+		if p.HTML || p.MetaScan.Read != 0 || p.Rules.Has(pagerules.NoFollow) || !p.Rules.Has(pagerules.NoIndex) {
+			t.Errorf("a PDF was read for meta tags: %+v", p.MetaScan)
+		}
+		if !strings.Contains(string(body), "nofollow") {
+			t.Errorf("body = %q", body)
+		}
+	})
+	t.Run("5 MB page", func(t *testing.T) {
+		p, body := getPage(t, c, srv, "/big")
+		if !bytes.Equal(body, bigPage(5<<20)) {
+			t.Fatalf("the crawler read %d bytes, not the page it was sent", len(body))
+		}
+		if !p.MetaScan.Ended || !p.Rules.Has(pagerules.NoImageIndex) || p.MetaScan.Read > 8<<10 {
+			t.Errorf("scan %+v, noimageindex %v: want the head found within 8 KiB", p.MetaScan, p.Rules.Has(pagerules.NoImageIndex))
+		}
+		t.Logf("bytes read from a %d-byte page to find its meta tags: %d", len(body), p.MetaScan.Read)
+	})
+	t.Run("endless head", func(t *testing.T) {
+		p, body := getPage(t, c, srv, "/endless")
+		if p.MetaScan.Ended || p.MetaScan.Read != pagerules.DefaultHeadLimit || p.Rules.Has(pagerules.NoIndex) {
+			t.Errorf("scan %+v: want the bound reached, the noindex past it unseen", p.MetaScan)
+		}
+		if !hasWarning(p, "did not end within") {
+			t.Errorf("warnings %q", p.Warnings)
+		}
+		if !bytes.HasSuffix(body, []byte("</head>")) {
+			t.Error("the body handed back is not whole")
+		}
+	})
+}
+
+func hasWarning(p *fetch.Page, s string) bool {
+	for _, w := range p.Warnings {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// PageOf answers from a header and body held already, as colly hands them
+// over; its answer is ReadPage's.
+func TestPageOfEqualsReadPage(t *testing.T) {
+	srv := pageSite(t)
+	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	for _, path := range []string{"/header", "/meta", "/open/usage", "/private/noindex", "/pdf", "/big"} {
+		p, body, h := getPageHeader(t, c, srv, path)
+		q, err := c.PageOf(context.Background(), srv.URL+path, h, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalPages(p, q) {
+			t.Errorf("%s: PageOf %+v\nReadPage %+v", path, q.Rules, p.Rules)
+		}
+	}
+}
+
+func equalPages(p, q *fetch.Page) bool {
+	return reflect.DeepEqual(p.Rules, q.Rules) && reflect.DeepEqual(p.Usage, q.Usage) &&
+		reflect.DeepEqual(p.Warnings, q.Warnings) && p.Robots.Allowed == q.Robots.Allowed &&
+		p.MetaScan.Ended == q.MetaScan.Ended && p.MetaScan.Tags == q.MetaScan.Tags
+}

@@ -1,24 +1,17 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/sharedtest"
 )
 
 // sharedDir is where the corpus lives, beside the repository; tests that
 // read it skip when it is absent.
-const sharedDir = "../../shared"
+var sharedDir = sharedtest.Dir()
 
-func needShared(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join(sharedDir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not present: %v", p, err)
-	}
-	return p
-}
+func needShared(t testing.TB, rel string) string { return sharedtest.Need(t, rel) }
 
 // longTests reports whether the long sweeps run (ROBOTSTXT_LONG=1, as CI
 // sets it).
-func longTests() bool { return os.Getenv("ROBOTSTXT_LONG") != "" }
+func longTests() bool { return sharedtest.Long() }

@@ -78,18 +78,29 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 // does not start with '/': it is read as a preference, which then states
 // nothing (attach-05 §3.2: paths always start with '/').
 func (d *diagnoser) usageBadPath(ln *Line, name string, value []byte) bool {
-	sp := bytes.IndexAny(value, " \t")
-	if sp < 0 {
-		return false
-	}
-	first := value[:sp]
-	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.") {
+	first, ok := pathWord(value)
+	if !ok {
 		return false
 	}
 	d.add(ln.Num, SeverityError, ErrUsagePath,
 		"%s path %q does not start with '/': it can never match, and the whole value is read as a preference, which states nothing; write %q",
 		name, first, "/"+strings.TrimLeft(string(first), "/"))
 	return true
+}
+
+// pathWord returns the first word of a usage value when more follows it
+// and it looks like (a part of) a path rather than a member of a
+// preference: no '=' or ',', and a '/', '*', '.' or '%'.
+func pathWord(value []byte) ([]byte, bool) {
+	sp := bytes.IndexAny(value, " \t")
+	if sp < 0 {
+		return nil, false
+	}
+	first := value[:sp]
+	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.%") {
+		return nil, false
+	}
+	return first, true
 }
 
 // usagePrefs checks a Content-Usage preference (vocab-08 §6).

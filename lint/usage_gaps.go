@@ -165,12 +165,8 @@ func prefWord(signal bool, v byte) string {
 // the path "/my" and the preference "docs/ train-ai=n", which does not
 // parse and states nothing.
 func (d *diagnoser) usageRawSpace(ln *Line, path, pref []byte) bool {
-	sp := bytes.IndexAny(pref, " \t")
-	if sp < 0 {
-		return false
-	}
-	first := pref[:sp]
-	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/.*%") {
+	first, ok := pathWord(pref)
+	if !ok {
 		return false
 	}
 	d.add(ln.Num, SeverityError, ErrRawByte,

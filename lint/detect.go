@@ -107,11 +107,12 @@ const detectHead = 4096
 // body served without Content-Encoding) or an HTML page. It returns nil for
 // a body that may be a robots.txt, and otherwise the finding that
 // [Diagnose] makes about the whole file, whose cause is [ErrEncoding] or
-// [ErrHTML]. It reads at most the first 4 KiB and allocates little: it is
-// what a fetcher asks of every body, where Diagnose is for people.
+// [ErrHTML]. It reads the first 4 KiB, past blank lines, and the whole of a
+// UTF-16 body only to say what it would hold as UTF-8; it allocates
+// nothing for a robots.txt: it is what a fetcher asks of every body, where
+// Diagnose is for people.
 func NotRobots(body []byte) error {
-	head := body[:min(len(body), detectHead)]
-	if cause, msg := fileKind(head); cause != nil {
+	if cause, msg := fileKind(body); cause != nil {
 		return &Error{Line: 1, Severity: SeverityError, Err: cause, Msg: msg}
 	}
 	// An HTML page shows itself on the first line with content, after a

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -129,4 +130,32 @@ func TestNotRobotsCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files: %d HTML pages, %d binary or UTF-16", len(names), html, enc)
+}
+
+// FuzzNotRobots holds NotRobots to Diagnose's file-level finding on any
+// body, as fetch meets them.
+func FuzzNotRobots(f *testing.F) {
+	for _, s := range []string{"User-agent: *\nDisallow: /\n", "\x1f\x8b\x08", "\xff\xfeU\x00", "\r\n<html>", "\xef\xbb<head>", "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		checkNotRobots(t, "fuzz", body)
+	})
+}
+
+// TestNotRobotsLargeUTF16: the finding on a UTF-16 body larger than the
+// head NotRobots reads for binary data is Diagnose's, down to what the file
+// would hold as UTF-8.
+func TestNotRobotsLargeUTF16(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("\xff\xfe")
+	for i := range 500 {
+		for _, c := range []byte("User-agent: *\nDisallow: /p" + string(rune('a'+i%26)) + "\n") {
+			b.WriteByte(c)
+			b.WriteByte(0)
+		}
+	}
+	if err := checkNotRobots(t, "UTF-16", b.Bytes()); !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), "500 rules") {
+		t.Errorf("NotRobots = %v, want UTF-16 holding 500 rules", err)
+	}
 }

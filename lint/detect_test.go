@@ -159,3 +159,16 @@ func TestNotRobotsLargeUTF16(t *testing.T) {
 		t.Errorf("NotRobots = %v, want UTF-16 holding 500 rules", err)
 	}
 }
+
+// TestNotRobotsAllocs: asking it of a robots.txt allocates nothing, as its
+// documentation says.
+func TestNotRobotsAllocs(t *testing.T) {
+	body := []byte("\xef\xbb\xbf\n# robots\nUser-agent: *\nDisallow: /private/\n" + strings.Repeat("Allow: /a/b/c\n", 500))
+	if n := testing.AllocsPerRun(100, func() {
+		if NotRobots(body) != nil {
+			t.Fatal("a robots.txt taken for none")
+		}
+	}); n != 0 {
+		t.Errorf("NotRobots of a robots.txt: %v allocations, want 0", n)
+	}
+}

@@ -104,7 +104,7 @@ func TestScanValue(t *testing.T) {
 	check := func(reason string, value []byte) {
 		t.Helper()
 		escape, star := scanValue(value)
-		if want := needsEscape(value); escape != want {
+		if want := grammar.NeedsEscape(value); escape != want {
 			t.Errorf("%s: scanValue(%q) escape = %v, needsEscape says %v", reason, value, escape, want)
 		}
 		if want := bytes.IndexByte(value, '*') >= 0; star != want {

@@ -91,7 +91,7 @@ func checkNormalize(t *testing.T, s string) {
 	if again := NormalizeURL(got); again != got {
 		t.Fatalf("NormalizeURL(%q) = %q, but NormalizeURL(%q) = %q", s, got, got, again)
 	}
-	if changes := wire != s || needsEscape([]byte(s)); got == s && changes || got != s && !changes {
+	if changes := wire != s || grammar.NeedsEscape([]byte(s)); got == s && changes || got != s && !changes {
 		t.Fatalf("NormalizeURL(%q) = %q, but the references say it changes: %v", s, got, changes)
 	}
 }

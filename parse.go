@@ -307,7 +307,7 @@ func indexFallback(value []byte) int {
 }
 
 // scanValue reports, in one pass over an Allow or Disallow value, whether
-// normalising changes it (see needsEscape) and whether it has a '*'. It
+// normalising changes it (see grammar.NeedsEscape) and whether it has a '*'. It
 // tests eight bytes at a time: most values are plain paths.
 func scanValue(value []byte) (escape, star bool) {
 	const (
@@ -342,42 +342,9 @@ func scanValue(value []byte) (escape, star bool) {
 	case high&highs != 0:
 		return true, star
 	case pct&highs != 0:
-		return needsEscape(value), star
+		return grammar.NeedsEscape(value), star
 	}
 	return false, star
-}
-
-// needsEscape reports whether normalising value changes it: a byte ≥ 0x80,
-// or a %-escape with a lower-case hex digit.
-func needsEscape(value []byte) bool {
-	if bytes.IndexByte(value, '%') < 0 {
-		// Then only a high byte can need escaping: test eight at a time.
-		i := 0
-		for ; i+8 <= len(value); i += 8 {
-			if binary.LittleEndian.Uint64(value[i:])&0x8080808080808080 != 0 {
-				return true
-			}
-		}
-		for ; i < len(value); i++ {
-			if value[i] >= 0x80 {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if c >= 0x80 {
-			return true
-		}
-		if c == '%' && i+2 < len(value) && grammar.IsHex(value[i+1]) && grammar.IsHex(value[i+2]) {
-			if grammar.IsLowerHex(value[i+1]) || grammar.IsLowerHex(value[i+2]) {
-				return true
-			}
-			i += 2
-		}
-	}
-	return false
 }
 
 func (b *builder) addSitemap(line uint32, value []byte) {

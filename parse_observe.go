@@ -46,13 +46,13 @@ func (b *builder) seen(num int, raw, key, value []byte, kind grammar.Key, flags 
 	}
 	obs.groups, obs.rules, obs.others, obs.sitemap = groups, rules, others, sitemaps
 	// The lexer only reslices the data: a line's offset is the difference
-	// of the capacities.
-	obs.ln = observe.Line{
-		Num: num, Start: cap(b.src) - cap(raw), Raw: raw,
-		Key: key, Value: value, Kind: kind, Typo: typo, Flags: flags,
-		Did: did, Group: b.current(),
-	}
-	obs.o.Line(&obs.ln)
+	// of the capacities. The fields are set one by one: the record is
+	// reused from line to line.
+	ln := &obs.ln
+	ln.Num, ln.Start, ln.Raw = num, cap(b.src)-cap(raw), raw
+	ln.Key, ln.Value, ln.Kind, ln.Typo, ln.Flags = key, value, kind, typo, flags
+	ln.Did, ln.Group = did, b.current()
+	obs.o.Line(ln)
 }
 
 // usageLines is observe.UsageLines.

@@ -200,7 +200,9 @@ func (d *diagnoser) line(ln *Line, ev *observe.Line) {
 		return
 	}
 	ln.Key, ln.Value = d.str(key), d.str(value)
-	ln.Typo = ev.Typo || (kind != grammar.KeyOther && !grammar.EqualFold(key, grammar.Canonical[kind]))
+	// The key as Google's parser spells it: the canonical key, in any case.
+	canon := grammar.Canonical[kind]
+	ln.Typo = ev.Typo || (kind != grammar.KeyOther && (len(key) != len(canon) || !grammar.HasPrefixFold(key, canon)))
 	if ln.NoColon {
 		d.add(ln.Num, SeverityWarning, ErrNoColon,
 			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key)
@@ -330,8 +332,11 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	if d.patterns.group != d.group {
 		d.patterns.start(d.group)
 	}
-	d.scratch = grammar.AppendEscaped(d.scratch[:0], value)
-	norm := d.scratch
+	norm := value // most values are their own normalised pattern
+	if grammar.NeedsEscape(value) {
+		d.scratch = grammar.AppendEscaped(d.scratch[:0], value)
+		norm = d.scratch
+	}
 	if other := d.patterns.add(norm, ln.Value, ln.Num, allow); other != 0 {
 		d.add(ln.Num, SeverityWarning, ErrAllowDisallow,
 			"%q is both allowed and disallowed in this group (lines %d and %d): allow wins, so the disallow has no effect",

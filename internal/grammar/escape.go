@@ -1,6 +1,10 @@
 package grammar
 
-import "strings"
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+)
 
 // AppendEscaped appends value normalised as Google's parser normalises a
 // pattern: %-escapes get upper-case hex digits and bytes ≥ 0x80 become %XX.
@@ -20,6 +24,39 @@ func AppendEscaped(dst, value []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// NeedsEscape reports whether normalising value changes it: a byte ≥ 0x80,
+// or a %-escape with a lower-case hex digit.
+func NeedsEscape(value []byte) bool {
+	if bytes.IndexByte(value, '%') < 0 {
+		// Then only a high byte can need escaping: test eight at a time.
+		i := 0
+		for ; i+8 <= len(value); i += 8 {
+			if binary.LittleEndian.Uint64(value[i:])&0x8080808080808080 != 0 {
+				return true
+			}
+		}
+		for ; i < len(value); i++ {
+			if value[i] >= 0x80 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c >= 0x80 {
+			return true
+		}
+		if c == '%' && i+2 < len(value) && IsHex(value[i+1]) && IsHex(value[i+2]) {
+			if IsLowerHex(value[i+1]) || IsLowerHex(value[i+2]) {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
 }
 
 // IsHex reports whether c is a hex digit, in either case.

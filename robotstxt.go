@@ -126,6 +126,8 @@ const (
 	DisallowAll             // robots.txt unreachable (5xx, 429): nothing is allowed
 )
 
+// String names the kind as logs and the command print it: "parsed",
+// "allow-all" or "disallow-all".
 func (k Kind) String() string {
 	switch k {
 	case Parsed:

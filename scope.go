@@ -41,10 +41,13 @@ type URLError struct {
 	Err error
 }
 
+// Error returns the cause and the URL, for a log line.
 func (e *URLError) Error() string {
 	return "robotstxt: " + strconv.Quote(e.URL) + ": " + e.Err.Error()
 }
 
+// Unwrap returns the cause, one of the ErrXxx values above, for
+// [errors.Is].
 func (e *URLError) Unwrap() error { return e.Err }
 
 // RobotsURL returns the URL of the robots.txt that applies to rawURL:

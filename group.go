@@ -361,8 +361,16 @@ func (r *Robots) raw(ru rule) string {
 // CrawlDelay returns the group's Crawl-delay: the first valid one in file
 // order among the merged groups.
 func (g Group) CrawlDelay() (time.Duration, bool) {
+	d, line := g.CrawlDelayLine()
+	return d, line != 0
+}
+
+// CrawlDelayLine is [Group.CrawlDelay] with the line the delay is on, 0
+// when the group has no valid Crawl-delay: a line such as
+// "Crawl-delay: 1e3", which is no delay, is passed over for the next.
+func (g Group) CrawlDelayLine() (time.Duration, int) {
 	if g.r == nil {
-		return 0, false
+		return 0, 0
 	}
 	var (
 		delay time.Duration
@@ -379,7 +387,7 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 			}
 		})
 	}
-	return delay, line != 0
+	return delay, int(line)
 }
 
 // Rule is an Allow or Disallow line of a group, as [Group.Rules] lists it.

@@ -250,6 +250,31 @@ func TestCrawlDelay(t *testing.T) {
 	}
 }
 
+// TestCrawlDelayLine checks that the line CrawlDelayLine names is the line
+// of the delay CrawlDelay gives, so that a caller that reports the line
+// needs no parser of its own.
+func TestCrawlDelayLine(t *testing.T) {
+	tests := []struct {
+		reason, robots string
+		delay          time.Duration
+		line           int
+	}{
+		{"one delay", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, 2},
+		{"an exponent is no delay: the next line's", "User-agent: *\nCrawl-delay: 1e3\nCrawl-delay: 5\n", 5 * time.Second, 3},
+		{"a negative is no delay", "User-agent: *\nCrawl-delay: -1\nDisallow: /\ncrawl-delay: 0.5\n", 500 * time.Millisecond, 4},
+		{"merged groups: the first in file order", "User-agent: a\nCrawl-delay: 4\nUser-agent: b\nDisallow: /\nUser-agent: a\nCrawl-delay: 2\n", 4 * time.Second, 2},
+		{"none", "User-agent: *\nDisallow: /\n", 0, 0},
+	}
+	for _, tt := range tests {
+		g := Parse([]byte(tt.robots)).Group("a")
+		d, line := g.CrawlDelayLine()
+		cd, ok := g.CrawlDelay()
+		if d != tt.delay || line != tt.line || cd != d || ok != (line != 0) {
+			t.Errorf("%s: CrawlDelayLine = %v line %d (CrawlDelay %v %v), want %v line %d", tt.reason, d, line, cd, ok, tt.delay, tt.line)
+		}
+	}
+}
+
 func TestGroupRulesAndOthers(t *testing.T) {
 	robots := "User-agent: *\nDisallow: /a\n" +
 		"User-agent: Foo\nUser-agent: Bar\nAllow: /\xc3\xa9$ # c\nDisallow: /b\nHost: example.com\nClean-param: ref /x\n" +

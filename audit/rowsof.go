@@ -126,8 +126,9 @@ func signalString(u *robotstxt.Usage) string {
 	return statedString(u.ContentSignal[:], func(i int) string { return robotstxt.Signal(i).String() })
 }
 
-// statedString writes "name=yes, name=no" for the preferences a file
-// states (on a line, as yes or no), in order; name(i) names the i-th.
+// statedString writes "name=y, name=n" for the preferences a file states
+// (on a line, as yes or no), in order; name(i) names the i-th. Each value
+// is spelt by Pref.String, as robotstxt check spells it.
 func statedString(states []robotstxt.Stated, name func(int) string) string {
 	var b strings.Builder
 	for i, st := range states {

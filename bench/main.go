@@ -59,6 +59,7 @@ func main() {
 		prof   = flag.String("profile", "", "instead of the report, run ours' `parse` or `pass` alone under the CPU profiler (see -cpuprofile)")
 		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile")
 		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
+		smaps  = flag.Bool("sitemaps", false, "instead of the report, compare the sitemap readers (needs no corpus)")
 	)
 	flag.StringVar(&cfg.shared, "shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
 	flag.IntVar(&cfg.rounds, "rounds", 5, "timed rounds; each value is the median over rounds")
@@ -86,6 +87,13 @@ func main() {
 	}
 	cfg.heapTarget = *heapKB << 10
 	start := time.Now()
+	if *smaps {
+		if err := runSitemaps(os.Stdout, cfg.rounds); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *prof != "" {
 		c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled, cfg.derived)
 		if err == nil {

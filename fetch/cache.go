@@ -21,9 +21,9 @@ type Options struct {
 	Client *http.Client
 
 	// UserAgent is the crawler's User-Agent header, sent with robots.txt
-	// requests and set by a [Transport] on every request that has none;
-	// "" means Agent, the bare token. It is not what rules are chosen
-	// for: that is Agent.
+	// requests and by a [Transport] with every request, in place of any
+	// other; "" means Agent, the bare token. It is not what rules are
+	// chosen for: that is Agent.
 	UserAgent string
 
 	// Agent is the crawler's product token, such as "Foobot": the name its
@@ -160,6 +160,13 @@ type Decision struct {
 	// Content-Usage and Content-Signal preferences (see
 	// [robotstxt.Robots.Usage]); its Decision is the one above.
 	Usage robotstxt.Usage
+	// URL is the URL to send: the URL asked about as
+	// [robotstxt.NormalizeURL] writes it, the form the rules answered for
+	// and the form a [Transport] puts on the wire. A crawler that sends
+	// with a client of its own sends this, not the raw URL, which Go's
+	// net/http may send otherwise (raw spaces and UTF-8 in the query, a
+	// path with '|' escaped anew).
+	URL string
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
@@ -272,8 +279,77 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 	if err != nil {
 		return Decision{}, err
 	}
-	u := r.Robots.Usage(agent, robotstxt.NormalizeURL(rawURL))
-	return Decision{Decision: u.Decision, Rules: r, Usage: u}, nil
+	send := robotstxt.NormalizeURL(rawURL)
+	u := r.Robots.Usage(agent, send)
+	return Decision{Decision: u.Decision, Rules: r, Usage: u, URL: send}, nil
+}
+
+// Check is the question a crawler asks right before it sends a request
+// for rawURL, for its own product token ([Cache.Agent]). It returns the
+// URL to send ([Decision.URL]) when the rules allow it, and otherwise an
+// error:
+//
+//   - a [*DisallowedError] (errors.Is [ErrDisallowed]) when the rules
+//     disallow it;
+//   - a [*RetryError] (errors.Is [ErrRetryLater]) when the robots.txt is
+//     unreachable (429, 5xx, no answer) and no good copy is held: Check
+//     first waits for the next fetch when it comes before ctx's deadline
+//     (any time, once, when ctx has none) and answers on what that fetch
+//     found; it fails at once when the next fetch comes too late. The
+//     error's When says when to ask again: requeue the URL for then;
+//   - the errors of [Cache.Decide].
+//
+// A [Transport] asks the same question of every request it sends.
+func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
+	d, err := c.check(ctx, c.f.agent, rawURL)
+	return d.URL, err
+}
+
+// check is Check for agent.
+func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
+	waited := false
+	for {
+		d, err := c.Decide(ctx, agent, rawURL)
+		if err != nil {
+			return Decision{}, err
+		}
+		if d.Source != Unreachable {
+			if !d.Allowed {
+				return d, disallowedError(d, agent)
+			}
+			return d, nil
+		}
+		at, _ := retryAt(d.Latest)
+		if dl, ok := ctx.Deadline(); ok && at.After(dl.Add(-waitGuard)) || !ok && waited {
+			return d, retryError(d, nil)
+		}
+		timer := time.NewTimer(at.Sub(c.f.now()))
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return d, retryError(d, ctx.Err())
+		}
+		waited = true
+	}
+}
+
+// retryAt returns when the robots.txt of an unreachable result is asked
+// again: its Expires, the one time the cache fetches it again, the
+// [Pacer] gives the origin its next turn and a [*RetryError] names. It
+// reports false for a result that is not unreachable.
+func retryAt(res *Result) (time.Time, bool) {
+	if res == nil || !res.Unreachable() {
+		return time.Time{}, false
+	}
+	return res.Expires, true
+}
+
+// pausing reports whether an answer with status asks the client to pause:
+// 429 (Too Many Requests) or 503 (Service Unavailable), the statuses whose
+// Retry-After counts (RFC 9110 §10.2.3).
+func pausing(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
 // Agent returns the crawler's product token: Options.Agent, or the token

@@ -22,8 +22,8 @@
 // A crawler states its identity once, in [Options]: the User-Agent header it
 // sends and the product token its robots.txt groups use, found in the header
 // when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
-// The robots.txt requests carry that header, and a [Transport] sets it on
-// every request that has none. A question with an agent that is not a
+// The robots.txt requests carry that header, and a [Transport] sends it
+// with every request, in place of any other. A question with an agent that is not a
 // product token fails with an [*AgentError] rather than being answered for
 // the global group, which is what the core package does with such an
 // agent. URLs are matched in the form a Transport sends them
@@ -78,12 +78,19 @@
 // site, so they shorten the lifetime to MinTTL rather than disabling the
 // cache. Age and Expires headers are ignored.
 //
-// An unreachable result is retried after Options.RetryTTL (5 minutes by
-// default). While an origin stays unreachable, the cache answers with the
-// last good copy it holds, however old (a 2xx or a 4xx answer counts as
-// good); with none, everything is disallowed, until the origin has been
-// unreachable for more than 30 days (Options.GiveUpAfter), when everything
-// is allowed (RFC 9309 §2.3.1.4). [Rules.Source] tells which case applies.
+// An unreachable result is retried after the Retry-After of its 429 or 503
+// answer (at least [MinRetryAfter], one second), or else after
+// Options.RetryTTL (5 minutes by default): that one time, the result's
+// Expires, is when the cache asks again, when a [Pacer] gives the origin
+// its next turn, and what a [*RetryError] names. While an origin stays
+// unreachable, the cache answers with the last good copy it holds, however
+// old (a 2xx or a 4xx answer counts as good); with none, everything is
+// disallowed, until the origin has been unreachable for more than 30 days
+// (Options.GiveUpAfter), when everything is allowed (RFC 9309 §2.3.1.4).
+// [Rules.Source] tells which case applies. A request checked with
+// [Cache.Check] or sent through a [Transport] is not refused for an origin
+// that is unreachable with no good copy: it waits for the next fetch when
+// that comes before its deadline, and fails with a [*RetryError] otherwise.
 //
 // A fleet of crawler processes can share one cache: set Options.Store
 // (module github.com/robotstxt-go/robotstxt/redisstore keeps it in Redis),
@@ -126,6 +133,12 @@ const (
 // MinTTL is the shortest time a fetched robots.txt is kept, whatever its
 // Cache-Control says.
 const MinTTL = time.Minute
+
+// MinRetryAfter is the shortest wait before an unreachable robots.txt is
+// asked again, however short the Retry-After of its 429 or 503 answer
+// ("0", or a date already past): a server that asks to be asked again at
+// once gets a second's rest.
+const MinRetryAfter = time.Second
 
 var (
 	// ErrTooManyRedirects is the Result.Err of a fetch that met more than
@@ -174,12 +187,15 @@ type Result struct {
 	// TTL is how long the result may be used, and Expires is Fetched+TTL:
 	// from Cache-Control max-age or the default for a good result; for an
 	// unreachable one, the retry interval, or the answer's Retry-After
-	// when it has one, bounded by MinTTL and MaxTTL.
+	// when it has one, bounded by MinRetryAfter and MaxTTL. The Expires of
+	// an unreachable result is when the robots.txt is asked again: a
+	// [Cache] fetches it again then, a [Pacer] gives the origin no turn
+	// before then, and a [*RetryError] says so.
 	TTL     time.Duration
 	Expires time.Time
 	// RetryAfter is the Retry-After of a 429 or 503 answer (RFC 9110
-	// §10.2.3), as a wait from Fetched, or 0 when there is none. A
-	// [Pacer] holds the origin's requests back until it has passed.
+	// §10.2.3), as a wait from Fetched, at least MinRetryAfter, or 0 when
+	// there is none.
 	RetryAfter time.Duration
 	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
 	// all: an HTML page (an error page or a login form served with 200),
@@ -375,14 +391,14 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 
 // lifetime returns how long res may be used.
 func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
-	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
+	if pausing(res.StatusCode) {
 		if wait, ok := retryAfter(h, res.Fetched); ok {
-			res.RetryAfter = wait
+			res.RetryAfter = max(wait, MinRetryAfter)
 		}
 	}
 	if res.Unreachable() {
 		if res.RetryAfter > 0 {
-			return min(max(res.RetryAfter, MinTTL), max(f.maxTTL, MinTTL))
+			return min(res.RetryAfter, max(f.maxTTL, MinRetryAfter))
 		}
 		return f.retryTTL
 	}

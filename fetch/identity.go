@@ -76,9 +76,9 @@ func (o *Options) userAgent() string {
 }
 
 // UserAgent returns the User-Agent header the crawler sends: the one its
-// robots.txt requests carry, and the one a [Transport] sets on every
-// request that has none. It is Options.UserAgent, or Options.Agent when
-// that is "", or "" when neither is set.
+// robots.txt requests carry, and the one a [Transport] sends with every
+// request, in place of any other. It is Options.UserAgent, or
+// Options.Agent when that is "", or "" when neither is set.
 func (c *Cache) UserAgent() string {
 	return c.f.userAgent
 }

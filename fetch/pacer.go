@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/robotstxt-go/robotstxt"
 )
 
 // This file spaces a crawler's requests to each origin. A site asks for
@@ -64,10 +62,11 @@ type PacerOptions struct {
 	MinDelay time.Duration
 	MaxDelay time.Duration
 
-	// Backoff is the first pause after a 429 or 503 answer without a
-	// usable Retry-After (default DefaultBackoff); it doubles with each
-	// such answer in a row. MaxBackoff bounds every pause, Retry-After
-	// included (default DefaultMaxBackoff).
+	// Backoff is the first pause after a 429 or 503 answer to a page
+	// without a usable Retry-After (default DefaultBackoff); it doubles
+	// with each such answer in a row. MaxBackoff bounds every such pause,
+	// Retry-After included (default DefaultMaxBackoff). The pause after an
+	// unreachable robots.txt is the cache's: until it is asked again.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 
@@ -134,7 +133,7 @@ type waiter struct {
 
 // reason says what sets a wait at an origin, for the errors that name it.
 type reason struct {
-	what      string        // "Crawl-delay", "Retry-After", "back-off" or "Delay"
+	what      string        // "Crawl-delay", "Retry-After", "back-off", "retry" or "Delay"
 	delay     time.Duration // the spacing or pause it asks for
 	status    int           // the answer's status, for Retry-After and back-off
 	robotsURL string        // the robots.txt that asked, if one did
@@ -149,8 +148,16 @@ func (r reason) String() string {
 			s += " line " + strconv.Itoa(r.line)
 		}
 		return s
-	case "Retry-After", "back-off":
+	case "Retry-After", "back-off", "retry":
 		s := r.what + " " + r.delay.String() + " after a " + strconv.Itoa(r.status)
+		if r.what == "retry" {
+			s = "the next fetch of an unreachable robots.txt, " + r.delay.String() + " after "
+			if r.status != 0 {
+				s += "a " + strconv.Itoa(r.status)
+			} else {
+				s += "no answer"
+			}
+		}
 		if r.robotsURL != "" {
 			s += " for " + r.robotsURL
 		}
@@ -192,11 +199,13 @@ func NewPacer(o *PacerOptions) *Pacer {
 // as started then: call it right before each request. It returns nil when
 // the turn has come, or an error, and then no request may start:
 //
-//   - ctx's error when ctx ends first (a turn that came at that moment is
-//     spent);
-//   - the errors of [Cache.Rules] when the Crawl-delay cannot be read, such
-//     as a *robotstxt.URLError for a URL that is not an absolute http or
-//     https URL;
+//   - a [*WaitError] (errors.Is [ErrWaitPastDeadline], and ctx's error)
+//     when ctx ends first (a turn that came at that moment is spent);
+//   - a [*DisallowedError] when the rules disallow rawURL: no turn is
+//     spent on it;
+//   - the errors of [Cache.Rules] when the rules cannot be read, such as
+//     ctx's error while the robots.txt is fetched, or a *robotstxt.URLError
+//     for a URL that is not an absolute http or https URL;
 //   - an [*AgentError] when the agent is not a product token.
 //
 // Wait is [Pacer.Reserve], then waiting for [Reservation.Ready].
@@ -210,8 +219,10 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 		return nil
 	case <-ctx.Done():
 	}
+	when := r.When()
 	r.Cancel()
-	return ctx.Err()
+	dl, _ := ctx.Deadline()
+	return r.waitError(rawURL, when, dl, ctx.Err())
 }
 
 // Reserve sets aside the next turn at rawURL's origin without waiting for
@@ -224,9 +235,13 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // origin's later turns wait behind it.
 //
 // Reserve waits only for the origin's robots.txt, when the cache has to
-// fetch it to read the Crawl-delay. A 429 or 503 answer with Retry-After
-// to that fetch pushes the origin's turns back as [Pacer.Observe] does for
-// a page. The errors are those of [Pacer.Wait].
+// fetch it to read the rules. It knows the rules before it reserves: a URL
+// they disallow is refused with a [*DisallowedError] and costs no turn.
+// When the robots.txt is unreachable (a 429 or 5xx answer, or none), the
+// origin's next turn comes when the cache asks for it again (see
+// [Result.Expires]), and the request sent on it is answered on what that
+// fetch finds. The errors are those of [Pacer.Wait], but for the
+// WaitError.
 func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -235,7 +250,7 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	if err != nil {
 		return nil, err
 	}
-	delay, why, rules, err := p.spacing(ctx, rawURL)
+	delay, why, latest, err := p.spacing(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +260,7 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	now := time.Now()
 	pc := p.lookup(origin, now)
 	pc.delay, pc.spacing = delay, why
-	p.robotsPause(pc, rules, now)
+	p.robotsPause(pc, latest, now)
 	w := &waiter{ready: make(chan struct{})}
 	r := &Reservation{p: p, pc: pc, w: w}
 	if pc.waiters.Len() == 0 && !now.Before(pc.next) {
@@ -262,63 +277,49 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	return r, nil
 }
 
-// robotsPause pushes pc's next turn back to the end of the pause that the
-// latest fetch of its robots.txt asked for: a 429 or 503 answer with
-// Retry-After, counted from when it came and bounded by MaxBackoff.
-func (p *Pacer) robotsPause(pc *pace, rules *Rules, now time.Time) {
-	if rules == nil || rules.Latest == nil {
-		return
-	}
-	res := rules.Latest
-	if res.RetryAfter <= 0 || res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable {
-		return
-	}
-	wait := min(res.RetryAfter, p.maxBackoff)
-	until := res.Fetched.Add(wait)
-	if !until.After(now) || !until.After(pc.next) {
+// robotsPause pushes pc's next turn back to when the origin's robots.txt
+// is asked again, when its latest fetch found it unreachable (a 429 or
+// 5xx answer, or none): the one time the cache fetches it again
+// ([retryAt]), from the answer's Retry-After or the cache's RetryTTL.
+func (p *Pacer) robotsPause(pc *pace, res *Result, now time.Time) {
+	until, ok := retryAt(res)
+	if !ok || !until.After(now) || !until.After(pc.next) {
 		return
 	}
 	pc.next, pc.pauseUntil = until, until
-	pc.pauseWhy = reason{what: "Retry-After", delay: wait, status: res.StatusCode, robotsURL: res.RobotsURL}
+	pc.pauseWhy = reason{what: "retry", delay: until.Sub(res.Fetched), status: res.StatusCode, robotsURL: res.RobotsURL}
+	if res.RetryAfter > 0 {
+		pc.pauseWhy.what = "Retry-After"
+	}
 	p.setDue(pc)
 }
 
 // spacing returns the spacing for rawURL's origin, what sets it, and the
-// rules it was read from (nil without a cache).
-func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Rules, error) {
+// latest fetch of its robots.txt (nil without a cache). With a cache, it
+// refuses a URL the rules disallow with a [*DisallowedError], so that no
+// turn is spent on it; a URL of an origin whose robots.txt is unreachable
+// is not refused, as its turn comes when the robots.txt is asked again.
+func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reason, *Result, error) {
 	d := p.delay
 	why := reason{what: "Delay"}
-	var rules *Rules
+	var latest *Result
 	if p.cache != nil {
-		if !robotstxt.ValidAgent(p.agent) {
-			return 0, why, nil, p.cache.agentError(p.agent)
-		}
-		r, err := p.cache.Rules(ctx, rawURL)
+		dec, err := p.cache.Decide(ctx, p.agent, rawURL)
 		if err != nil {
 			return 0, why, nil, err
 		}
-		rules = &r
-		if cd, ok := r.Robots.CrawlDelay(p.agent); ok {
+		if !dec.Allowed && dec.Source != Unreachable {
+			return 0, why, nil, disallowedError(dec, p.agent)
+		}
+		latest = dec.Latest
+		if cd, line := dec.Robots.Group(p.agent).CrawlDelayLine(); line != 0 {
 			d = cd
-			why = reason{what: "Crawl-delay", robotsURL: r.Result.RobotsURL, line: crawlDelayLine(r.Robots, p.agent)}
+			why = reason{what: "Crawl-delay", robotsURL: dec.Result.RobotsURL, line: line}
 		}
 	}
 	d = max(min(d, p.maxD), p.minD)
 	why.delay = d
-	return d, why, rules, nil
-}
-
-// crawlDelayLine returns the line of the Crawl-delay that agent's group
-// gives, or 0.
-func crawlDelayLine(r *robotstxt.Robots, agent string) int {
-	for _, o := range r.Group(agent).Others() {
-		if strings.EqualFold(o.Key, "crawl-delay") {
-			if _, err := strconv.ParseFloat(o.Value, 64); err == nil {
-				return o.Line
-			}
-		}
-	}
-	return 0
+	return d, why, latest, nil
 }
 
 // A Reservation is a turn at an origin, set aside by [Pacer.Reserve].
@@ -410,7 +411,7 @@ func (p *Pacer) Observe(rawURL string, status int, h http.Header) time.Duration 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+	if !pausing(status) {
 		if pc, ok := p.origins[origin]; ok && pc.failures > 0 {
 			pc.failures, pc.pause = 0, 0
 			p.setDue(pc)

@@ -61,8 +61,6 @@ func TestPacerSpacing(t *testing.T) {
 			"MinDelay wins over a smaller MaxDelay"},
 		{fetchtest.Answer{Status: 404}, PacerOptions{}, DefaultDelay,
 			"no robots.txt: the default delay"},
-		{fetchtest.Answer{Status: 503}, PacerOptions{Delay: 4 * time.Second}, 4 * time.Second,
-			"an unreachable robots.txt has no Crawl-delay"},
 	}
 	for _, tt := range tests {
 		synctest.Test(t, func(t *testing.T) {

@@ -46,7 +46,7 @@ import (
 //		}
 //	})
 //
-// The journey test of the colly module (colly/journey_test.go) runs this
+// The journey test TestCollyPageRules (journeys/pagerules_test.go) runs this
 // recipe against a local site.
 
 // Page is what a crawler may do with one fetched page, and where each

@@ -14,10 +14,11 @@ import (
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
-// TestRobotsRetryAfter checks issue 17 item 4: a 429 or 503 for robots.txt
-// with Retry-After sets when the robots.txt is asked again, within MinTTL
-// and MaxTTL, and holds the pacer's turns at the origin back; the
-// DisallowedError of an unreachable robots.txt says which status.
+// TestRobotsRetryAfter checks the one time at which an unreachable
+// robots.txt is asked again: a 429 or 5xx answer sets it, from Retry-After
+// (down to MinRetryAfter) or RetryTTL, and the cache's refetch, the
+// pacer's next turn at the origin and the RetryError of a request that
+// cannot wait for it all name that one time.
 func TestRobotsRetryAfter(t *testing.T) {
 	tests := []struct {
 		answer fetchtest.Answer
@@ -29,8 +30,12 @@ func TestRobotsRetryAfter(t *testing.T) {
 			"RFC 9110 §10.2.3: Retry-After in seconds sets when robots.txt is asked again"},
 		{fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"300"}}}, 5 * time.Minute, 5 * time.Minute,
 			"429 too"},
-		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"2"}}}, MinTTL, 2 * time.Second,
-			"a short Retry-After is held to the cache's floor, MinTTL; the pacer waits only what was asked"},
+		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"2"}}}, 2 * time.Second, 2 * time.Second,
+			"a short Retry-After is honoured: the journey of #27, a 503 with Retry-After: 2"},
+		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"0"}}}, MinRetryAfter, MinRetryAfter,
+			"Retry-After: 0 is held to the floor, MinRetryAfter"},
+		{fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"Sun, 06 Nov 1994 08:49:37 GMT"}}}, MinRetryAfter, MinRetryAfter,
+			"an HTTP date already past: the floor"},
 		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"99999999"}}}, 7 * 24 * time.Hour, 99999999 * time.Second,
 			"a long one to the cap, MaxTTL"},
 		{fetchtest.Answer{Status: 503}, DefaultRetryTTL, 0,
@@ -50,13 +55,21 @@ func TestRobotsRetryAfter(t *testing.T) {
 			if r.Latest.TTL != tt.ttl || r.Latest.RetryAfter != tt.retry {
 				t.Errorf("TTL %v, RetryAfter %v; want %v, %v (%s)", r.Latest.TTL, r.Latest.RetryAfter, tt.ttl, tt.retry, tt.reason)
 			}
+			again := r.Latest.Expires
 
-			_, err = NewTransport(sites, "", cache).RoundTrip(mustGet(t, "http://down.example/x"))
-			var de *DisallowedError
-			if !errors.As(err, &de) || de.Status != tt.answer.Status || !de.Retry.Equal(r.Latest.Expires) {
-				t.Errorf("Transport: %v, want a DisallowedError with status %d, retry at %v (%s)", err, tt.answer.Status, r.Latest.Expires, tt.reason)
-			} else if !strings.Contains(de.Error(), "status "+strconv.Itoa(tt.answer.Status)) {
-				t.Errorf("the error %q does not name the status", de.Error())
+			// A request whose deadline comes before the refetch fails at
+			// once, retryable, never "disallowed".
+			short, cancel := context.WithTimeout(ctx, tt.ttl-time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			req, _ := http.NewRequestWithContext(short, http.MethodGet, "http://down.example/x", nil)
+			_, err = NewTransport(sites, "", cache).RoundTrip(req)
+			var re *RetryError
+			if !errors.As(err, &re) || !errors.Is(err, ErrRetryLater) || errors.Is(err, ErrDisallowed) ||
+				re.Status != tt.answer.Status || !re.When.Equal(again) || time.Since(start) != 0 {
+				t.Errorf("Transport: %v, want at once a RetryError with status %d, asked again at %v (%s)", err, tt.answer.Status, again, tt.reason)
+			} else if !strings.Contains(re.Error(), "status "+strconv.Itoa(tt.answer.Status)) {
+				t.Errorf("the error %q does not name the status", re.Error())
 			}
 
 			p := NewPacer(&PacerOptions{Cache: cache, Delay: -1})
@@ -64,12 +77,60 @@ func TestRobotsRetryAfter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := time.Now().Add(min(tt.retry, DefaultMaxBackoff))
-			if got := turn.When(); !got.Equal(want) {
-				t.Errorf("the pacer's first turn comes at +%v, want +%v (%s)", time.Until(got), time.Until(want), tt.reason)
+			if got := turn.When(); !got.Equal(again) {
+				t.Errorf("the pacer's first turn comes at +%v, the refetch at +%v (%s)", time.Until(got), time.Until(again), tt.reason)
 			}
+			turn.Cancel()
 		})
 	}
+}
+
+// TestUnreachableWaitsForRefetch checks that a request for an origin whose
+// robots.txt answered 503 waits for the next fetch when it comes before
+// the request's deadline, and is then answered on the fresh file: sent
+// when the file allows it, refused when it does not; through a Transport
+// with a pacer, through Cache.Check, and on a turn taken with Reserve.
+func TestUnreachableWaitsForRefetch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sites := fetchtest.NewSites(map[string]fetchtest.Answer{
+			"down.example": {Status: 503, Header: http.Header{"Retry-After": {"2"}}},
+		}, nil)
+		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+		pacer := NewPacer(&PacerOptions{Cache: cache, Delay: -1})
+		client := &http.Client{Transport: NewTransport(sites, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+		ctx := context.Background()
+		if _, err := cache.Rules(ctx, "http://down.example/"); err != nil {
+			t.Fatal(err)
+		}
+		sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow: /no\n"})
+
+		start := time.Now()
+		resp, err := client.Get("http://down.example/yes")
+		if err != nil {
+			t.Fatalf("Transport: %v, want the page once the robots.txt answers", err)
+		}
+		resp.Body.Close()
+		if waited := time.Since(start); waited != 2*time.Second {
+			t.Errorf("the request waited %v, want the 2s of Retry-After", waited)
+		}
+		if _, err := client.Get("http://down.example/no/x"); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("a URL the fresh file disallows: %v, want ErrDisallowed", err)
+		}
+		if got := sites.Fetches("down.example"); got != 2 {
+			t.Errorf("%d robots.txt fetches, want 2", got)
+		}
+
+		// Cache.Check, after a second 503 with no good copy held.
+		cache.Forget(ctx, "http://down.example/")
+		sites.Set("down.example", fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"3"}}})
+		cache.Rules(ctx, "http://down.example/")
+		sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow: /no\n"})
+		start = time.Now()
+		send, err := cache.Check(ctx, "http://down.example/a b")
+		if err != nil || send != "http://down.example/a%20b" || time.Since(start) != 3*time.Second {
+			t.Errorf("Check = %q, %v after %v; want the URL to send after 3s", send, err, time.Since(start))
+		}
+	})
 }
 
 func mustGet(t *testing.T, u string) *http.Request {

@@ -12,11 +12,12 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 )
 
-// ErrDisallowed is what a [Transport] refuses a request with, wrapped in a
-// [*DisallowedError]: match it with errors.Is.
+// ErrDisallowed is what a [Transport], [Cache.Check] and [Pacer.Reserve]
+// refuse a URL the rules disallow with, wrapped in a [*DisallowedError]:
+// match it with errors.Is.
 var ErrDisallowed = errors.New("robotstxt: disallowed by robots.txt")
 
-// DisallowedError tells why a [Transport] refused a request.
+// DisallowedError tells why a URL was refused.
 type DisallowedError struct {
 	URL       string // the URL refused, as it would have been sent
 	Agent     string // the agent the rules were chosen for
@@ -24,31 +25,24 @@ type DisallowedError struct {
 	Line      int    // the deciding line, or 0 when everything is disallowed
 	Rule      string // the deciding rule's value as written, or ""
 	Source    Source // where the rules came from
+}
 
-	// Status is the status of the latest answer for the robots.txt when
-	// it is unreachable (Source Unreachable): 429, 503 or another 5xx, or
-	// 0 for a network failure. Retry is when the cache asks for the
-	// robots.txt again: a crawler may requeue the URL for then.
-	Status int
-	Retry  time.Time
+// disallowedError returns the error of a URL that d disallows for agent.
+func disallowedError(d Decision, agent string) *DisallowedError {
+	return &DisallowedError{
+		URL:       d.URL,
+		Agent:     agent,
+		RobotsURL: d.Result.RobotsURL,
+		Line:      d.Line,
+		Rule:      d.Rule,
+		Source:    d.Source,
+	}
 }
 
 func (e *DisallowedError) Error() string {
 	msg := "robotstxt: " + e.URL + " disallowed for " + strconv.Quote(e.Agent) + " by " + e.RobotsURL
 	if e.Line == 0 {
-		what := e.Source.String()
-		if e.Source == Unreachable {
-			what = "unreachable: "
-			if e.Status != 0 {
-				what += "status " + strconv.Itoa(e.Status)
-			} else {
-				what += "no answer"
-			}
-			if !e.Retry.IsZero() {
-				what += ", asked again at " + e.Retry.UTC().Format(time.RFC3339)
-			}
-		}
-		return msg + " (" + what + ": everything disallowed)"
+		return msg + " (" + e.Source.String() + ": everything disallowed)"
 	}
 	return msg + " line " + strconv.Itoa(e.Line) + " (Disallow: " + e.Rule + ")"
 }
@@ -56,27 +50,87 @@ func (e *DisallowedError) Error() string {
 // Unwrap returns ErrDisallowed.
 func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 
-// ErrWaitPastDeadline is the cause of a [*WaitError] whose request would
-// have had to wait for its turn past its deadline: match it with
+// ErrRetryLater is the cause of every [*RetryError]: match it with
 // errors.Is.
+var ErrRetryLater = errors.New("robotstxt: robots.txt unreachable: ask again later")
+
+// RetryError is the error of a URL whose origin's robots.txt is
+// unreachable (a 429 or 5xx answer, or none) with no good copy held, when
+// the next fetch of the robots.txt comes after the request's deadline. It
+// is no refusal: the URL may be allowed once the robots.txt answers, so a
+// crawler requeues it for When.
+type RetryError struct {
+	URL       string // the URL not sent
+	RobotsURL string
+	Status    int   // the robots.txt's latest status: 429, 5xx, or 0 for no answer
+	Cause     error // why no answer came, when Status is 0
+	// When is when the robots.txt is asked again: the cache fetches it
+	// then, and a [Pacer] gives the origin no turn before.
+	When time.Time
+	// Err is the context's error when the request's context ended while
+	// it waited for that fetch, or nil.
+	Err error
+}
+
+// retryError returns the error of the URL d answered for, whose robots.txt
+// is unreachable; err is the context's error, if it ended.
+func retryError(d Decision, err error) *RetryError {
+	e := &RetryError{URL: d.URL, RobotsURL: d.Latest.RobotsURL, Status: d.Latest.StatusCode, Err: err}
+	e.When, _ = retryAt(d.Latest)
+	if e.Status == 0 {
+		e.Cause = d.Latest.Err
+	}
+	return e
+}
+
+func (e *RetryError) Error() string {
+	msg := "robotstxt: " + e.URL + " not sent: " + e.RobotsURL + " is unreachable ("
+	switch {
+	case e.Status != 0:
+		msg += "status " + strconv.Itoa(e.Status)
+	case e.Cause != nil:
+		msg += e.Cause.Error()
+	default:
+		msg += "no answer"
+	}
+	msg += "); it is asked again at " + e.When.UTC().Format(time.RFC3339) + ", in " + max(time.Until(e.When), 0).Round(time.Millisecond).String()
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns ErrRetryLater, and the context's error when there is one.
+func (e *RetryError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrRetryLater, e.Err}
+	}
+	return []error{ErrRetryLater}
+}
+
+// ErrWaitPastDeadline is the cause of every [*WaitError]: a request that
+// would have had to wait for its turn past its deadline, or whose context
+// ended while it waited. Match it with errors.Is.
 var ErrWaitPastDeadline = errors.New("robotstxt: the wait for the origin's turn would pass the request's deadline")
 
 // ErrIdentityConflict is the error of every request through a [Transport]
 // made with an agent that is not its cache's.
 var ErrIdentityConflict = errors.New("robotstxt: NewTransport's agent is not its cache's: pass \"\" to use the cache's")
 
-// WaitError is the error of a request that a paced [Transport] did not
-// send because its turn at the origin would come too late: after the
-// request's deadline (Err is ErrWaitPastDeadline, and the request fails at
-// once, before any wait), or after its context ended during the wait (Err
-// is the context's error). It names what asked for the wait.
+// WaitError is the error of a request that was not sent because its turn
+// at the origin came too late: after the request's deadline (the request
+// fails at once, before any wait, and Err is ErrWaitPastDeadline), or
+// after its context ended during the wait (Err is the context's error).
+// Either way errors.Is finds ErrWaitPastDeadline. It names the origin, the
+// wait and what asked for it.
 type WaitError struct {
 	URL    string        // the URL not sent
 	Origin string        // its origin
 	Delay  time.Duration // how long the request would have waited for its turn
 	// Reason tells what set the wait: the origin's Crawl-delay, with the
 	// robots.txt and line it is on; a Retry-After or back-off after a 429
-	// or 503 answer; or the pacer's Delay.
+	// or 503 answer; the next fetch of an unreachable robots.txt; or the
+	// pacer's Delay.
 	Reason   string
 	Deadline time.Time // the request's deadline, or zero
 	Err      error
@@ -85,14 +139,20 @@ type WaitError struct {
 func (e *WaitError) Error() string {
 	msg := "robotstxt: " + e.URL + " not sent: its turn at " + e.Origin + " comes in " + e.Delay.Round(time.Millisecond).String() +
 		" (" + e.Reason + ")"
-	if errors.Is(e.Err, ErrWaitPastDeadline) {
+	if e.Err == ErrWaitPastDeadline {
 		return msg + ", past the request's deadline in " + max(time.Until(e.Deadline), 0).Round(time.Millisecond).String()
 	}
 	return msg + ": " + e.Err.Error()
 }
 
-// Unwrap returns Err.
-func (e *WaitError) Unwrap() error { return e.Err }
+// Unwrap returns ErrWaitPastDeadline, and the context's error when the
+// context ended during the wait.
+func (e *WaitError) Unwrap() []error {
+	if e.Err == nil || e.Err == ErrWaitPastDeadline {
+		return []error{ErrWaitPastDeadline}
+	}
+	return []error{ErrWaitPastDeadline, e.Err}
+}
 
 // Transport is an http.RoundTripper that sends a request on only when the
 // robots.txt of its origin allows it, and refuses it with a
@@ -101,24 +161,36 @@ func (e *WaitError) Unwrap() error { return e.Err }
 //	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot/1.0 (+https://foo.example/bot)", nil)}
 //
 // The crawler has one identity, its cache's ([Cache.UserAgent],
-// [Cache.Agent]): the Transport sets that User-Agent header on every
-// request that has none, pages and robots.txt alike, and chooses rules for
-// the product token found in it. A request that sets its own User-Agent
-// keeps it. A header in which no product token can be read makes every
-// request fail with an [*AgentError] saying so; set Options.Agent then.
+// [Cache.Agent]): the Transport sends that User-Agent header with every
+// request, pages and robots.txt alike, and chooses rules for the product
+// token found in it. A User-Agent the request carries is replaced, so that
+// no page goes out under another name than the one robots.txt was obeyed
+// for: a framework that sets its own on every request (colly sends
+// "colly - https://github.com/gocolly/colly") needs no setting of its own.
+// The caller's request is not modified. A header in which no product token
+// can be read makes every request fail with an [*AgentError] saying so;
+// set Options.Agent then.
 //
 // The URL asked about is the URL sent: the request goes out with its path
 // and query in the form [robotstxt.NormalizeURL] writes them (bytes that no
 // URI holds raw %-encoded, escapes with upper-case hex digits, nothing
-// decoded), and the rules are asked about exactly that.
+// decoded), and the rules are asked about exactly that, with
+// [Cache.Check]: a URL they disallow is refused with a [*DisallowedError],
+// and one whose robots.txt is unreachable waits for its next fetch when
+// that comes before the request's deadline, or fails at once with a
+// [*RetryError] saying when to try again.
 //
 // With a [Pacer] ([Transport.WithPacer]), each request allowed also waits
 // for its turn at its origin, and 429 and 503 answers push the origin's
 // next turn back. The wait runs inside RoundTrip, so it counts against the
 // request's deadline, such as http.Client.Timeout: when the turn would
-// come after the deadline, the request fails at once with a [*WaitError]
-// (errors.Is ErrWaitPastDeadline) naming the origin, the wait and what
-// asked for it, instead of timing out later. A scheduler that takes its
+// come after the deadline (or within 100 ms of it), the request fails at
+// once with a [*WaitError] (errors.Is ErrWaitPastDeadline) naming the
+// origin, the wait and what asked for it, instead of timing out later. A
+// turn pushed back during the wait (a 429 or 503 meanwhile) ends the wait
+// 100 ms before the deadline with the same error, ahead of the client's
+// own timeout and its "Client.Timeout exceeded", which would hide it; a
+// request whose context ends while it waits gets one too. A scheduler that takes its
 // turns itself with [Pacer.Reserve] and passes each to its request with
 // [WithReservation] keeps the wait out of the request's time.
 //
@@ -217,7 +289,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	out, u := t.wire(req)
 	err := t.err
 	if err == nil {
-		err = t.check(req.Context(), u)
+		_, err = t.cache.check(req.Context(), t.agent, u)
 	}
 	if err == nil && t.pacer != nil {
 		err = t.pace(req.Context(), u)
@@ -234,26 +306,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.pacer.Observe(u, resp.StatusCode, resp.Header)
 	}
 	return resp, err
-}
-
-// check asks the cache whether u may be fetched.
-func (t *Transport) check(ctx context.Context, u string) error {
-	d, err := t.cache.Decide(ctx, t.agent, u)
-	if err != nil || d.Allowed {
-		return err
-	}
-	e := &DisallowedError{
-		URL:       u,
-		Agent:     t.agent,
-		RobotsURL: d.Result.RobotsURL,
-		Line:      d.Line,
-		Rule:      d.Rule,
-		Source:    d.Source,
-	}
-	if d.Source == Unreachable {
-		e.Status, e.Retry = d.Latest.StatusCode, d.Latest.Expires
-	}
-	return e
 }
 
 // pace waits for u's turn at its origin: the turn ctx carries, or a new
@@ -275,20 +327,46 @@ func (t *Transport) pace(ctx context.Context, u string) error {
 	default:
 	}
 	when := r.When()
-	if dl, ok := ctx.Deadline(); ok && when.After(dl) {
+	dl, hasDL := ctx.Deadline()
+	last := dl.Add(-waitGuard)
+	if hasDL && when.After(last) {
 		r.Cancel()
 		return r.waitError(u, when, dl, ErrWaitPastDeadline)
 	}
+	// The wait ends by itself just before the deadline: a turn pushed
+	// back meanwhile (a 429 or 503) must not leave the request to the
+	// client's timeout, whose error would hide this one.
+	var guard <-chan time.Time
+	if hasDL {
+		tm := time.NewTimer(time.Until(last))
+		defer tm.Stop()
+		guard = tm.C
+	}
+	var err error
 	select {
 	case <-r.Ready():
 		return nil
+	case <-guard:
+		err = ErrWaitPastDeadline
 	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	select {
+	case <-r.Ready(): // it came as the wait ended: take it
+		return nil
+	default:
 	}
 	when = r.When()
 	r.Cancel()
-	dl, _ := ctx.Deadline()
-	return r.waitError(u, when, dl, ctx.Err())
+	return r.waitError(u, when, dl, err)
 }
+
+// waitGuard is how long before a request's deadline its wait for a turn,
+// or for the next fetch of an unreachable robots.txt, must end: a turn
+// that comes later counts as past the deadline, as the request would have
+// next to no time left, and the wait ends with an error of this package
+// before an http.Client's own timeout ends it with one of its own.
+const waitGuard = 100 * time.Millisecond
 
 // take reports whether the reservation may serve a request for u, its
 // first to r's origin, and marks it used.
@@ -370,13 +448,12 @@ func unescapedPath(p string) string {
 	return s
 }
 
-// identify returns req with the crawler's User-Agent header when it has
-// none, and with u as its URL when u is not nil: a copy, when anything
-// changes.
+// identify returns req with the crawler's User-Agent header, in place of
+// any other, and with u as its URL when u is not nil: a copy, when
+// anything changes.
 func (t *Transport) identify(req *http.Request, u *url.URL) *http.Request {
 	ua := t.userAgent
-	_, has := req.Header["User-Agent"]
-	setUA := ua != "" && !has
+	setUA := ua != "" && (len(req.Header["User-Agent"]) != 1 || req.Header.Get("User-Agent") != ua)
 	if !setUA && u == nil {
 		return req
 	}

@@ -95,16 +95,22 @@ func TestTransportClosesBody(t *testing.T) {
 	}
 }
 
-// TestTransportUnreachable checks the message when nothing is allowed
-// because the robots.txt is unreachable.
+// TestTransportUnreachable checks the error of a request whose robots.txt
+// is unreachable and asked again only after the request's deadline: a
+// retryable error at once, naming the status and when, never a refusal.
 func TestTransportUnreachable(t *testing.T) {
 	s, srv := newSite(t, "")
 	s.set(503, "", "")
-	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil)}
+	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil), Timeout: 10 * time.Second}
+	start := time.Now()
 	_, err := client.Get(srv.URL + "/page")
-	var de *DisallowedError
-	if !errors.As(err, &de) || de.Line != 0 || de.Source != Unreachable || !strings.Contains(err.Error(), "unreachable") {
-		t.Errorf("GET with robots.txt 503: %v, want a DisallowedError naming unreachable", err)
+	var re *RetryError
+	if !errors.As(err, &re) || errors.Is(err, ErrDisallowed) || re.Status != 503 ||
+		time.Until(re.When) < 4*time.Minute || !strings.Contains(err.Error(), "unreachable (status 503)") {
+		t.Errorf("GET with robots.txt 503: %v, want a RetryError naming unreachable, status 503, asked again in 5m", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the request failed after %v, want at once", time.Since(start))
 	}
 }
 

@@ -3,13 +3,16 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
@@ -86,22 +89,25 @@ func randWireRobots(rng *rand.Rand) (string, []string) {
 }
 
 // wireSite is a local server that serves robots and records the request
-// target and User-Agent of every request it gets.
+// target (as it arrived, not decoded) and User-Agent of every request it
+// gets, by the X-Href header the test gives each request.
 type wireSite struct {
 	*httptest.Server
 	robots string
 
 	mu   sync.Mutex
-	uris []string
-	uas  []string
+	uris map[string]string // X-Href → request target
+	uas  map[string]int    // User-Agent → requests
 }
 
 func newWireSite(t *testing.T, robots string) *wireSite {
-	s := &wireSite{robots: robots}
+	s := &wireSite{robots: robots, uris: map[string]string{}, uas: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.uris = append(s.uris, r.RequestURI)
-		s.uas = append(s.uas, r.UserAgent())
+		if id := r.Header.Get("X-Href"); id != "" {
+			s.uris[id] = r.RequestURI
+		}
+		s.uas[r.UserAgent()]++
 		s.mu.Unlock()
 		if r.URL.Path == "/robots.txt" {
 			io.WriteString(w, s.robots)
@@ -111,27 +117,45 @@ func newWireSite(t *testing.T, robots string) *wireSite {
 	return s
 }
 
-// last returns the request target of the latest request.
-func (s *wireSite) last() string {
+// got returns the request target of the request marked id, or "" when
+// none arrived.
+func (s *wireSite) got(id string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.uris[len(s.uris)-1]
+	return s.uris[id]
+}
+
+// wireCounts are what TestURLAskedIsURLSent counts.
+type wireCounts struct {
+	sent, badHref, rawDiffers, goDiffers, refused, plainSent int
+}
+
+func (c *wireCounts) add(d wireCounts) {
+	c.sent += d.sent
+	c.badHref += d.badHref
+	c.rawDiffers += d.rawDiffers
+	c.goDiffers += d.goDiffers
+	c.refused += d.refused
+	c.plainSent += d.plainSent
 }
 
 // TestURLAskedIsURLSent is the property that joins the cache, the
-// Transport and the core (issue 17 item 2): for random raw hrefs,
+// Transport and the core (#17 item 2, #27 item 6): for random raw hrefs,
 //
 //   - the Transport sends the href, made with http.NewRequest, to a real
 //     local server with the request target that NormalizeURL writes;
-//   - Cache.AllowedURL(raw) equals the core's answer on the URL made of
+//   - Cache.DecideURL(raw) equals the core's answer on the URL made of
 //     that request target, as it arrived at the server;
-//   - and the Transport refuses the href exactly when AllowedURL says no.
+//   - the Transport refuses the href exactly when DecideURL says no;
+//   - and a plain http.Client that sends the URL DecideURL hands back
+//     (Decision.URL) puts the same request target on the wire, so a
+//     crawler without the Transport is answered for what it sends.
 //
 // A few thousand hrefs run in a plain go test; ROBOTSTXT_LONG=1 runs
-// 100,000, as CI does. The test also counts the hrefs whose raw form gets
-// another answer than the form they are sent in, and those whose request
-// target net/url alone would write otherwise: the generator must hit both,
-// or it would prove little.
+// 100,000, as CI does, in parallel over kept-alive connections. The test
+// also counts the hrefs whose raw form gets another answer than the form
+// they are sent in, and those whose request target net/url alone would
+// write otherwise: the generator must hit both, or it would prove little.
 func TestURLAskedIsURLSent(t *testing.T) {
 	n := 3000
 	if longTests() {
@@ -150,87 +174,155 @@ func TestURLAskedIsURLSent(t *testing.T) {
 		rules = append(rules, robotstxt.Parse([]byte(body)))
 		patterns = append(patterns, pats)
 	}
+	tails := make([]string, n)
+	for i := range tails {
+		tails[i] = randHrefTail(rng, patterns[i%nSites])
+	}
+	base := &http.Transport{MaxIdleConnsPerHost: 128}
+	defer base.CloseIdleConnections()
 	cache := NewCache(&Options{UserAgent: ua})
-	client := &http.Client{Transport: NewTransport(nil, "", cache)}
+	client := &http.Client{Transport: NewTransport(base, "", cache)}
+	plain := &http.Client{Transport: base}
 	ctx := context.Background()
 
-	var sent, badHref, rawDiffers, goDiffers, refused int
-	for i := range n {
+	// one checks href i; it returns what it counts, or an error that
+	// stops the test.
+	one := func(i int) (wireCounts, error) {
+		var c wireCounts
+		id := strconv.Itoa(i)
 		k := i % nSites
-		tail := randHrefTail(rng, patterns[k])
-		// The wire form, as it reaches a server that allows everything.
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, open.URL+tail, nil)
-		if err != nil {
-			badHref++ // net/url refuses it: nothing can be sent
-			continue
+		tail, site, r := tails[i], sites[k], rules[k]
+		get := func(cl *http.Client, u string) (*http.Request, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("X-Href", id)
+			resp, err := cl.Do(req)
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			return req, err
 		}
-		goURI := req.URL.RequestURI()
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("GET %q through an open site: %v", open.URL+tail, err)
-		}
-		resp.Body.Close()
-		wire := open.last()
-		sent++
-		if want := robotstxt.NormalizeURL(wire); wire != want {
-			t.Fatalf("href %q went out as %q, not in NormalizeURL's form %q", tail, wire, want)
-		}
-		if goURI != wire {
-			goDiffers++
-		}
-
-		site, r := sites[k], rules[k]
 		raw := site.URL + tail
-		asked, err := cache.AllowedURL(ctx, raw)
+		d, err := cache.DecideURL(ctx, raw)
 		if err != nil {
-			t.Fatalf("AllowedURL(%q): %v", raw, err)
+			return c, fmt.Errorf("DecideURL(%q): %v", raw, err)
+		}
+		// The wire form, as it reaches a server that allows everything.
+		req, err := get(client, open.URL+tail)
+		if req == nil {
+			// net/url refuses the href: nothing can be sent, and
+			// nothing is sent of the URL handed back either.
+			c.badHref++
+			if _, err := http.NewRequest(http.MethodGet, d.URL, nil); err == nil {
+				return c, fmt.Errorf("net/url refuses %q but takes the URL to send %q", raw, d.URL)
+			}
+			return c, nil
+		}
+		if err != nil {
+			return c, fmt.Errorf("GET %q through an open site: %v", open.URL+tail, err)
+		}
+		wire := open.got(id)
+		c.sent++
+		if want := robotstxt.NormalizeURL(wire); wire != want {
+			return c, fmt.Errorf("href %q went out as %q, not in NormalizeURL's form %q", tail, wire, want)
+		}
+		if req.URL.RequestURI() != wire {
+			c.goDiffers++
 		}
 		// The URL as sent: the request target after the scheme and host,
 		// as a crawler matching it would see it (a target of "//" alone
 		// would read as a host).
 		core := r.Allowed("Foobot", site.URL+wire)
-		if asked != core {
-			t.Fatalf("robots.txt:\n%s\nAllowedURL(%q) = %v, but the core says %v for %q, the request target sent",
-				site.robots, raw, asked, core, wire)
+		if d.Allowed != core {
+			return c, fmt.Errorf("robots.txt:\n%s\nDecideURL(%q) = %v, but the core says %v for %q, the request target sent",
+				site.robots, raw, d.Allowed, core, wire)
 		}
 		if r.Allowed("Foobot", raw) != core {
-			rawDiffers++
+			c.rawDiffers++
 		}
-		req, _ = http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-		resp, err = client.Do(req)
+		_, err = get(client, raw)
 		var de *DisallowedError
 		switch {
 		case errors.As(err, &de):
-			refused++
-			if asked {
-				t.Fatalf("the Transport refused %q (%v), which AllowedURL allows", raw, err)
+			c.refused++
+			if d.Allowed {
+				return c, fmt.Errorf("the Transport refused %q (%v), which DecideURL allows", raw, err)
 			}
 			if de.URL != site.URL+wire {
-				t.Fatalf("refused %q as %q, want %q", raw, de.URL, site.URL+wire)
+				return c, fmt.Errorf("refused %q as %q, want %q", raw, de.URL, site.URL+wire)
 			}
 		case err != nil:
-			t.Fatalf("GET %q: %v", raw, err)
+			return c, fmt.Errorf("GET %q: %v", raw, err)
 		default:
-			resp.Body.Close()
-			if !asked {
-				t.Fatalf("the Transport sent %q, which AllowedURL disallows", raw)
+			if !d.Allowed {
+				return c, fmt.Errorf("the Transport sent %q, which DecideURL disallows", raw)
 			}
-			if got := site.last(); got != wire {
-				t.Fatalf("href %q went out as %q to one server and %q to another", tail, got, wire)
+			if got := site.got(id); got != wire {
+				return c, fmt.Errorf("href %q went out as %q to one server and %q to another", tail, got, wire)
 			}
 		}
+		// A plain client sending the URL handed back, allowed or not, to
+		// see what it would put on the wire.
+		if _, err := get(plain, d.URL); err != nil {
+			return c, fmt.Errorf("plain GET %q (the URL to send for %q): %v", d.URL, raw, err)
+		}
+		c.plainSent++
+		if got := site.got(id); got != wire {
+			return c, fmt.Errorf("href %q: a plain client sending %q put %q on the wire, the Transport %q", tail, d.URL, got, wire)
+		}
+		return c, nil
+	}
+
+	var (
+		total  wireCounts
+		mu     sync.Mutex
+		failed error
+		next   atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range 32 {
+		wg.Go(func() {
+			var mine wireCounts
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					break
+				}
+				c, err := one(i)
+				mine.add(c)
+				if err != nil {
+					mu.Lock()
+					if failed == nil {
+						failed = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+				}
+			}
+			mu.Lock()
+			total.add(mine)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if failed != nil {
+		t.Fatal(failed)
 	}
 	for _, s := range append(sites, open) {
-		for i, got := range s.uas {
-			if got != ua {
-				t.Fatalf("request %d to %s (%s) carried User-Agent %q, want %q", i, s.URL, s.uris[i], got, ua)
+		for got, k := range s.uas {
+			if got != ua && got != "Go-http-client/1.1" {
+				t.Fatalf("%d requests to %s carried User-Agent %q, want %q", k, s.URL, got, ua)
 			}
 		}
 	}
-	t.Logf("%d hrefs: %d sent, %d refused by net/url; %d refused by robots.txt; %d answered otherwise raw than as sent; %d sent otherwise than net/url alone writes them",
-		n, sent, badHref, refused, rawDiffers, goDiffers)
-	if rawDiffers < n/50 || goDiffers < n/50 || refused < n/20 {
-		t.Errorf("the generator misses the point: %d raw answers differ, %d request targets differ from net/url's, %d refused", rawDiffers, goDiffers, refused)
+	t.Logf("%d hrefs: %d sent, %d refused by net/url; %d refused by robots.txt; %d answered otherwise raw than as sent; %d sent otherwise than net/url alone writes them; %d sent by a plain client as handed back",
+		n, total.sent, total.badHref, total.refused, total.rawDiffers, total.goDiffers, total.plainSent)
+	if total.rawDiffers < n/50 || total.goDiffers < n/50 || total.refused < n/20 || total.plainSent != total.sent {
+		t.Errorf("the generator misses the point: %d raw answers differ, %d request targets differ from net/url's, %d refused, %d of %d sent plain",
+			total.rawDiffers, total.goDiffers, total.refused, total.plainSent, total.sent)
 	}
 }
 

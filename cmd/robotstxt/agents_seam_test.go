@@ -18,6 +18,8 @@ func TestFileAgentsNamedByParser(t *testing.T) {
 	inputs := []string{
 		"User-agent: Googlebot/2.1\nUser-agent: *\nUser-agent: googlebot\nDisallow: /\n",
 		"User-agent: Foo Bar\nUser-agent: 007\nUser-agent:\nAllow: /\nUser-agent: Ads-Bot_2\nDisallow: /x\n",
+		// Enough agents without ../shared, as in a fresh clone.
+		"User-agent: Bingbot\nUser-agent: bingbot\nUser-agent: Yandex/3.0\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n",
 	}
 	for _, dir := range []string{"../../../shared/corpus/real", "../../../shared/corpus/synthetic"} {
 		names, _ := filepath.Glob(filepath.Join(dir, "*"))

@@ -317,7 +317,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	g, _ := crawlers.Group(res.Robots, req.Agent) // as checkWith selects it
 	s.work(w, r, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Decide(robotstxt.NormalizeURL(req.URL))),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Usage(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(text),

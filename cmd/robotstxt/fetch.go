@@ -221,11 +221,12 @@ func (c *cli) fetch(args []string) int {
 	if note != "" {
 		fmt.Fprintf(c.stderr, "robotstxt fetch: %s\n", note)
 	}
-	d := g.Decide(robotstxt.NormalizeURL(url))
+	us := g.Usage(robotstxt.NormalizeURL(url))
+	d := us.Decision
 	if *asJSON {
-		err = c.fetchJSON(url, *agent, res, src, d)
+		err = c.fetchJSON(url, *agent, res, src, us)
 	} else {
-		err = c.fetchText(url, *agent, res, src, d)
+		err = c.fetchText(url, *agent, res, src, us)
 	}
 	if err != nil {
 		return c.fail("robotstxt fetch: %v", err)
@@ -233,7 +234,8 @@ func (c *cli) fetch(args []string) int {
 	return src.status(false, !d.Allowed)
 }
 
-func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+func (c *cli) fetchText(url, agent string, res *fetched, src *source, us robotstxt.Usage) error {
+	d := us.Decision
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
 	row("url", url)
@@ -270,7 +272,7 @@ func (c *cli) fetchText(url, agent string, res *fetched, src *source, d robotstx
 	}
 	row("cache", res.TTL.String())
 	row("agent", agent)
-	row("verdict", verdictWord(d.Allowed)+"  "+src.explain(url, d))
+	row("verdict", verdictWord(d.Allowed)+"  "+src.explain(url, d)+usageText(us))
 	_, err := fmt.Fprint(c.stdout, b.String())
 	return err
 }
@@ -314,15 +316,17 @@ type fetchJSON struct {
 	Findings  []findingJSON `json:"findings"` // all of them, as robotstxt lint -json prints them
 }
 
-func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) error {
+func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, us robotstxt.Usage) error {
 	enc := json.NewEncoder(c.stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(newFetchJSON(url, agent, res, src, d))
+	return enc.Encode(newFetchJSON(url, agent, res, src, us))
 }
 
-// newFetchJSON returns what fetch -json prints.
-func newFetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Decision) fetchJSON {
+// newFetchJSON returns what fetch -json prints: the decision with its
+// usage preferences, as check -json prints them.
+func newFetchJSON(url, agent string, res *fetched, src *source, us robotstxt.Usage) fetchJSON {
+	d := us.Decision
 	j := fetchJSON{
 		URL:       url,
 		RobotsURL: res.RobotsURL,
@@ -338,6 +342,7 @@ func newFetchJSON(url, agent string, res *fetched, src *source, d robotstxt.Deci
 		Decision:  src.decisionJSON(url, d),
 		Findings:  []findingJSON{},
 	}
+	j.Decision.Usage = usageOf(us)
 	if j.UserAgent == "" {
 		j.UserAgent = goDefaultUA
 	}

@@ -8,6 +8,7 @@
 //	robotstxt lint [-json] [-lines] [-all] FILE|-
 //	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
 //	robotstxt page -agent A [-user-agent H] URL
+//	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 //	robotstxt serve [-addr HOST:PORT] [-allow-private]
 //
 // check prints one line per URL:
@@ -18,7 +19,8 @@
 // the findings of Diagnose as a compiler does ("robots.txt:17: error: ...").
 // fetch reports what a crawler would do for a URL: where its robots.txt is,
 // the HTTP status, the redirects, the bytes read, the rules that apply, for
-// how long they are cached and what is wrong with the file. serve runs a
+// how long they are cached and what is wrong with the file. sitemaps follows
+// the sitemaps of a site and prints each page with its decision. serve runs a
 // robots.txt tester in the browser, with a JSON API behind it.
 //
 // The exit statuses are listed once, in exitStatuses, which "robotstxt -h"
@@ -79,6 +81,7 @@ Usage:
 	robotstxt lint [-json] [-lines] [-all] FILE|-
 	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
 	robotstxt page -agent A [-user-agent H] URL
+	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
 	robotstxt help COMMAND | version
 
@@ -89,6 +92,7 @@ Commands:
 	fetch   fetch a site's robots.txt as a crawler does and explain the result
 	page    fetch a page as a crawler does: robots.txt, X-Robots-Tag, meta
 	        tags and Content-Usage, joined into one answer
+	sitemaps follow a site's sitemaps and say which pages robots.txt allows
 	serve   run a robots.txt tester page in the browser, with a JSON API
 
 Examples:
@@ -96,6 +100,7 @@ Examples:
 	robotstxt check -file robots.txt -agent Googlebot https://example.com/private/x
 	robotstxt lint robots.txt
 	robotstxt fetch -agent Googlebot https://example.com/page
+	robotstxt sitemaps -agent Googlebot https://example.com/
 	robotstxt serve
 
 ` + exitStatuses + `
@@ -132,14 +137,16 @@ func (c *cli) run(args []string) int {
 		return c.serve(rest)
 	case "page":
 		return c.page(rest)
+	case "sitemaps":
+		return c.sitemaps(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".
 			switch rest[0] {
-			case "check", "lint", "fetch", "serve", "page":
+			case "check", "lint", "fetch", "serve", "page", "sitemaps":
 				return c.run([]string{rest[0], "-h"})
 			}
-			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve or page", rest[0])
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve, page or sitemaps", rest[0])
 		}
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
@@ -147,7 +154,7 @@ func (c *cli) run(args []string) int {
 		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
-		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve or page (robotstxt -h for help)", cmd)
+		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve, page or sitemaps (robotstxt -h for help)", cmd)
 	}
 }
 

@@ -53,7 +53,8 @@ query: curl --data-binary @robots.txt
 'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x'. For
 /api/fetch, the query may carry url, agent, user_agent and check (the URLs
 to answer for, repeated) instead. Errors are {"error": MESSAGE} with a 4xx
-or 5xx status.
+or 5xx status, a request with another method than POST (405) and a path
+under /api/ that is none of these (404) included.
 
 Serve is safe to leave running. It listens on 127.0.0.1 unless -addr says
 otherwise, and answers only requests addressed to the host it listens on
@@ -275,7 +276,28 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("POST /api/check", s.apiCheck)
 	mux.HandleFunc("POST /api/lint", s.apiLint)
 	mux.HandleFunc("POST /api/fetch", s.apiFetch)
-	return s.guard(mux)
+	return s.guard(apiErrors(mux))
+}
+
+// apiErrors answers the requests under /api/ that no API route takes with
+// the documented JSON error rather than the page's plain 404: a 405 naming
+// POST for a route asked with another method, such as GET /api/check, and
+// a 404 for a path that is no route.
+func apiErrors(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); !strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(pattern, "POST /api/") {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		post := r.Clone(r.Context())
+		post.Method = http.MethodPost
+		if _, pattern := mux.Handler(post); strings.HasPrefix(pattern, "POST /api/") {
+			w.Header().Set("Allow", http.MethodPost)
+			writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": the API takes POST, with a JSON body or the robots.txt itself (see robotstxt serve -h)")
+			return
+		}
+		writeError(w, http.StatusNotFound, r.URL.Path+": no such API; there are /api/check, /api/lint and /api/fetch")
+	})
 }
 
 // guard checks the Host and Origin of every request, limits its body and

@@ -483,3 +483,49 @@ func TestTextLines(t *testing.T) {
 		t.Errorf("textLines = %q", got)
 	}
 }
+
+// TestAPIErrorsAreJSON checks that what the API does not take is answered
+// as serve -h documents errors, {"error": MESSAGE} with a 4xx status, not
+// with the page's plain 404: another method than POST, and a path that is
+// no route.
+func TestAPIErrorsAreJSON(t *testing.T) {
+	srv, _ := tester(t, false)
+	tests := []struct {
+		method, path string
+		status       int
+		reason       string
+	}{
+		{http.MethodGet, "/api/check", http.StatusMethodNotAllowed, "a browser opening the API's URL"},
+		{http.MethodGet, "/api/check?agent=Googlebot&url=/x", http.StatusMethodNotAllowed, "the query form, sent as GET"},
+		{http.MethodPut, "/api/lint", http.StatusMethodNotAllowed, "another method"},
+		{http.MethodGet, "/api/fetch", http.StatusMethodNotAllowed, "the fetch route"},
+		{http.MethodPost, "/api/nope", http.StatusNotFound, "no such route"},
+		{http.MethodGet, "/api/", http.StatusNotFound, "the API's root"},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest(tt.method, srv.URL+tt.path, nil)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e errorJSON
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || err != nil || e.Error == "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s %s: status %d, %q, error %q (%v); want %d and a JSON error (%s)",
+				tt.method, tt.path, resp.StatusCode, resp.Header.Get("Content-Type"), e.Error, err, tt.status, tt.reason)
+		}
+		if tt.status == http.StatusMethodNotAllowed && resp.Header.Get("Allow") != http.MethodPost {
+			t.Errorf("%s %s: Allow %q, want POST", tt.method, tt.path, resp.Header.Get("Allow"))
+		}
+	}
+	// The page itself is still served.
+	resp, err := srv.Client().Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /: %d", resp.StatusCode)
+	}
+}

@@ -49,9 +49,11 @@ func usageOf(u robotstxt.Usage) *usageJSON {
 	return &j
 }
 
-// usageText returns the stated preferences of u as check prints them after
-// a verdict, "  [content-usage: train-ai=n (line 4); content-signal:
-// ai-train=no (line 5)]", or "" when none is stated.
+// usageText returns the stated preferences of u as check and fetch print
+// them after a verdict, "  [content-usage: train-ai=n (line 4);
+// content-signal: ai-train=n (line 5)]", or "" when none is stated. Each
+// value is spelt by Pref.String, y or n, in both vocabularies, as -json,
+// the tester page and the audit spell it.
 func usageText(u robotstxt.Usage) string {
 	var parts []string
 	var prefs []string
@@ -66,11 +68,7 @@ func usageText(u robotstxt.Usage) string {
 	prefs = prefs[:0]
 	for k := range robotstxt.NumSignals {
 		if s := u.ContentSignal[k]; s.Line > 0 {
-			word := "yes"
-			if s.Pref == robotstxt.PrefNo {
-				word = "no"
-			}
-			prefs = append(prefs, fmt.Sprintf("%s=%s (line %d)", k, word, s.Line))
+			prefs = append(prefs, fmt.Sprintf("%s=%s (line %d)", k, s.Pref, s.Line))
 		}
 	}
 	if len(prefs) > 0 {

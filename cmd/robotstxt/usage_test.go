@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,8 @@ func TestCheckUsage(t *testing.T) {
 	c := &cli{stdin: strings.NewReader(usageRobots), stdout: &stdout, stderr: &stderr, fetcher: fakeSites()}
 	c.run([]string{"check", "-", "/a", "/blog/x", "/private/x"})
 	want := []string{
-		"allowed     /a  no rule matched  [content-usage: train-ai=n (line 3), search=y (line 3); content-signal: ai-input=no (line 5)]",
-		"allowed     /blog/x  no rule matched  [content-usage: train-ai=y (line 4); content-signal: ai-input=no (line 5)]",
+		"allowed     /a  no rule matched  [content-usage: train-ai=n (line 3), search=y (line 3); content-signal: ai-input=n (line 5)]",
+		"allowed     /blog/x  no rule matched  [content-usage: train-ai=y (line 4); content-signal: ai-input=n (line 5)]",
 		"disallowed  /private/x  line 2: Disallow: /private/",
 	}
 	got := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
@@ -70,5 +71,37 @@ func TestAPIUsage(t *testing.T) {
 	}
 	if u := resp.Results[1].Usage; u != nil {
 		t.Errorf("usage of a disallowed URL = %+v", u)
+	}
+}
+
+// TestFetchUsage: fetch prints the preferences after its verdict as check
+// -url prints them after the same URL's, in text and in JSON, each value
+// spelt once (y or n) for both vocabularies.
+func TestFetchUsage(t *testing.T) {
+	const u = "https://example.com/blog/x"
+	sites := fakeFetcher{u: fetchedBody("https://example.com/robots.txt", []byte(usageRobots))}
+	run := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, fetcher: sites}
+		c.run(args)
+		return stdout.String()
+	}
+	const want = "[content-usage: train-ai=y (line 4); content-signal: ai-input=n (line 5)]"
+	for _, out := range []string{run("fetch", u), run("check", "-url", u, u)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("printed\n%s\nwant %q", out, want)
+		}
+	}
+	var fj fetchJSON
+	if err := json.Unmarshal([]byte(run("fetch", "-json", u)), &fj); err != nil {
+		t.Fatal(err)
+	}
+	var cj decisionJSON
+	if err := json.Unmarshal([]byte(run("check", "-json", "-url", u, u)), &cj); err != nil {
+		t.Fatal(err)
+	}
+	if fj.Decision.Usage == nil || cj.Usage == nil || fj.Decision.Usage.ContentSignal["ai-input"] != (statedJSON{"n", 5}) ||
+		!reflect.DeepEqual(fj.Decision.Usage, cj.Usage) {
+		t.Errorf("fetch -json usage %+v, check -json %+v", fj.Decision.Usage, cj.Usage)
 	}
 }

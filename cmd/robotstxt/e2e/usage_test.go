@@ -18,8 +18,8 @@ func testUsage(t *testing.T, b *browser, bin string, chromeLog *bytes.Buffer) {
 	var got []string
 	fail(p.eval(ctx, `[...document.querySelectorAll("#verdicts tbody tr")].map(tr => tr.cells[0].textContent + " | " + tr.querySelector("td.usage").textContent)`, &got))
 	want := []string{
-		"allowed | content-usage: search=y (line 3), train-ai=n (line 3); content-signal: ai-input=no (line 5)",
-		"allowed | content-usage: train-ai=y (line 4); content-signal: ai-input=no (line 5)",
+		"allowed | content-usage: search=y (line 3), train-ai=n (line 3); content-signal: ai-input=n (line 5)",
+		"allowed | content-usage: train-ai=y (line 4); content-signal: ai-input=n (line 5)",
 		"disallowed | ",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

@@ -342,10 +342,11 @@ function renderVerdicts() {
 function usageText(u) {
   if (!u) return '';
   const parts = [];
-  const list = (m, word) => Object.entries(m || {}).map(([k, v]) => `${k}=${word(v.pref)} (line ${v.line})`).join(', ');
-  const cu = list(u.content_usage, (p) => p);
+  // Each value as the API spells it, y or n, in both vocabularies.
+  const list = (m) => Object.entries(m || {}).map(([k, v]) => `${k}=${v.pref} (line ${v.line})`).join(', ');
+  const cu = list(u.content_usage);
   if (cu) parts.push('content-usage: ' + cu);
-  const cs = list(u.content_signal, (p) => (p === 'y' ? 'yes' : 'no'));
+  const cs = list(u.content_signal);
   if (cs) parts.push('content-signal: ' + cs);
   return parts.join('; ');
 }

@@ -1,4 +1,4 @@
-module github.com/robotstxt-go/robotstxt/colly
+module github.com/robotstxt-go/robotstxt/journeys
 
 go 1.26.0
 
@@ -26,3 +26,4 @@ require (
 	google.golang.org/appengine v1.6.8 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
 )
+

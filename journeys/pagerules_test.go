@@ -1,4 +1,4 @@
-package colly_test
+package journeys
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
 
-// site serves a robots.txt and pages whose rules come from each place a
+// pageSite serves a robots.txt and pages whose rules come from each place a
 // page states them. It records the paths requested.
-func site(t *testing.T) (*httptest.Server, func() []string) {
+func pageSite(t *testing.T) (*httptest.Server, func() []string) {
 	var mu sync.Mutex
 	var paths []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -63,8 +63,8 @@ func site(t *testing.T) (*httptest.Server, func() []string) {
 // PDF at its header, follows no links of a nofollow page, and indexes the
 // rest with the snippet limit and usage preferences the page and robots.txt
 // state together.
-func TestCollyJourney(t *testing.T) {
-	srv, requested := site(t)
+func TestCollyPageRules(t *testing.T) {
+	srv, requested := pageSite(t)
 	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 
 	c := colly.NewCollector(colly.UserAgent("Foobot/1.0 (+https://foo.example/bot)"))

@@ -1,0 +1,496 @@
+package fetch_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
+	"github.com/robotstxt-go/robotstxt/internal/sitemaptest"
+	"github.com/robotstxt-go/robotstxt/sitemap"
+)
+
+// walkResult is what a walk gave.
+type walkResult struct {
+	entries  []fetch.SitemapEntry
+	findings []sitemap.Finding
+	visits   []fetch.SitemapVisit
+	err      error
+}
+
+func (w walkResult) locs() []string {
+	var out []string
+	for _, e := range w.entries {
+		out = append(out, e.Loc)
+	}
+	return out
+}
+
+func (w walkResult) codes() []sitemap.Code {
+	var out []sitemap.Code
+	for _, f := range w.findings {
+		out = append(out, f.Code)
+	}
+	return out
+}
+
+// has reports whether the walk found a finding of code c.
+func (w walkResult) has(c sitemap.Code) bool { return slices.Contains(w.codes(), c) }
+
+// walkSite walks start with a fresh cache for Foobot and o's other
+// settings.
+func walkSite(t *testing.T, start string, o fetch.SitemapOptions) walkResult {
+	t.Helper()
+	if o.Cache == nil {
+		o.Cache = fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+	}
+	var res walkResult
+	var mu sync.Mutex
+	o.OnFinding = func(f sitemap.Finding) { mu.Lock(); res.findings = append(res.findings, f); mu.Unlock() }
+	o.OnSitemap = func(v fetch.SitemapVisit) { res.visits = append(res.visits, v) }
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for e, err := range fetch.WalkSitemaps(ctx, start, &o) {
+		if err != nil {
+			res.err = err
+			break
+		}
+		res.entries = append(res.entries, e)
+	}
+	return res
+}
+
+// server serves routes (path → handler) on a real socket and counts the
+// requests for each path.
+type server struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+func serve(t *testing.T, routes map[string]http.HandlerFunc) *server {
+	s := &server{hits: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.URL.Path]++
+		s.mu.Unlock()
+		if h, ok := routes[r.URL.Path]; ok {
+			h(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) hit(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+// text answers with body and a Content-Type.
+func text(ctype, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		io.WriteString(w, strings.ReplaceAll(body, "{host}", "http://"+r.Host))
+	}
+}
+
+const xmlType = "application/xml"
+
+func urlset(locs ...string) string {
+	s := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	for _, l := range locs {
+		s += "<url><loc>" + l + "</loc></url>\n"
+	}
+	return s + "</urlset>\n"
+}
+
+func index(locs ...string) string {
+	s := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	for _, l := range locs {
+		s += "<sitemap><loc>" + l + "</loc></sitemap>\n"
+	}
+	return s + "</sitemapindex>\n"
+}
+
+func gzipped(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+// TestWalkSite follows a site's robots.txt to an index, a gzipped sitemap
+// and a text sitemap, and gives each page the crawler's decision with its
+// deciding line.
+func TestWalkSite(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt":        text("text/plain", "User-agent: *\nDisallow: /private/\n\nSitemap: /sitemap_index.xml\n"),
+		"/sitemap_index.xml": text(xmlType, index("{host}/sitemaps/pages.xml.gz", "{host}/sitemaps/more.txt", "{host}/sitemaps/pages.xml.gz")),
+		"/sitemaps/pages.xml.gz": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/gzip")
+			w.Write(gzipped(urlset("http://"+r.Host+"/a", "http://"+r.Host+"/private/b", "http://elsewhere.example/c", "http://"+r.Host+"/a")))
+		},
+		"/sitemaps/more.txt": text("text/plain", "{host}/d?x=1&y=2\n{host}/ü\n"),
+	})
+	res := walkSite(t, s.URL, fetch.SitemapOptions{Decide: true})
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	want := []string{s.URL + "/a", s.URL + "/private/b", s.URL + "/d?x=1&y=2", s.URL + "/ü"}
+	if got := res.locs(); !slices.Equal(got, want) {
+		t.Errorf("locs %v, want %v", got, want)
+	}
+	for _, e := range res.entries {
+		d := e.Decision
+		wantAllowed := !strings.Contains(e.Loc, "/private/")
+		if d == nil || d.Allowed != wantAllowed || (!wantAllowed && d.Line != 2) {
+			t.Errorf("%s: decision %+v, want allowed %v (line 2 when disallowed)", e.Loc, d, wantAllowed)
+		}
+	}
+	if e := res.entries[0]; e.Sitemap != s.URL+"/sitemaps/pages.xml.gz" {
+		t.Errorf("entry's sitemap %q", e.Sitemap)
+	}
+	// elsewhere.example is asked whether it names the sitemap; it cannot
+	// be reached, so the entry is outside. The index lists pages.xml.gz
+	// twice (a duplicate), and pages.xml.gz lists /a twice.
+	for _, c := range []sitemap.Code{sitemap.Outside, sitemap.Duplicate} {
+		if !res.has(c) {
+			t.Errorf("no %s finding in %v", c, res.findings)
+		}
+	}
+	if len(res.visits) != 3 || res.visits[1].Kind != sitemap.URLSet || res.visits[2].Kind != sitemap.Text {
+		t.Errorf("visits %+v", res.visits)
+	}
+}
+
+// TestWalkCrossSubmission: a sitemap on one host lists the pages of
+// another whose robots.txt names it (sitemaps.org, "Sitemaps & Cross
+// Submits"); a third host, whose robots.txt does not, gets nothing in.
+// 127.0.0.1 and localhost are two hosts of one server.
+func TestWalkCrossSubmission(t *testing.T) {
+	var port string
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.Host, "localhost:") {
+				fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:%s/sitemaps/cross.xml\n", port)
+				return
+			}
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		},
+		"/sitemaps/cross.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, urlset("http://localhost:"+port+"/x", "http://127.0.0.1:"+port+"/sitemaps/y", "http://127.0.0.1:"+port+"/z"))
+		},
+	})
+	port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+	res := walkSite(t, s.URL+"/sitemaps/cross.xml", fetch.SitemapOptions{})
+	want := []string{"http://localhost:" + port + "/x", "http://127.0.0.1:" + port + "/sitemaps/y"}
+	if got := res.locs(); !slices.Equal(got, want) {
+		t.Errorf("locs %v, want %v (findings %v)", got, want, res.findings)
+	}
+	if codes := res.codes(); !slices.Equal(codes, []sitemap.Code{sitemap.Outside}) {
+		t.Errorf("findings %v, want one outside (/z is not in /sitemaps/ and 127.0.0.1 names no sitemap)", res.findings)
+	}
+}
+
+// TestWalkHostile walks servers that try to make a crawler loop, wait or
+// fill its memory.
+func TestWalkHostile(t *testing.T) {
+	tests := []struct {
+		name   string
+		routes map[string]http.HandlerFunc
+		o      fetch.SitemapOptions
+		start  string // path; "" is the site
+		locs   int
+		codes  []sitemap.Code // each must be among the findings
+		visits int
+		reason string
+	}{
+		{
+			name: "index listing itself",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt": text("text/plain", "Sitemap: /index.xml\n"),
+				"/index.xml":  text(xmlType, index("{host}/index.xml", "{host}/a.xml")),
+				"/a.xml":      text(xmlType, urlset("{host}/1", "{host}/2")),
+			},
+			locs: 2, codes: []sitemap.Code{sitemap.Loop}, visits: 2,
+			reason: "ultimate-sitemap-parser's index loops: each sitemap is read once",
+		},
+		{
+			name: "chain of ten indexes",
+			routes: func() map[string]http.HandlerFunc {
+				m := map[string]http.HandlerFunc{"/robots.txt": text("text/plain", "Sitemap: /i0.xml\n")}
+				for i := range 10 {
+					m[fmt.Sprintf("/i%d.xml", i)] = text(xmlType, index(fmt.Sprintf("{host}/i%d.xml", i+1)))
+				}
+				m["/i10.xml"] = text(xmlType, urlset("{host}/deep"))
+				return m
+			}(),
+			locs: 0, codes: []sitemap.Code{sitemap.NestedIndex}, visits: 2,
+			reason: "sitemaps.org: an index lists sitemaps, not indexes; one level is followed, the next reported",
+		},
+		{
+			name: "redirect loop",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt": text("text/plain", "Sitemap: /r1.xml\n"),
+				"/r1.xml":     func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/r2.xml", http.StatusFound) },
+				"/r2.xml": func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, "/r1.xml", http.StatusMovedPermanently)
+				},
+			},
+			codes: []sitemap.Code{sitemap.Redirects}, visits: 1,
+			reason: "a redirect loop ends at its first repeat",
+		},
+		{
+			name: "too many redirects",
+			routes: func() map[string]http.HandlerFunc {
+				m := map[string]http.HandlerFunc{"/robots.txt": text("text/plain", "Sitemap: /c0.xml\n")}
+				for i := range 20 {
+					to := fmt.Sprintf("/c%d.xml", i+1)
+					m[fmt.Sprintf("/c%d.xml", i)] = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusFound) }
+				}
+				return m
+			}(),
+			codes: []sitemap.Code{sitemap.Redirects}, visits: 1,
+			reason: "redirects are capped (MaxRedirects)",
+		},
+		{
+			name: "invalid XML in the middle",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt":  text("text/plain", "Sitemap: /sitemap.xml\n"),
+				"/sitemap.xml": text(xmlType, strings.Replace(urlset("{host}/1", "{host}/2", "{host}/3", "{host}/4", "{host}/5"), "<url><loc>{host}/4</loc>", "<url><loc>{host}/4</lc>", 1)),
+			},
+			locs: 3, codes: []sitemap.Code{sitemap.InvalidXML}, visits: 1,
+			reason: "past malformed XML the file stops; what was valid is kept",
+		},
+		{
+			name: "entity expansion",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt": text("text/plain", "Sitemap: /sitemap.xml\n"),
+				"/sitemap.xml": text(xmlType, `<?xml version="1.0"?>
+<!DOCTYPE urlset [<!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;"><!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;"><!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;"><!ENTITY i "&h;&h;&h;&h;&h;&h;&h;&h;&h;&h;">]>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{host}/&i;</loc></url><url><loc>{host}/ok</loc></url></urlset>`),
+			},
+			locs: 1, codes: []sitemap.Code{sitemap.Doctype, sitemap.Entity}, visits: 1,
+			reason: "billion laughs: a DTD's entities are never expanded",
+		},
+		{
+			name: "html instead of a sitemap",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt":  text("text/plain", "Sitemap: /sitemap.xml\n"),
+				"/sitemap.xml": text("text/html", "<!doctype html><html><body><h1>Welcome</h1></body></html>"),
+			},
+			codes: []sitemap.Code{sitemap.HTML}, visits: 1,
+			reason: "a soft 404 page is a finding",
+		},
+		{
+			name: "disallowed sitemap",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt":          text("text/plain", "User-agent: Foobot\nDisallow: /private/\nSitemap: /private/sitemap.xml\n"),
+				"/private/sitemap.xml": text(xmlType, urlset("{host}/private/1")),
+			},
+			codes: []sitemap.Code{sitemap.Disallowed}, visits: 1,
+			reason: "a sitemap is fetched only where robots.txt of its host allows",
+		},
+		{
+			name: "missing sitemap",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt": text("text/plain", "User-agent: *\nAllow: /\n"),
+			},
+			codes: []sitemap.Code{sitemap.NoSitemaps, sitemap.Status}, visits: 1,
+			reason: "no Sitemap line: /sitemap.xml is tried, and a 404 reported",
+		},
+		{
+			name: "too many sitemaps",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt": text("text/plain", "Sitemap: /index.xml\n"),
+				"/index.xml":  text(xmlType, index("{host}/s1.xml", "{host}/s2.xml", "{host}/s3.xml", "{host}/s4.xml")),
+				"/s1.xml":     text(xmlType, urlset("{host}/1")),
+				"/s2.xml":     text(xmlType, urlset("{host}/2")),
+			},
+			o:    fetch.SitemapOptions{MaxSitemaps: 3},
+			locs: 2, codes: []sitemap.Code{sitemap.TooManySitemaps}, visits: 3,
+			reason: "sitemaps per walk are capped",
+		},
+		{
+			name: "a sitemap given",
+			routes: map[string]http.HandlerFunc{
+				"/robots.txt":       text("text/plain", "User-agent: *\nAllow: /\n"),
+				"/shop/sitemap.xml": text(xmlType, urlset("{host}/shop/1", "{host}/blog/2")),
+			},
+			start: "/shop/sitemap.xml",
+			locs:  1, codes: []sitemap.Code{sitemap.Outside}, visits: 1,
+			reason: "not named in robots.txt: the sitemap's directory is its scope",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve(t, tt.routes)
+			res := walkSite(t, s.URL+tt.start, tt.o)
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			if len(res.entries) != tt.locs {
+				t.Errorf("%d entries %v, want %d (%s)", len(res.entries), res.locs(), tt.locs, tt.reason)
+			}
+			for _, c := range tt.codes {
+				if !res.has(c) {
+					t.Errorf("no %s finding in %v (%s)", c, res.findings, tt.reason)
+				}
+			}
+			if len(res.visits) != tt.visits {
+				t.Errorf("%d sitemaps read, want %d: %+v (%s)", len(res.visits), tt.visits, res.visits, tt.reason)
+			}
+		})
+	}
+}
+
+// TestWalkSlowDrip: a server that sends one byte at a time, forever, is
+// cut off at the sitemap's Timeout, and the entries read before are kept.
+func TestWalkSlowDrip(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": text("text/plain", "Sitemap: /sitemap.xml\n"),
+		"/sitemap.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, strings.TrimSuffix(urlset("http://"+r.Host+"/1"), "</urlset>\n"))
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+				if _, err := io.WriteString(w, " "); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		},
+	})
+	start := time.Now()
+	res := walkSite(t, s.URL, fetch.SitemapOptions{Timeout: 500 * time.Millisecond})
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the walk took %v", took)
+	}
+	if len(res.entries) != 1 || !res.has(sitemap.Unreachable) || res.err != nil {
+		t.Errorf("entries %v, findings %v, err %v; want 1 entry and an unreachable finding", res.locs(), res.findings, res.err)
+	}
+}
+
+// TestWalkMemory walks a gzip bomb (1 GiB of zeros in about 1 MB) and a
+// 200 MB sitemap that the server writes as it goes, and asserts the peak
+// heap of the process, server included.
+func TestWalkMemory(t *testing.T) {
+	if why := sitemaptest.Heavy(); why != "" {
+		t.Skip(why)
+	}
+	var prefix bytes.Buffer
+	prefix.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := range 10 {
+		fmt.Fprintf(&prefix, "<url><loc>{host}/page-%d</loc></url>\n", i)
+	}
+	var written atomic.Int64
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": text("text/plain", "Sitemap: /bomb.xml.gz\nSitemap: /huge.xml\n"),
+		"/bomb.xml.gz": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/gzip")
+			w.Write(sitemaptest.GzipBomb(bytes.ReplaceAll(prefix.Bytes(), []byte("{host}"), []byte("http://"+r.Host)), 1<<30))
+		},
+		"/huge.xml": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", xmlType)
+			cw := &countingWriter{w: w, n: &written}
+			// 200 MB: 50,000 entries of 4 KB, more than MaxBytes allows.
+			sitemaptest.URLSet(cw, "http://"+r.Host+"/", 50000, 4000)
+		},
+	})
+	var res walkResult
+	peak := sitemaptest.PeakHeap(func() { res = walkSite(t, s.URL, fetch.SitemapOptions{}) })
+	t.Logf("gzip bomb and 200 MB sitemap: peak heap %.1f MiB (bound %d MiB); the server wrote %d MB of the 200 MB",
+		float64(peak)/(1<<20), sitemaptest.HeapLimit>>20, written.Load()>>20)
+	if peak > sitemaptest.HeapLimit && !sitemaptest.Race {
+		t.Errorf("peak heap %d bytes, over %d", peak, sitemaptest.HeapLimit)
+	}
+	tooLarge := 0
+	for _, f := range res.findings {
+		if f.Code == sitemap.TooLarge {
+			tooLarge++
+		}
+	}
+	if tooLarge != 2 || res.err != nil {
+		t.Errorf("findings %v, err %v; want too-large for both files", res.findings, res.err)
+	}
+	if n := len(res.entries); n < 10+12000 || n > 10+13000 {
+		t.Errorf("%d entries: want the bomb's 10 and the ~12,500 entries of the huge sitemap's first 50 MB", n)
+	}
+}
+
+// countingWriter counts what it writes.
+type countingWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestWalkNamedByHostCase: a site given with its host in upper case still
+// lets the sitemaps its robots.txt names list the site's URLs (hosts
+// compare without case, RFC 3986 §3.2.2).
+func TestWalkNamedByHostCase(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt":       text("text/plain", "Sitemap: /maps/sitemap.xml\n"),
+		"/maps/sitemap.xml": text(xmlType, urlset("{host}/top", "{host}/maps/x")),
+	})
+	upper := strings.Replace(s.URL, "127.0.0.1", "LOCALHOST", 1)
+	res := walkSite(t, upper+"/", fetch.SitemapOptions{})
+	if len(res.entries) != 2 || len(res.findings) != 0 {
+		t.Errorf("entries %v, findings %v: want both, the robots.txt names the sitemap", res.locs(), res.findings)
+	}
+}
+
+// TestWalkCrossHostsCapped: a sitemap listing pages on many hosts has the
+// robots.txt of at most MaxCrossHosts of them read; the rest are outside.
+func TestWalkCrossHostsCapped(t *testing.T) {
+	sites := fetchtest.NewSites(nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := range 50 {
+			fmt.Fprintf(&b, "<url><loc>https://host%d.example/page</loc></url>", i)
+		}
+		b.WriteString("</urlset>")
+		w.Header().Set("Content-Type", "application/xml")
+		io.WriteString(w, b.String())
+	}))
+	sites.Set("maps.example", fetchtest.Answer{Body: "User-agent: *\nAllow: /\n"})
+	for i := range 50 {
+		sites.Set(fmt.Sprintf("host%d.example", i), fetchtest.Answer{Body: "User-agent: *\nAllow: /\nSitemap: https://maps.example/sitemap.xml\n"})
+	}
+	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+	res := walkSite(t, "https://maps.example/sitemap.xml", fetch.SitemapOptions{
+		Cache: cache, Transport: fetch.NewTransport(sites, "", cache), MaxCrossHosts: 5})
+	asked := 0
+	for i := range 50 {
+		asked += sites.Fetches(fmt.Sprintf("host%d.example", i))
+	}
+	// The sitemap's own host counts as one of the five hosts asked.
+	if len(res.entries) != 4 || asked != 4 || !res.has(sitemap.Outside) {
+		t.Errorf("%d entries, %d other hosts' robots.txt fetched; want 4 and 4, and the rest outside", len(res.entries), asked)
+	}
+}

@@ -1,0 +1,58 @@
+// Package sitemap reads sitemaps (https://www.sitemaps.org/protocol.html) as
+// a stream, with the limits of the protocol enforced, so that a crawler can
+// follow the sitemaps of a site it does not trust.
+//
+// A sitemap lists the pages of a site, each with optional hints:
+//
+//	<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+//	  <url>
+//	    <loc>https://example.com/catalog/a?x=1&amp;y=2</loc>
+//	    <lastmod>2026-11-01</lastmod>
+//	    <changefreq>weekly</changefreq>
+//	    <priority>0.8</priority>
+//	  </url>
+//	</urlset>
+//
+// gives one [Entry] with Loc "https://example.com/catalog/a?x=1&y=2". A
+// sitemap index (<sitemapindex>) lists sitemaps instead of pages, and a
+// site may also give a plain text file of one URL per line, an RSS 2.0
+// feed (the <link> of each <item>) or an Atom 1.0 feed (the <link href>
+// of each <entry>). Any of them may be gzip-compressed: the gzip magic
+// bytes are what count, not the name. The image, video, news and hreflang
+// (xhtml:link) extensions are skipped without error.
+//
+// [NewReader] reads one file; [Reader.All] yields its entries as they are
+// read, so that no more than one entry and a 64 KiB buffer is held at a
+// time, whatever the size of the file:
+//
+//	r := sitemap.NewReader(resp.Body, &sitemap.Options{URL: sitemapURL})
+//	for e, err := range r.All() {
+//		if err != nil {
+//			return err // reading failed: the network, a closed body
+//		}
+//		queue(e.Loc)
+//	}
+//	for _, f := range r.Findings() {
+//		log.Print(f)
+//	}
+//
+// What is wrong with a file is a [Finding], never a panic or an error: a
+// byte-order mark, a Content-Type that does not fit, an HTML page where a
+// sitemap should be, a malformed line or element, an entry outside the
+// sitemap's scope. The limits of the protocol are enforced, not only
+// declared: at most [MaxURLs] entries and [MaxBytes] bytes once
+// decompressed (so that a gzip bomb costs at most 50 MB of reading); past a
+// limit the reader stops the file with a finding and keeps the entries
+// read before it. A DOCTYPE is skipped and the entities it declares are
+// never expanded.
+//
+// Who may list what (sitemaps.org, "Sitemap file location"): a sitemap may
+// list only URLs in the directory it is in, on its own host, scheme and
+// port. [InScope] is that rule; a crawler that knows more, such as that a
+// host's robots.txt names the sitemap (cross-submission), passes its own
+// [Options].Allow. Entries outside are reported and dropped.
+//
+// Fetching sitemaps (through a robots.txt-checking transport, following an
+// index one level down, with caps on the number of sitemaps and redirects)
+// is the job of package fetch; this package does no I/O of its own.
+package sitemap

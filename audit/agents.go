@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
@@ -21,10 +22,23 @@ type Agent struct {
 	// IgnoresGlobal: the crawler does not obey the "*" group (see
 	// crawlers.Crawler.IgnoresGlobal).
 	IgnoresGlobal bool
+	// Listed is the crawler's name as an agent set lists it when that is
+	// not its token ("AI2Bot", asked as "AI"; see [AgentSet]), or "".
+	Listed string
+
+	// crawler is the crawler of package crawlers' table that a one-token
+	// agent is: it is answered as that crawler documents (Crawler.Group).
+	crawler *crawlers.Crawler
 }
 
-// Name is the agent as the output names it: its tokens joined by "+".
-func (a Agent) Name() string { return strings.Join(a.Tokens, "+") }
+// Name is the agent as the output names it: the name a set lists, or its
+// tokens joined by "+".
+func (a Agent) Name() string {
+	if a.Listed != "" {
+		return a.Listed
+	}
+	return strings.Join(a.Tokens, "+")
+}
 
 // BuiltinAgents returns the crawlers of package crawlers, in its order.
 func BuiltinAgents() []Agent {
@@ -36,13 +50,37 @@ func BuiltinAgents() []Agent {
 }
 
 func agentOf(c crawlers.Crawler) Agent {
-	return Agent{Tokens: []string{c.Token}, Operator: c.Operator, Purpose: string(c.Purpose), Source: c.Source, IgnoresGlobal: c.IgnoresGlobal}
+	return Agent{Tokens: []string{c.Token}, Operator: c.Operator, Purpose: string(c.Purpose), Source: c.Source,
+		IgnoresGlobal: c.IgnoresGlobal, crawler: &c}
+}
+
+// tokenAgent returns the agent for a list of tokens: a single token of
+// package crawlers' table is that crawler; several take the operator,
+// purpose and source of the first that is in the table.
+func tokenAgent(toks []string) Agent {
+	if len(toks) == 1 {
+		if c, ok := crawlers.Lookup(toks[0]); ok {
+			a := agentOf(c)
+			a.Tokens = toks // as written
+			return a
+		}
+	}
+	a := Agent{Tokens: toks, IgnoresGlobal: true}
+	for _, t := range toks {
+		c, ok := crawlers.Lookup(t)
+		a.IgnoresGlobal = a.IgnoresGlobal && ok && c.IgnoresGlobal // as crawlers.GroupFor reads the table
+		if ok && a.Operator == "" {
+			a.Operator, a.Purpose, a.Source = c.Operator, string(c.Purpose), c.Source
+		}
+	}
+	return a
 }
 
 // ReadAgents reads a list of crawlers, one a line: its product tokens
 // separated by spaces or commas. Blank lines and '#' comments are skipped.
-// A crawler whose first token is in package crawlers' table takes its
-// operator, purpose and source from there.
+// A crawler of one token that is in package crawlers' table is that
+// crawler, answered as it documents; with several tokens, the first that
+// is in the table gives the operator, purpose and source.
 func ReadAgents(r io.Reader) ([]Agent, error) {
 	var out []Agent
 	sc := bufio.NewScanner(r)
@@ -59,22 +97,49 @@ func ReadAgents(r io.Reader) ([]Agent, error) {
 				return nil, fmt.Errorf("line %d: %q is not a product token (letters, '-' and '_')", n, t)
 			}
 		}
-		a := Agent{Tokens: toks, IgnoresGlobal: true}
-		for i, t := range toks {
-			c, ok := crawlers.Lookup(t)
-			a.IgnoresGlobal = a.IgnoresGlobal && ok && c.IgnoresGlobal // as crawlers.GroupFor reads the table
-			if ok && i == 0 {
-				b := agentOf(c)
-				a.Operator, a.Purpose, a.Source = b.Operator, b.Purpose, b.Source
-			}
-		}
-		out = append(out, a)
+		out = append(out, tokenAgent(toks))
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no agents")
+	}
+	return out, nil
+}
+
+// Agents returns the crawlers that spec names: a file of crawlers
+// (ReadAgents) when a file of that name exists, else the agent sets it
+// lists, separated by commas ("crawlers,ai.robots.txt"), in that order; a
+// crawler that an earlier set has (its name compared without regard to
+// ASCII case) is not repeated.
+func Agents(spec string) ([]Agent, error) {
+	if st, err := os.Stat(spec); err == nil && !st.IsDir() {
+		f, err := os.Open(spec)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		as, err := ReadAgents(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", spec, err)
+		}
+		return as, nil
+	}
+	var out []Agent
+	seen := map[string]bool{}
+	for _, name := range strings.Split(spec, ",") {
+		set, err := AgentSet(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range set {
+			k := strings.ToLower(a.Name())
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, a)
+			}
+		}
 	}
 	return out, nil
 }

@@ -37,25 +37,45 @@ func rulesName(r *robotstxt.Robots) string {
 	return RulesParsed
 }
 
-// groupOf returns the group that decides for a, as crawlers.GroupFor
-// answers for a crawler as it documents its behaviour (AdsBot ignores "*"),
-// and whether the file names one of a's tokens.
-func groupOf(r *robotstxt.Robots, a *Agent) (robotstxt.Group, bool) {
-	own := false
+// groupOf returns the group that decides for a, as its operator documents
+// it: a crawler of package crawlers' table through Crawler.Group
+// (Googlebot-Image obeys Googlebot's group when none names it, AdsBot
+// ignores "*"), several tokens through crawlers.GroupFor, any other token
+// through the core's Group. own reports whether the file names one of a's
+// tokens; documented is "" when the group is the one the core selects for
+// a's tokens alone, else how it differs ("obeys Googlebot", "ignores *").
+func groupOf(r *robotstxt.Robots, a *Agent) (g robotstxt.Group, own bool, documented string) {
 	for _, t := range a.Tokens {
 		own = own || r.NamesAgent(t)
 	}
-	g, _ := crawlers.GroupFor(r, a.Tokens)
-	return g, own
+	switch {
+	case a.crawler != nil:
+		switch f := a.crawler.Follows(r); f {
+		case a.crawler.Token:
+		case "":
+			documented = "ignores *"
+		default:
+			documented = "obeys " + f
+		}
+		g, _ = a.crawler.Group(r)
+	case len(a.Tokens) == 1:
+		g = r.Group(a.Tokens[0])
+	default:
+		var note string
+		g, note = crawlers.GroupFor(r, a.Tokens)
+		if note != "" {
+			documented = "ignores *"
+		}
+	}
+	return g, own, documented
 }
 
-// decide answers one path or URL for a group; a DisallowAll file has no
-// groups, and its zero Group still answers.
-func decide(r *robotstxt.Robots, g robotstxt.Group, url string) robotstxt.Decision {
-	if r.Kind() == robotstxt.DisallowAll {
-		return robotstxt.Decision{}
-	}
-	return g.Decide(url)
+// verdict answers one path or URL, asked in the form given, for a group.
+func verdict(g robotstxt.Group, path, asked string) Verdict {
+	u := g.Usage(asked)
+	d := u.Decision
+	return Verdict{Path: path, Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
+		ContentUsage: usageString(&u), ContentSignal: signalString(&u)}
 }
 
 // witnesses returns the paths that stand for a rule's pattern in the label:

@@ -121,6 +121,24 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 		if row.OwnGroup != own {
 			t.Errorf("%s: own_group %v, want %v", where, row.OwnGroup, own)
 		}
+		// A crawler that obeys another token after its own (table.go:
+		// Googlebot-Image, Applebot obey Googlebot) is asked as that token
+		// when no group names it and one names that token.
+		wantDoc := ""
+		if c, known := crawlers.Lookup(tokens[0]); known && len(tokens) == 1 && !own && r.Kind() == robotstxt.Parsed {
+			for _, o := range c.Obeys[1:] {
+				if r.NamesAgent(o.Token) {
+					tokens, wantDoc = []string{o.Token}, "obeys "+o.Token
+					break
+				}
+			}
+			if wantDoc == "" && ignores {
+				wantDoc = "ignores *"
+			}
+		}
+		if row.Documented != wantDoc {
+			t.Errorf("%s: documented %q, want %q", where, row.Documented, wantDoc)
+		}
 		if want := wantLabel(r, tokens, own, ignores); row.Label != want {
 			t.Errorf("%s: label %s, want %s", where, row.Label, want)
 		}
@@ -144,7 +162,7 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 				t.Errorf("%s %s: got %+v (allowed %v), want %+v", where, p, v, v.Allowed != nil && *v.Allowed, d)
 			}
 		}
-		if len(tokens) == 1 && !(ignores && !own) {
+		if len(tokens) == 1 && !(ignores && !own) && wantDoc == "" || strings.HasPrefix(wantDoc, "obeys ") {
 			d, ok := r.CrawlDelay(tokens[0])
 			if ok != (row.CrawlDelay != nil) || ok && *row.CrawlDelay != d.Seconds() {
 				t.Errorf("%s: crawl_delay %v, want %v %v", where, row.CrawlDelay, d, ok)

@@ -43,9 +43,23 @@
 //   - a 3xx without a usable Location is unreachable (disallow-all), as
 //     FromStatus reads any 3xx that is left.
 //
-// When a URL was captured several times in an input, every capture of a
-// robots.txt URL is answered in its own rows, and a redirect goes to the
-// first capture of its target in the input.
+// # One answer per origin
+//
+// By default each origin is answered once for all the inputs of a run, by
+// its latest capture (WARC-Date, or the JSON line's "date"; captures with
+// the same date or none count as read, the later winning): a first pass
+// reads the inputs for the captures' dates, and the rows carry the number
+// of captures of the origin (captures) and the offset of the one that
+// answered. With Config.AllCaptures every capture of a robots.txt URL is
+// answered in its own rows. Either way, a redirect goes to the first
+// capture of its target in the input.
+//
+// # Changes between crawls
+//
+// With Config.Before, an earlier crawl, Run answers both crawls (one answer
+// per origin in each) and writes a [Change] for each origin × agent
+// answered in both whose label, or a path's verdict or deciding line,
+// differs.
 //
 // # Questions and answers
 //
@@ -53,9 +67,14 @@
 // github.com/robotstxt-go/robotstxt/crawlers (its token, operator, purpose
 // and source), or a file with one crawler a line. A line may name several
 // tokens (a crawler that obeys all of them), asked with
-// [robotstxt.Robots.GroupFor]. A crawler the table documents as ignoring the
-// "*" group (AdsBot-Google) is answered by the groups that name it only,
-// and allowed everything when none does.
+// [robotstxt.Robots.GroupFor]; bundled sets are named by [AgentSet]. A
+// crawler of the table is answered as its operator documents it, through
+// crawlers.Crawler.Group: Googlebot-Image and Applebot obey Googlebot's group
+// when no group names them, AdsBot-Google ignores the "*" group. The row's
+// Documented says when that differs from the core's answer for the token.
+//
+// A path or URL is asked as recorded: bytes from 0x80 and spaces are
+// %-encoded and escapes upper-cased, nothing else changes (a '|' stays).
 //
 // The questions are either a few paths per origin (default "/"), answered
 // per capture × agent in one row (for each path: the verdict, the deciding
@@ -67,7 +86,7 @@
 // # The label
 //
 // Each capture × agent row has a label computed from the core's answers
-// for that agent's group, with these witnesses: the witnesses of a rule are
+// for the group that decides for the agent as documented, with these witnesses: the witnesses of a rule are
 // its pattern with every '*' and a final '$' removed (an empty result is
 // "/"), and that string followed by "~".
 //
@@ -114,7 +133,9 @@
 // redirect targets are looked up, parsed targets up to a budget of 64 MiB
 // per worker (a larger set takes more passes over the input). With a URL
 // list, the parsed files of the origins named by one chunk of the list are
-// held (ChunkURLs, default 100,000 URLs a chunk).
+// held (ChunkURLs, default 100,000 URLs a chunk). One answer per origin
+// holds an entry an origin; a change table holds the earlier crawl's
+// answers (origins × agents × paths).
 //
 // # Bad input
 //
@@ -123,5 +144,6 @@
 // JSON line that does not parse, and a WARC without response records are
 // each reported as a [Problem] with the input and byte offset, and skipped;
 // the run goes on. An HTML body and a body longer than 500 KiB are
-// answered (as Google's parser reads them) and reported as notes.
+// answered (as Google's parser reads them) and reported as notes. An input
+// of 0 bytes is reported as ProblemZero, which skips nothing.
 package audit

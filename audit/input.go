@@ -129,6 +129,10 @@ func (in *inputFile) each(ctx context.Context, rd reading, want func(string) boo
 // scanInput opens an input and reads its captures once, as rd says; want
 // must be safe to call from several goroutines at once.
 func scanInput(ctx context.Context, name string, count *atomic.Int64, rd reading, want func(string) bool, emit func(*Capture), report func(Problem)) error {
+	if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		report(Problem{Input: name, Kind: ProblemZero, Detail: "the file is empty (0 bytes)"})
+		return nil
+	}
 	in, err := openInput(name, count)
 	if err != nil {
 		report(Problem{Input: name, Kind: ProblemInput, Detail: err.Error(), Skipped: true})

@@ -121,6 +121,10 @@ func (st *runState) answerInput(ctx context.Context, i int, q *questions, w *wri
 		jobs <- j
 	}
 	err := scanShard(ctx, cfg.Inputs[i], &st.bytes, reading{workers: nw, split: cfg.split}, nil, !cfg.NoLint, func(rs *resolved) {
+		st.seen.Add(1)
+		if !st.keep(i, rs) {
+			return
+		}
 		if rs.direct {
 			if !rs.c.own {
 				c := *rs.c
@@ -161,7 +165,7 @@ type answerer struct {
 
 func newAnswerer(cfg *Config, q *questions, textPool *sync.Pool) *answerer {
 	a := &answerer{cfg: cfg, q: q, textPool: textPool}
-	if cfg.Format != FormatParquet {
+	if cfg.Format != FormatParquet && cfg.Format != formatRows {
 		enc := new(rowEncoder).encode // the answerer's own: it keeps the text of a capture's fields
 		if cfg.Format == FormatTable {
 			enc = tableRow

@@ -13,6 +13,7 @@ const (
 	ProblemURL      = "url"      // a capture or URL-list URL that is not an absolute http(s) URL
 	ProblemJSON     = "json"     // a JSON line that does not parse, or is too long
 	ProblemEmpty    = "empty"    // an input without a single response
+	ProblemZero     = "zero"     // an input of 0 bytes (a download that failed?): nothing read, nothing skipped
 	ProblemInput    = "input"    // an input that cannot be opened or read
 	ProblemHTML     = "html"     // note: an HTML page served as robots.txt, answered as Google's parser reads it
 	ProblemOversize = "oversize" // note: a body longer than 500 KiB, answered on its first 500 KiB

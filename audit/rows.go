@@ -3,11 +3,15 @@ package audit
 // Row is the answer for one capture × agent, with one verdict per path.
 // The field tags name the columns of every output format.
 type Row struct {
-	Input       string `parquet:"input" json:"input"`
-	Offset      int64  `parquet:"offset" json:"offset"`
-	URL         string `parquet:"url" json:"url"`
-	Origin      string `parquet:"origin" json:"origin"`
-	Date        string `parquet:"date" json:"date"`
+	Input  string `parquet:"input" json:"input"`
+	Offset int64  `parquet:"offset" json:"offset"`
+	URL    string `parquet:"url" json:"url"`
+	Origin string `parquet:"origin" json:"origin"`
+	Date   string `parquet:"date" json:"date"`
+	// Captures is how many captures of the origin's robots.txt the inputs
+	// hold when each origin is answered once (by this, the latest); null
+	// when every capture is answered (-all-captures).
+	Captures    *int32 `parquet:"captures,optional" json:"captures"`
 	Status      int32  `parquet:"status" json:"status"`
 	FinalURL    string `parquet:"final_url" json:"final_url"`
 	FinalStatus int32  `parquet:"final_status" json:"final_status"`
@@ -18,6 +22,11 @@ type Row struct {
 	Operator string `parquet:"operator" json:"operator"`
 	Purpose  string `parquet:"purpose" json:"purpose"`
 	OwnGroup bool   `parquet:"own_group" json:"own_group"`
+	// Documented is "" when the crawler is answered with the group the
+	// core selects for its token, else how its operator's documentation
+	// changes that: "obeys Googlebot" (Googlebot-Image, Applebot without a
+	// group of their own), "ignores *" (AdsBot-Google).
+	Documented string `parquet:"documented" json:"documented"`
 
 	Label      string    `parquet:"label" json:"label"`
 	CrawlDelay *float64  `parquet:"crawl_delay,optional" json:"crawl_delay"`
@@ -55,10 +64,16 @@ type URLRow struct {
 	RobotsURL string `parquet:"robots_url" json:"robots_url"`
 	Input     string `parquet:"input" json:"input"`
 	Offset    int64  `parquet:"offset" json:"offset"`
+	Captures  *int32 `parquet:"captures,optional" json:"captures"` // as in Row
 	Status    int32  `parquet:"status" json:"status"`
 	Rules     string `parquet:"rules" json:"rules"`
 	Agent     string `parquet:"agent" json:"agent"`
 	Allowed   *bool  `parquet:"allowed,optional" json:"allowed"`
 	Line      int32  `parquet:"line" json:"line"`
 	Rule      string `parquet:"rule" json:"rule"`
+	// ContentUsage and ContentSignal are as in Verdict; Documented as in
+	// Row.
+	ContentUsage  string `parquet:"content_usage" json:"content_usage"`
+	ContentSignal string `parquet:"content_signal" json:"content_signal"`
+	Documented    string `parquet:"documented" json:"documented"`
 }

@@ -11,13 +11,13 @@ import (
 type questions struct {
 	agents []Agent
 	paths  []string // as given
-	asked  []string // as asked: normalised
+	asked  []string // as asked (asRecorded)
 }
 
 func newQuestions(agents []Agent, paths []string) *questions {
 	q := &questions{agents: agents, paths: paths}
 	for _, p := range paths {
-		q.asked = append(q.asked, robotstxt.NormalizeURL(p))
+		q.asked = append(q.asked, asRecorded(p))
 	}
 	return q
 }
@@ -48,6 +48,9 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		Status: int32(c.Status), FinalURL: rs.final, FinalStatus: int32(rs.finalStatus), Hops: int32(rs.hops),
 		Rules: rulesName(rs.rules), Verdicts: row.Verdicts[:0], Lint: noLint,
 	}
+	if rs.captures > 0 {
+		row.Captures = &rs.captures
+	}
 	if rs.lint != nil {
 		row.LintErrors, row.LintWarnings = &rs.lint.errors, &rs.lint.warnings
 		if rs.lint.kinds != nil {
@@ -72,16 +75,17 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 		row.Agent, row.Operator, row.Purpose = a.Name(), a.Operator, a.Purpose
 		row.Verdicts = row.Verdicts[:0]
 		row.CrawlDelay = nil
-		row.OwnGroup = false
+		row.OwnGroup, row.Documented = false, ""
 		if rs.rules == nil {
 			row.Label = LabelUnknown
 			for _, p := range q.paths {
 				row.Verdicts = append(row.Verdicts, Verdict{Path: p})
 			}
 		} else {
-			g, own := groupOf(rs.rules, a)
-			row.OwnGroup = own
-			isShared := len(a.Tokens) == 1 && !own && !a.IgnoresGlobal
+			g, own, documented := groupOf(rs.rules, a)
+			row.OwnGroup, row.Documented = own, documented
+			// The group is the file's "*" group.
+			isShared := len(a.Tokens) == 1 && !own && documented == ""
 			if isShared && shared.done {
 				row.Label = shared.label
 				row.Verdicts = append(row.Verdicts, shared.verdicts...)
@@ -92,10 +96,7 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 			} else {
 				row.Label = label(rs.rules, g)
 				for j, p := range q.asked {
-					u := g.Usage(p)
-					d := u.Decision
-					row.Verdicts = append(row.Verdicts, Verdict{Path: q.paths[j], Allowed: boolPtr(d.Allowed), Line: int32(d.Line), Rule: d.Rule,
-						ContentUsage: usageString(&u), ContentSignal: signalString(&u)})
+					row.Verdicts = append(row.Verdicts, verdict(g, q.paths[j], p))
 				}
 				if d, ok := g.CrawlDelay(); ok {
 					delay = d.Seconds()
@@ -144,17 +145,21 @@ func statedString(states []robotstxt.Stated, name func(int) string) string {
 
 // urlRows answers one URL for every agent.
 func (q *questions) urlRows(u, robotsURL string, rs *resolved, row *URLRow, emit func(*URLRow) error) error {
-	asked := robotstxt.NormalizeURL(u)
+	asked := asRecorded(u)
 	for i := range q.agents {
 		a := &q.agents[i]
 		*row = URLRow{URL: u, RobotsURL: robotsURL, Agent: a.Name(), Rules: RulesUnknown}
 		if rs != nil {
 			row.Input, row.Offset, row.Status = rs.c.Input, rs.c.Offset, int32(rs.c.Status)
+			if rs.captures > 0 {
+				row.Captures = &rs.captures
+			}
 			row.Rules = rulesName(rs.rules)
 			if rs.rules != nil {
-				g, _ := groupOf(rs.rules, a)
-				d := decide(rs.rules, g, asked)
-				row.Allowed, row.Line, row.Rule = boolPtr(d.Allowed), int32(d.Line), d.Rule
+				g, _, documented := groupOf(rs.rules, a)
+				v := verdict(g, u, asked)
+				row.Allowed, row.Line, row.Rule = v.Allowed, v.Line, v.Rule
+				row.ContentUsage, row.ContentSignal, row.Documented = v.ContentUsage, v.ContentSignal, documented
 			}
 		}
 		if err := emit(row); err != nil {

@@ -18,13 +18,20 @@ import (
 
 // Config is what Run asks of which inputs.
 type Config struct {
-	Inputs  []string // files and directories (see Expand), one shard each
+	Inputs []string // files and directories (see Expand), one shard each
+	// Before, when set, is an earlier crawl: Run writes the change table
+	// (Change rows) from it to Inputs instead of the answers.
+	Before  []string
 	Agents  []Agent  // default BuiltinAgents()
 	Paths   []string // default "/"; ignored with URLs
 	URLs    io.Reader
 	Format  string // default FormatCSV
 	Workers int    // default runtime.NumCPU()
 	NoLint  bool   // leave out the lint counts (they cost a lint.Summarize per capture)
+	// AllCaptures answers every capture. By default each origin is
+	// answered once for all the inputs, by its latest capture (see
+	// index), after a first pass that reads the inputs for their dates.
+	AllCaptures bool
 	// ChunkURLs is how many URLs of the URL list are joined at once: each
 	// chunk is one pass over the inputs. Default 100,000.
 	ChunkURLs int
@@ -32,6 +39,9 @@ type Config struct {
 	Progress  io.Writer // where a progress line is drawn, or nil
 
 	split int64 // the segments of a .gz WARC read by several workers; tests make them small
+	// sink, when set, is handed each row instead of writing it (Format
+	// formatRows); it is called from one goroutine at a time, in order.
+	sink func(*Row) error
 }
 
 // Summary tells what a run did.
@@ -39,14 +49,37 @@ type Summary struct {
 	Inputs      int       // inputs named
 	Done        int       // inputs read to the end and in the output
 	Captures    int64     // robots.txt captures answered
+	Seen        int64     // robots.txt captures read (more than Captures when an origin has several)
 	Rows        int64     // rows written
 	Bytes       int64     // input bytes read (compressed, as on disk)
 	URLs        int64     // URLs of the URL list read
 	Unmatched   int64     // URLs whose robots.txt no input holds (no rows)
 	Problems    []Problem // in input order, then in the order they were found
 	Skipped     int       // problems that skipped a record, line or input
+	Notes       int       // problems that skipped nothing (HTML, oversize bodies)
+	Zero        int       // inputs of 0 bytes
 	Interrupted bool      // the context was cancelled: the output holds the inputs in Done
-	Elapsed     time.Duration
+	// Partial is the input that was being answered when the run was
+	// interrupted: the output holds the rows of its records answered so
+	// far (with -paths), after those of the inputs done. "" when none.
+	Partial string
+	Changes *ChangeCounts // with Config.Before
+	Elapsed time.Duration
+}
+
+// count sets Skipped, Notes and Zero from Problems.
+func (s *Summary) count() {
+	s.Skipped, s.Notes, s.Zero = 0, 0, 0
+	for _, p := range s.Problems {
+		switch {
+		case p.Skipped:
+			s.Skipped++
+		case p.Kind == ProblemZero:
+			s.Zero++
+		default:
+			s.Notes++
+		}
+	}
 }
 
 func (c *Config) defaults() {
@@ -83,6 +116,10 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	cfg.defaults()
 	switch cfg.Format {
 	case FormatCSV, FormatJSONL, FormatParquet, FormatTable:
+	case formatRows:
+		if cfg.sink == nil {
+			return nil, fmt.Errorf("format %q needs a sink", cfg.Format)
+		}
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", cfg.Format, strings.Join(Formats, ", "))
 	}
@@ -90,23 +127,46 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	st := &runState{cfg: &cfg, sum: &Summary{Inputs: len(cfg.Inputs)}, probs: make([][]Problem, len(cfg.Inputs))}
 	stop := st.progress()
 	var err error
-	if cfg.URLs != nil {
+	for _, p := range cfg.Paths {
+		if !strings.HasPrefix(p, "/") {
+			return nil, fmt.Errorf("path %q does not start with '/'", p)
+		}
+	}
+	if len(cfg.Before) > 0 {
+		if cfg.URLs != nil {
+			return nil, fmt.Errorf("a change table is made with paths, not a URL list")
+		}
+		if cfg.Format == FormatTable {
+			return nil, fmt.Errorf("a change table is written as CSV, JSON Lines or Parquet")
+		}
+		err = st.runChanges(ctx, out)
+		stop()
+		st.sum.Interrupted = ctx.Err() != nil
+		st.sum.Elapsed = time.Since(start)
+		return st.sum, err
+	}
+	if !cfg.AllCaptures {
+		st.index, err = st.buildIndex(ctx)
+		if errors.Is(err, context.Canceled) {
+			err = nil
+		}
+	}
+	switch {
+	case err != nil:
+	case cfg.URLs != nil:
 		err = st.runURLs(ctx, out)
-	} else {
+	default:
 		err = st.runPaths(ctx, out)
 	}
 	stop()
 	s := st.sum
 	s.Bytes = st.bytes.Load()
 	s.Captures = st.captures.Load()
+	s.Seen = st.seen.Load()
 	for _, ps := range st.probs {
-		for _, p := range ps {
-			if p.Skipped {
-				s.Skipped++
-			}
-		}
 		s.Problems = append(s.Problems, ps...)
 	}
+	s.count()
 	s.Interrupted = ctx.Err() != nil
 	s.Elapsed = time.Since(start)
 	return s, err
@@ -116,8 +176,10 @@ type runState struct {
 	cfg      *Config
 	sum      *Summary
 	probs    [][]Problem // per input
+	index    index       // nil with AllCaptures
 	bytes    atomic.Int64
 	captures atomic.Int64
+	seen     atomic.Int64
 }
 
 // forInputs runs f for each input on cfg.Workers workers and reports which
@@ -186,6 +248,21 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 	// Inputs are answered one after the other, each by all the workers.
 	done := make([]bool, len(cfg.Inputs))
 	var err error
+	if cfg.sink != nil { // the rows are handed over, not written
+		w := &writer[Row]{format: formatRows, sink: cfg.sink}
+		for i := range cfg.Inputs {
+			n, rerr := st.answerInput(ctx, i, q, w)
+			st.sum.Rows += n
+			if rerr != nil {
+				if errors.Is(rerr, context.Canceled) {
+					return nil
+				}
+				return rerr
+			}
+			st.sum.Done++
+		}
+		return nil
+	}
 	for i := range cfg.Inputs {
 		if ctx.Err() != nil {
 			break
@@ -208,7 +285,12 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 		if rerr != nil {
 			if !errors.Is(rerr, context.Canceled) {
 				err = rerr
+				break
 			}
+			// Interrupted: the part holds whole rows, those of the
+			// batches answered so far, in record order; they are kept.
+			st.sum.Partial = cfg.Inputs[i]
+			st.sum.Rows += n
 			break
 		}
 		done[i] = true
@@ -222,6 +304,8 @@ func (st *runState) runPaths(ctx context.Context, out io.Writer) error {
 			keep = append(keep, parts[i])
 			st.sum.Done++
 			st.sum.Rows += rows[i]
+		} else if cfg.Inputs[i] == st.sum.Partial {
+			keep = append(keep, parts[i])
 		}
 	}
 	return join[Row](cfg.Format, out, rowHeader(cfg.Format, cfg.Paths), keep)
@@ -298,6 +382,12 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				ru, err := robotstxt.RobotsURL(k)
 				return err == nil && wanted[ru]
 			}, false, func(rs *resolved) {
+				if chunkNo == 0 {
+					st.seen.Add(1)
+				}
+				if !st.keep(i, rs) {
+					return
+				}
 				rs.read(false)
 				ru, _ := robotstxt.RobotsURL(rs.c.URL)
 				if m[ru] == nil {

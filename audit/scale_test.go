@@ -57,7 +57,7 @@ func TestMemoryBounded(t *testing.T) {
 			}
 		}()
 		// Two workers, so that what is in flight does not depend on the machine.
-		s, err := Run(context.Background(), Config{Inputs: []string{p}, Format: FormatParquet, NoLint: true, TempDir: dir, Workers: 2}, io.Discard)
+		s, err := Run(context.Background(), Config{Inputs: []string{p}, Format: FormatParquet, NoLint: true, TempDir: dir, Workers: 2, AllCaptures: true}, io.Discard)
 		close(stop)
 		<-done
 		if err != nil || s.Captures != int64(n) {

@@ -30,6 +30,7 @@ type resolved struct {
 	hops        int
 	rules       *robotstxt.Robots // nil: unknown
 	lint        *lintCounts       // nil unless the rules were parsed from a body
+	captures    int32             // captures of the origin in the inputs, 0 when not counted
 }
 
 type lintCounts struct {

@@ -19,6 +19,7 @@ type capture struct {
 	status   int
 	location string
 	body     string
+	date     string // WARC-Date; default 2026-01-02T03:04:05Z
 }
 
 // warcRecord builds the WARC response record of a capture with the WARC
@@ -33,9 +34,13 @@ func warcRecord(t testing.TB, c capture) []byte {
 	fmt.Fprintf(&http, "Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s", len(c.body), c.body)
 	b := gowarc.NewRecordBuilder(gowarc.Response, gowarc.WithAddMissingDigest(false))
 	b.AddWarcHeader(gowarc.WarcTargetURI, c.url)
-	b.AddWarcHeader(gowarc.WarcDate, "2026-01-02T03:04:05Z")
+	date := c.date
+	if date == "" {
+		date = "2026-01-02T03:04:05Z"
+	}
+	b.AddWarcHeader(gowarc.WarcDate, date)
 	b.AddWarcHeader(gowarc.ContentType, "application/http;msgtype=response")
-	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", len(c.url)*7919+c.status))
+	b.AddWarcHeader(gowarc.WarcRecordID, fmt.Sprintf("<urn:uuid:%08x-0000-4000-8000-000000000000>", recordNumber(c)))
 	if _, err := b.Write(http.Bytes()); err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +54,16 @@ func warcRecord(t testing.TB, c capture) []byte {
 	}
 	rec.Close()
 	return out.Bytes()
+}
+
+// recordNumber numbers a record's ID; captures with a date of their own
+// (repeated captures of a URL) are told apart by it and their body.
+func recordNumber(c capture) int {
+	n := len(c.url)*7919 + c.status
+	if c.date != "" {
+		n += len(c.body)*31 + int(captureDate(c.date).Unix()%1000003)
+	}
+	return n
 }
 
 func statusText(code int) string {
@@ -141,15 +156,31 @@ func corpusCaptures(t testing.TB) []capture {
 // TestWriteCorpusWARC writes the real corpus as a WARC file to the path in
 // ROBOTSAUDIT_CORPUS_WARC, for measuring the command on it:
 //
-//	ROBOTSAUDIT_CORPUS_WARC=/tmp/corpus.warc.gz go test -run TestWriteCorpusWARC ./audit
+//	ROBOTSAUDIT_CORPUS_WARC=/tmp/corpus.warc.gz go test -count=1 -v -run TestWriteCorpusWARC ./audit
 //
-// A path with "%d" writes the corpus in two halves, corpus-0 and corpus-1.
+// The corpus is read from ROBOTSTXT_CORPUS, by default ../../shared/corpus
+// from the audit directory; when it is not there, the test fails rather
+// than skip, since the path asked for would stay unwritten. A path with
+// "%d" writes the corpus in two halves, corpus-0 and corpus-1.
 func TestWriteCorpusWARC(t *testing.T) {
 	p := os.Getenv("ROBOTSAUDIT_CORPUS_WARC")
 	if p == "" {
 		t.Skip("set ROBOTSAUDIT_CORPUS_WARC to a path to write the corpus WARC")
 	}
+	dir := os.Getenv("ROBOTSTXT_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "real")); err != nil {
+		abs, _ := filepath.Abs(dir)
+		t.Fatalf("ROBOTSAUDIT_CORPUS_WARC is set but the corpus is not at %s: set ROBOTSTXT_CORPUS to the corpus directory (the one holding real/)", abs)
+	}
 	cs := corpusCaptures(t)
+	defer func() {
+		if !t.Failed() {
+			t.Logf("wrote %d captures to %s", len(cs), p)
+		}
+	}()
 	if !strings.Contains(p, "%d") {
 		writeWARC(t, p, cs)
 		return

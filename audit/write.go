@@ -20,6 +20,10 @@ const (
 	FormatTable   = "table"
 )
 
+// formatRows is no file format: the rows are handed to a function
+// (Config.sink), for the change table.
+const formatRows = "rows"
+
 // Formats lists the output formats.
 var Formats = []string{FormatCSV, FormatJSONL, FormatParquet, FormatTable}
 
@@ -53,6 +57,7 @@ type writer[T any] struct {
 	line   []byte // a CSV line, reused
 	seen   csvSeen
 	buf    []T
+	sink   func(*T) error // formatRows
 }
 
 func newWriter[T any](format string, w io.Writer, enc func(*T, []string) []string) *writer[T] {
@@ -69,6 +74,8 @@ func newWriter[T any](format string, w io.Writer, enc func(*T, []string) []strin
 
 func (w *writer[T]) write(r *T) error {
 	switch w.format {
+	case formatRows:
+		return w.sink(r)
 	case FormatParquet:
 		w.buf[0] = *r
 		_, err := w.pq.Write(w.buf)
@@ -95,7 +102,7 @@ func (w *writer[T]) write(r *T) error {
 
 // flush writes out what a text writer buffers.
 func (w *writer[T]) flush() error {
-	if w.bw != nil {
+	if w.bw != nil && w.format != formatRows {
 		return w.bw.Flush()
 	}
 	return nil
@@ -112,6 +119,8 @@ func (w *writer[T]) close() error {
 	switch w.format {
 	case FormatParquet:
 		return w.pq.Close()
+	case formatRows:
+		return nil
 	}
 	return w.bw.Flush()
 }
@@ -190,8 +199,8 @@ func rowHeader(format string, paths []string) []string {
 		}
 		return h
 	}
-	h := []string{"input", "offset", "url", "origin", "date", "status", "final_url", "final_status", "hops", "rules",
-		"agent", "operator", "purpose", "own_group", "label", "crawl_delay"}
+	h := []string{"input", "offset", "url", "origin", "date", "captures", "status", "final_url", "final_status", "hops", "rules",
+		"agent", "operator", "purpose", "own_group", "documented", "label", "crawl_delay"}
 	for _, p := range paths {
 		h = append(h, "allowed "+p, "line "+p, "rule "+p, "content_usage "+p, "content_signal "+p)
 	}
@@ -256,9 +265,9 @@ func (e *rowEncoder) encode(r *Row, rec []string) []string {
 	if r.FinalStatus != r.Status {
 		final = itoa(int64(r.FinalStatus))
 	}
-	rec = append(rec, r.Input, e.offText, r.URL, r.Origin, r.Date, status, r.FinalURL,
+	rec = append(rec, r.Input, e.offText, r.URL, r.Origin, r.Date, optInt(r.Captures), status, r.FinalURL,
 		final, itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
-		strconv.FormatBool(r.OwnGroup), r.Label, optFloat(r.CrawlDelay))
+		strconv.FormatBool(r.OwnGroup), r.Documented, r.Label, optFloat(r.CrawlDelay))
 	for _, v := range r.Verdicts {
 		rec = append(rec, optBool(v.Allowed), itoa(int64(v.Line)), v.Rule, v.ContentUsage, v.ContentSignal)
 	}
@@ -314,12 +323,12 @@ func urlHeader(format string) []string {
 	if format == FormatTable {
 		return []string{pad("url", 50), pad("agent", 22), pad("allowed", 8), "line"}
 	}
-	return []string{"url", "robots_url", "input", "offset", "status", "rules", "agent", "allowed", "line", "rule"}
+	return []string{"url", "robots_url", "input", "offset", "captures", "status", "rules", "agent", "documented", "allowed", "line", "rule", "content_usage", "content_signal"}
 }
 
 func encodeURLRow(r *URLRow, rec []string) []string {
-	return append(rec, r.URL, r.RobotsURL, r.Input, itoa(r.Offset), itoa(int64(r.Status)), r.Rules, r.Agent,
-		optBool(r.Allowed), itoa(int64(r.Line)), r.Rule)
+	return append(rec, r.URL, r.RobotsURL, r.Input, itoa(r.Offset), optInt(r.Captures), itoa(int64(r.Status)), r.Rules, r.Agent, r.Documented,
+		optBool(r.Allowed), itoa(int64(r.Line)), r.Rule, r.ContentUsage, r.ContentSignal)
 }
 
 func tableURLRow(r *URLRow, rec []string) []string {

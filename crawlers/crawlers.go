@@ -57,21 +57,47 @@ type Crawler struct {
 	// Source is the address of the operator's documentation of the
 	// crawler, where the token, header and behaviour above are stated.
 	Source string
+	// Obeys lists the tokens whose groups the crawler obeys, in order: the
+	// first that a group of a file names decides (see [Group]). The first
+	// is always Token; a crawler that obeys no other token lists only it.
+	Obeys []Obeyed
+}
+
+// Obeyed is a token a crawler obeys and the documentation that says so.
+type Obeyed struct {
+	Token  string
+	Source string
 }
 
 // All returns the table, ordered by operator and then by token. The slice
 // is a copy: changing it changes nothing here.
 func All() []Crawler {
-	return append([]Crawler(nil), table...)
+	out := append([]Crawler(nil), table...)
+	for i := range out {
+		out[i].Obeys = append([]Obeyed(nil), out[i].Obeys...)
+	}
+	return out
 }
 
 // Lookup returns the crawler whose token equals token, compared without
 // regard to ASCII case as robots.txt compares agents.
 func Lookup(token string) (Crawler, bool) {
+	i := find(token)
+	if i < 0 {
+		return Crawler{}, false
+	}
+	c := table[i]
+	c.Obeys = append([]Obeyed(nil), c.Obeys...)
+	return c, true
+}
+
+// find returns the index in the table of the crawler whose token equals
+// token (as Lookup compares), or -1.
+func find(token string) int {
 	for i := range table {
 		if grammar.EqualFold(table[i].Token, token) {
-			return table[i], true
+			return i
 		}
 	}
-	return Crawler{}, false
+	return -1
 }

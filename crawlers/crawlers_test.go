@@ -34,6 +34,14 @@ func TestTable(t *testing.T) {
 		if c.Purpose == AIControl && c.UserAgent != "" {
 			t.Errorf("%s: a control token sends no header, has %q", c.Token, c.UserAgent)
 		}
+		if len(c.Obeys) == 0 || c.Obeys[0].Token != c.Token {
+			t.Errorf("%s: obeys %v; the first token obeyed is its own", c.Token, c.Obeys)
+		}
+		for _, o := range c.Obeys {
+			if !robotstxt.ValidAgent(o.Token) || !strings.HasPrefix(o.Source, "https://") {
+				t.Errorf("%s obeys %+v: want a product token and an https source", c.Token, o)
+			}
+		}
 		if i > 0 {
 			p := table[i-1]
 			if cmp.Or(cmp.Compare(p.Operator, c.Operator), strings.Compare(strings.ToLower(p.Token), key)) >= 0 {
@@ -62,7 +70,13 @@ func TestLookup(t *testing.T) {
 	}
 	all := All()
 	all[0].Token = "changed"
-	if table[0].Token == "changed" {
+	all[0].Obeys[0].Token = "changed"
+	if table[0].Token == "changed" || table[0].Obeys[0].Token == "changed" {
 		t.Error("All returned the table itself")
+	}
+	c, _ := Lookup("Applebot")
+	c.Obeys[1].Token = "changed"
+	if d, _ := Lookup("Applebot"); d.Obeys[1].Token != "Googlebot" {
+		t.Error("Lookup returned the table's own list")
 	}
 }

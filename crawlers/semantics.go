@@ -13,21 +13,69 @@ import (
 
 // Group returns the group of r that decides for agent as the crawler with
 // that token documents its behaviour, and a note saying how that differs
-// from r.Group(agent), or "" when it does not.
-//
-// A crawler that ignores the `*` group (AdsBot-Google, AdsBot-Google-Mobile)
-// obeys only groups that name it: when none does, Group returns
-// r.NoGroup(), which allows every URL and carries the Content-Signal lines
-// before the first group. A robots.txt that stands for an HTTP status
-// (allow-all, disallow-all) binds every crawler alike. For any other agent,
-// Group is r.Group(agent).
+// from r.Group(agent), the parser's answer for the token alone, or "" when
+// it does not. An agent that is not in the table is r.Group(agent).
 func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
-	c, known := Lookup(agent)
-	if !known || !c.IgnoresGlobal || r.Kind() != robotstxt.Parsed || r.NamesAgent(agent) {
-		return r.Group(agent), ""
+	if i := find(agent); i >= 0 {
+		return table[i].Group(r)
 	}
-	return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
-		`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
+	return r.Group(agent), ""
+}
+
+// Group returns the group of r that decides for c as its operator
+// documents (see [Group]), and the note:
+//
+//   - The first token of c.Obeys that a group of r names decides: its
+//     own token, or else the next one (Googlebot-Image and Applebot obey
+//     Googlebot's group when none names them).
+//   - When none is named, a crawler that ignores the `*` group
+//     (AdsBot-Google, AdsBot-Google-Mobile) obeys none: Group returns
+//     r.NoGroup(), which allows every URL and carries the Content-Signal
+//     lines before the first group. Any other falls back to `*`.
+//
+// A robots.txt that stands for an HTTP status (allow-all, disallow-all)
+// binds every crawler alike.
+func (c *Crawler) Group(r *robotstxt.Robots) (g robotstxt.Group, note string) {
+	switch token := c.Follows(r); {
+	case token == c.Token:
+		return r.Group(c.Token), ""
+	case token == "":
+		return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
+			`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
+	default:
+		return r.Group(token), "no group names " + c.Token + ": it obeys the group for " + token +
+			", as its operator documents (" + c.source(token) + "). Add a group for " + c.Token + " to give it rules of its own."
+	}
+}
+
+// Follows returns the token whose group decides for c in r, as [Crawler.Group]
+// selects it: c.Token when a group names it, when none of its tokens is
+// named and it obeys `*`, or when r stands for an HTTP status; another
+// token of c.Obeys when that one is the first named; "" when c ignores
+// `*` and no group names it.
+func (c *Crawler) Follows(r *robotstxt.Robots) string {
+	if r.Kind() != robotstxt.Parsed || r.NamesAgent(c.Token) {
+		return c.Token
+	}
+	for _, o := range c.Obeys {
+		if o.Token != c.Token && r.NamesAgent(o.Token) {
+			return o.Token
+		}
+	}
+	if c.IgnoresGlobal {
+		return ""
+	}
+	return c.Token
+}
+
+// source returns the documentation of a token c obeys.
+func (c *Crawler) source(token string) string {
+	for _, o := range c.Obeys {
+		if o.Token == token {
+			return o.Source
+		}
+	}
+	return c.Source
 }
 
 // GroupFor is [Group] for a crawler that answers to several tokens, as
@@ -43,7 +91,7 @@ func GroupFor(r *robotstxt.Robots, agents []string) (g robotstxt.Group, note str
 		return r.GroupFor(agents), ""
 	}
 	for _, a := range agents {
-		if c, known := Lookup(a); !known || !c.IgnoresGlobal || r.NamesAgent(a) {
+		if i := find(a); i < 0 || !table[i].IgnoresGlobal || r.NamesAgent(a) {
 			return r.GroupFor(agents), ""
 		}
 	}

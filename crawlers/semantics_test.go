@@ -10,6 +10,7 @@ import (
 func TestGroup(t *testing.T) {
 	const global = "User-agent: *\nDisallow: /\n"
 	const named = global + "\nUser-agent: AdsBot-Google\nDisallow: /cart/\n"
+	const googlebotX = "User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n" // the case of #32
 	tests := []struct {
 		robots  *robotstxt.Robots
 		agent   string
@@ -33,6 +34,22 @@ func TestGroup(t *testing.T) {
 			"a prefix of the token is another crawler"},
 		{robotstxt.FromStatus(503, nil), "AdsBot-Google", "/x", false, 0, false,
 			"an unreachable robots.txt disallows everything for every crawler (RFC 9309 §2.3.1.4)"},
+		{robotstxt.Parse([]byte(googlebotX)), "Googlebot-Image", "/y", true, 0, true,
+			"Googlebot-Image obeys Googlebot's group when none names it: tokens \"Googlebot-Image, Googlebot\" (google-common-crawlers)"},
+		{robotstxt.Parse([]byte(googlebotX)), "Googlebot-Image", "/x", false, 2, true,
+			"and Googlebot's Disallow decides for it"},
+		{robotstxt.Parse([]byte(googlebotX)), "googlebot-image", "/y", true, 0, true,
+			"its token compared without case"},
+		{robotstxt.Parse([]byte(googlebotX + "User-agent: Googlebot-Image\nDisallow: /i\n")), "Googlebot-Image", "/x", true, 0, false,
+			"a group of its own decides, Googlebot's is not read"},
+		{robotstxt.Parse([]byte(googlebotX)), "Applebot", "/x", false, 2, true,
+			"Applebot follows Googlebot's rules when none name Applebot (support.apple.com/en-us/119829)"},
+		{robotstxt.Parse([]byte(global)), "Applebot", "/x", false, 2, false,
+			"without a Googlebot group either, * decides, as the parser says"},
+		{robotstxt.Parse([]byte(googlebotX)), "Applebot-Extended", "/y", false, 5, false,
+			"Applebot-Extended is a token of its own: Apple documents no fallback for it"},
+		{robotstxt.Parse([]byte(googlebotX)), "Storebot-Google", "/y", false, 5, false,
+			"Storebot-Google obeys only its own token"},
 	}
 	for _, tt := range tests {
 		g, note := Group(tt.robots, tt.agent)
@@ -41,20 +58,21 @@ func TestGroup(t *testing.T) {
 			t.Errorf("Group(%s) for %s: allowed %v line %d note %q; want %v, %d, note %v (%s)",
 				tt.agent, tt.url, d.Allowed, d.Line, note, tt.allowed, tt.line, tt.note, tt.why)
 		}
-		if note != "" && !strings.Contains(note, googleSpecial) {
+		if c, _ := Lookup(tt.agent); note != "" && !strings.Contains(note, c.Obeys[len(c.Obeys)-1].Source) && !strings.Contains(note, googleSpecial) {
 			t.Errorf("note %q does not name its source", note)
 		}
 	}
 }
 
-// TestGroupParser checks that, for every crawler of the table that does not
-// ignore "*", Group is exactly the parser's answer.
+// TestGroupParser checks that, for every crawler of the table that obeys
+// only its own token and does not ignore "*", Group is exactly the
+// parser's answer.
 func TestGroupParser(t *testing.T) {
 	r := robotstxt.Parse([]byte("User-agent: *\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n"))
 	for _, c := range All() {
 		g, note := Group(r, c.Token)
 		for _, u := range []string{"/a", "/b", "/c"} {
-			if !c.IgnoresGlobal && (g.Decide(u) != r.Decide(c.Token, u) || note != "") {
+			if !c.IgnoresGlobal && len(c.Obeys) == 1 && (g.Decide(u) != r.Decide(c.Token, u) || note != "") {
 				t.Errorf("Group(%s) for %s = %+v %q, want the parser's %+v", c.Token, u, g.Decide(u), note, r.Decide(c.Token, u))
 			}
 		}

@@ -12,6 +12,12 @@ const (
 	googleSpecial = "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers"
 )
 
+// apple is Apple's page on Applebot, which says that a file naming
+// Googlebot but not Applebot is obeyed as for Googlebot.
+const apple = "https://support.apple.com/en-us/119829"
+
+// table lists the crawlers; each one's Obeys is completed by init from
+// also.
 var table = []Crawler{
 	{Token: "Amazonbot", Operator: "Amazon", Purpose: AISearch,
 		UserAgent: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36",
@@ -25,9 +31,9 @@ var table = []Crawler{
 		Source:    "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"},
 	{Token: "Applebot", Operator: "Apple", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
-		Source:    "https://support.apple.com/en-us/119829"},
+		Source:    apple},
 	{Token: "Applebot-Extended", Operator: "Apple", Purpose: AIControl,
-		Source: "https://support.apple.com/en-us/119829"},
+		Source: apple},
 	{Token: "Baiduspider", Operator: "Baidu", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)",
 		Source:    "https://www.baidu.com/search/spider.html"},
@@ -47,11 +53,17 @@ var table = []Crawler{
 		UserAgent:     "Mozilla/5.0 (iPhone; CPU iPhone OS 14_7_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)",
 		IgnoresGlobal: true, Source: googleSpecial},
 	{Token: "Google-Extended", Operator: "Google", Purpose: AIControl, Source: googleCommon},
+	{Token: "Google-InspectionTool", Operator: "Google", Purpose: Search,
+		UserAgent: "Mozilla/5.0 (compatible; Google-InspectionTool/1.0;)", Source: googleCommon},
 	{Token: "Googlebot", Operator: "Google", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 		Source:    googleCommon},
 	{Token: "Googlebot-Image", Operator: "Google", Purpose: Search,
 		UserAgent: "Googlebot-Image/1.0", Source: googleCommon},
+	// Googlebot-News sends Googlebot's headers: it has none of its own.
+	{Token: "Googlebot-News", Operator: "Google", Purpose: Search, Source: googleCommon},
+	{Token: "Googlebot-Video", Operator: "Google", Purpose: Search,
+		UserAgent: "Googlebot-Video/1.0", Source: googleCommon},
 	{Token: "Storebot-Google", Operator: "Google", Purpose: Commerce,
 		UserAgent: "Mozilla/5.0 (X11; Linux x86_64; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36",
 		Source:    googleCommon},
@@ -79,4 +91,25 @@ var table = []Crawler{
 	{Token: "YandexBot", Operator: "Yandex", Purpose: Search,
 		UserAgent: "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
 		Source:    "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html"},
+}
+
+// also lists, per crawler, the tokens it obeys after its own, in order,
+// with the page that documents it: Google's list of common crawlers gives
+// Googlebot-Image the tokens "Googlebot-Image, Googlebot" (a file without a
+// group for Googlebot-Image is obeyed as for Googlebot), and the same for
+// Googlebot-News, Googlebot-Video and Google-InspectionTool; Apple's page
+// says Applebot follows a file's Googlebot rules when none name Applebot.
+var also = map[string][]Obeyed{
+	"Googlebot-Image":       {{Token: "Googlebot", Source: googleCommon}},
+	"Googlebot-News":        {{Token: "Googlebot", Source: googleCommon}},
+	"Googlebot-Video":       {{Token: "Googlebot", Source: googleCommon}},
+	"Google-InspectionTool": {{Token: "Googlebot", Source: googleCommon}},
+	"Applebot":              {{Token: "Googlebot", Source: apple}},
+}
+
+func init() {
+	for i := range table {
+		c := &table[i]
+		c.Obeys = append([]Obeyed{{Token: c.Token, Source: c.Source}}, also[c.Token]...)
+	}
 }

@@ -379,6 +379,7 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 // it and as the crawler documents it (note, from crawlers.Group).
 func groupOf(src *source, agent, note string) groupJSON {
 	j := groupJSON{AgentLines: []int{}, Groups: []int{}, Ranges: [][2]int{}, Note: note}
+	followed := ""
 	switch {
 	case src.robots.Kind() != robotstxt.Parsed:
 		j.Applies = "status"
@@ -389,11 +390,23 @@ func groupOf(src *source, agent, note string) groupJSON {
 		j.Summary = "Crawlers read no rules from this file, so no group applies: every URL is allowed."
 		return j
 	case note != "":
+		// The crawler obeys another token's group (Googlebot-Image obeys
+		// Googlebot's), or none (AdsBot ignores "*").
+		if c, ok := crawlers.Lookup(agent); ok {
+			if f := c.Follows(src.robots); f != "" && f != c.Token {
+				followed = f
+				break
+			}
+		}
 		j.Applies = "none"
 		j.Summary = fmt.Sprintf("No group names %s, and it does not obey the group for \"*\": no group applies, every URL is allowed.", agent)
 		return j
 	}
-	lines, global := src.report.AgentLines(agent)
+	asked := agent
+	if followed != "" {
+		asked = followed
+	}
+	lines, global := src.report.AgentLines(asked)
 	j.AgentLines = append(j.AgentLines, lines...)
 	for _, n := range lines {
 		if g := src.report.Lines[n-1].Group; !slices.Contains(j.Groups, g) {
@@ -414,6 +427,9 @@ func groupOf(src *source, agent, note string) groupJSON {
 		on = "lines " + joinInts(lines)
 	}
 	switch {
+	case followed != "":
+		j.Applies = "named"
+		j.Summary = fmt.Sprintf("No group names %s: it obeys the group for %s (user-agent %s), as its operator documents.", agent, followed, on)
 	case agent == "*":
 		j.Applies = "global"
 		j.Summary = fmt.Sprintf("The group for \"*\" (user-agent %s) decides for any crawler that no group names.", on)

@@ -167,3 +167,19 @@ func TestCheckAgentProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDocumentedFallback is the case of #32: with "User-agent:
+// Googlebot" + "Disallow: /x" and "User-agent: *" + "Disallow: /",
+// Googlebot-Image follows Googlebot's group as Google documents, and check
+// says so; Googlebot-Image's token alone would be fully blocked.
+func TestCheckDocumentedFallback(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	os.WriteFile(file, []byte("User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n"), 0o644)
+	code, out, stderr := runCLI([]string{"check", "-file", file, "-agent", "Googlebot-Image", "/y", "/x"}, "")
+	if code != exitNegative || !strings.Contains(out, "allowed     /y") || !strings.Contains(out, "disallowed  /x") {
+		t.Errorf("exit %d, %q: want /y allowed and /x disallowed by Googlebot's group", code, out)
+	}
+	if !strings.Contains(stderr, "it obeys the group for Googlebot") {
+		t.Errorf("stderr %q does not say Googlebot's group decides", stderr)
+	}
+}

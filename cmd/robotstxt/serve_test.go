@@ -463,6 +463,12 @@ func TestAPIGroup(t *testing.T) {
 		{file, "*", "global", []int{4}, [][2]int{{4, 5}}, `The group for "*"`, "", false},
 		{"User-agent: Googlebot\nDisallow: /\n", "Bingbot", "none", []int{}, [][2]int{}, `there is no group for "*"`, "", true},
 		{file, "AdsBot-Google", "none", []int{}, [][2]int{}, `it does not obey the group for "*"`, "AdsBot-Google ignores the rules", true},
+		// Googlebot-Image obeys "Googlebot-Image, Googlebot" (Google's common
+		// crawlers), Applebot Googlebot's rules (Apple's page): the group for
+		// Googlebot decides, /x is allowed where "*" would disallow it.
+		{file, "Googlebot-Image", "named", []int{1}, [][2]int{{1, 2}}, `No group names Googlebot-Image: it obeys the group for Googlebot (user-agent line 1)`, "it obeys the group for Googlebot", true},
+		{file, "Applebot", "named", []int{1}, [][2]int{{1, 2}}, `it obeys the group for Googlebot`, "support.apple.com", true},
+		{file + "User-agent: Googlebot-Image\nDisallow: /x\n", "Googlebot-Image", "named", []int{7}, [][2]int{{7, 8}}, "Googlebot-Image is named on user-agent line 7", "", false},
 	}
 	for _, tt := range tests {
 		req, _ := json.Marshal(checkRequest{Robots: tt.robots, Agent: tt.agent, URLs: []string{"/x"}})

@@ -24,11 +24,7 @@ import (
 // ran, sampled every millisecond, after a collection before it starts.
 func PeakHeap(f func()) uint64 {
 	runtime.GC()
-	sample := func() uint64 {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
+	sample := heapObjects
 	var peak atomic.Uint64
 	peak.Store(sample())
 	done, stopped := make(chan struct{}), make(chan struct{})
@@ -54,6 +50,22 @@ func PeakHeap(f func()) uint64 {
 		peak.Store(v)
 	}
 	return peak.Load()
+}
+
+// PeakAbove runs f and returns its PeakHeap less the heap in use, after a
+// collection, before f starts: the most that f itself took.
+func PeakAbove(f func()) uint64 {
+	runtime.GC()
+	before := heapObjects()
+	peak := PeakHeap(f)
+	return peak - min(peak, before)
+}
+
+// heapObjects is the heap in use: live objects and those not yet collected.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // GzipBomb returns a gzip stream of prefix followed by zeros zero bytes

@@ -24,6 +24,27 @@ func TestPeakHeapSees(t *testing.T) {
 	}
 }
 
+// TestPeakAbove checks that PeakAbove counts what f takes and not what
+// was in use before it.
+func TestPeakAbove(t *testing.T) {
+	const size = 32 << 20
+	held := make([]byte, size)
+	for i := range held {
+		held[i] = byte(i)
+	}
+	took := PeakAbove(func() {
+		b := make([]byte, size/2)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		runtime.KeepAlive(b)
+	})
+	runtime.KeepAlive(held)
+	if took < size/2 || took >= size {
+		t.Errorf("PeakAbove = %d, want at least %d (what f took) and under %d (what was held before)", took, size/2, size)
+	}
+}
+
 // TestGzipBomb checks that the bomb is a valid gzip stream, CRC and size
 // included, of the prefix and the zeros.
 func TestGzipBomb(t *testing.T) {

@@ -63,7 +63,7 @@ func runBench(cfg audit.Config, n int, stdout, stderr io.Writer) int {
 		return best(func() error {
 			s, err := audit.Run(context.Background(), c, io.Discard)
 			if err == nil {
-				captures = s.Captures
+				captures = s.Seen // every capture read, answered or not (one answer per origin)
 			}
 			return err
 		})

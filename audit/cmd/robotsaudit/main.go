@@ -9,8 +9,10 @@
 //	robotsaudit [flags] INPUT...
 //
 // Exit status: 0 when every record was answered, 1 when some were skipped
-// (the problems are listed on stderr), 2 on a usage or output error, 130
-// when interrupted (the output then holds the inputs that were done).
+// (the problems are listed on stderr), 2 on a usage or output error, 3 when
+// nothing was skipped but an input is empty (0 bytes: a download that
+// failed?), 130 when interrupted (the output then holds the inputs that
+// were done, and the rows answered so far of the one that was not).
 package main
 
 import (
@@ -48,13 +50,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var (
 		out      = fs.String("o", "", "write the rows to `file` (format from its extension: .csv, .jsonl, .parquet, .txt); default stdout")
 		format   = fs.String("format", "", "output format: csv, jsonl, parquet or table (default: from -o, else table on a terminal, csv otherwise)")
-		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas); default the built-in list")
+		agents   = fs.String("agents", "", "`file` of crawlers, one a line (tokens separated by spaces or commas), or agent sets by name, comma-separated (crawlers, ai.robots.txt; see -agent-sets); default crawlers")
+		sets     = fs.Bool("agent-sets", false, "list the bundled agent sets with their version, date and licence, and exit")
 		paths    = fs.String("paths", "/", "comma-separated `paths` asked of every origin")
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
+		before   = fs.String("before", "", "inputs of an earlier crawl (a glob, or several comma-separated): write the change table from them to INPUT... instead of the answers")
+		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
-		problems = fs.String("problems", "", "write every problem as JSON Lines to `file`")
+		problems = fs.String("problems", "", "write every problem and note as JSON Lines to `file`")
+		notes    = fs.Bool("notes", false, "list the notes (HTML pages, bodies over 500 KiB) on stderr too; by default they are counted")
 		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
 		bench    = fs.Bool("bench", false, "measure: read+gunzip alone, then the audit with 1 and 2 workers, side by side")
 		benchN   = fs.Int("bench-runs", 3, "with -bench, runs of each measurement (the best is kept)")
@@ -66,6 +72,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *sets {
+		for _, s := range audit.AgentSets() {
+			fmt.Fprintf(stdout, "%s\t%d crawlers\t%s\t%s\t%s\n", s.Name, s.Agents, s.Source, s.Version, s.Date)
+			if s.License != "" {
+				fmt.Fprintf(stdout, "\n%s\n", s.License)
+			}
+		}
+		return 0
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -90,17 +105,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
-	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk}
-	if *agents != "" {
-		f, err := os.Open(*agents)
+	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk, AllCaptures: *allCaps}
+	if *before != "" {
+		cfg.Before, err = audit.Expand(strings.Split(*before, ","))
 		if err != nil {
-			fmt.Fprintln(stderr, "robotsaudit:", err)
+			fmt.Fprintln(stderr, "robotsaudit: -before:", err)
 			return 2
 		}
-		cfg.Agents, err = audit.ReadAgents(f)
-		f.Close()
+	}
+	if *agents != "" {
+		cfg.Agents, err = audit.Agents(*agents)
 		if err != nil {
-			fmt.Fprintf(stderr, "robotsaudit: %s: %v\n", *agents, err)
+			fmt.Fprintln(stderr, "robotsaudit: -agents:", err)
 			return 2
 		}
 	}
@@ -156,12 +172,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	w := stdout
 	var tmp *os.File
 	if *out != "" {
+		if st, err := os.Lstat(*out); err == nil && !st.Mode().IsRegular() {
+			fmt.Fprintf(stderr, "robotsaudit: -o %s: not a regular file (%s); only a regular file is replaced\n", *out, st.Mode().Type())
+			return 2
+		}
 		tmp, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
 		if err != nil {
 			fmt.Fprintln(stderr, "robotsaudit:", err)
 			return 2
 		}
 		defer os.Remove(tmp.Name())
+		// CreateTemp makes the file 0600; the output is made as os.Create
+		// would make it, 0666 less the umask.
+		if err := tmp.Chmod(os.FileMode(0o666 &^ umask())); err != nil {
+			fmt.Fprintln(stderr, "robotsaudit:", err)
+			return 2
+		}
 		w = tmp
 		cfg.TempDir = filepath.Dir(*out)
 	}
@@ -176,7 +202,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
-	report(stderr, sum)
+	report(stderr, sum, *notes)
 	if *problems != "" {
 		if err := writeProblems(*problems, sum.Problems); err != nil {
 			fmt.Fprintln(stderr, "robotsaudit:", err)
@@ -188,6 +214,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 130
 	case sum.Skipped > 0:
 		return 1
+	case sum.Zero > 0:
+		return 3
 	}
 	return 0
 }
@@ -195,22 +223,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 // maxListed is how many problems are listed on stderr.
 const maxListed = 50
 
-func report(w io.Writer, s *audit.Summary) {
-	for i, p := range s.Problems {
-		if i == maxListed {
-			fmt.Fprintf(w, "robotsaudit: ... and %d more problems (see -problems)\n", len(s.Problems)-maxListed)
-			break
+func report(w io.Writer, s *audit.Summary, notes bool) {
+	listed, more := 0, 0
+	for _, p := range s.Problems {
+		if !p.Skipped && p.Kind != audit.ProblemZero && !notes {
+			continue // a note: counted below
 		}
+		if listed == maxListed {
+			more++
+			continue
+		}
+		listed++
 		fmt.Fprintln(w, "robotsaudit:", p)
 	}
+	if more > 0 {
+		fmt.Fprintf(w, "robotsaudit: ... and %d more (see -problems)\n", more)
+	}
 	sec := s.Elapsed.Seconds()
-	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d problems, %d skipped\n",
-		s.Done, s.Inputs, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Captures)/sec, len(s.Problems), s.Skipped)
+	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures read, %d answered, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d skipped, %d notes, %d empty inputs\n",
+		s.Done, s.Inputs, s.Seen, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Seen)/sec, s.Skipped, s.Notes, s.Zero)
+	if s.Notes > 0 && !notes {
+		fmt.Fprintln(w, "robotsaudit: notes (HTML pages, bodies over 500 KiB: answered as Google reads them) are listed by -notes and written by -problems")
+	}
+	if s.Changes != nil {
+		fmt.Fprintln(w, "robotsaudit: changes:", s.Changes)
+	}
 	if s.URLs > 0 {
 		fmt.Fprintf(w, "robotsaudit: %d URLs, %d with no robots.txt in the inputs\n", s.URLs, s.Unmatched)
 	}
 	if s.Interrupted {
 		fmt.Fprintln(w, "robotsaudit: interrupted; the output holds the inputs that were done")
+		if s.Partial != "" {
+			fmt.Fprintf(w, "robotsaudit: and the rows answered so far of %s\n", s.Partial)
+		}
 	}
 }
 

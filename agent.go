@@ -1,73 +1,20 @@
 package robotstxt
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+)
 
 // This file holds everything about user-agent names: how a User-agent value
 // becomes a token at parse time, and how a caller's agent finds its token at
 // query time (SPEC §4).
 
-// isTokenByte reports whether c may appear in a product token: [A-Za-z_-].
-func isTokenByte(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
-}
-
 // ValidAgent reports whether agent is a valid product token: non-empty and
 // made only of ASCII letters, '-' and '_'. Only such agents can name a
 // specific group; Allowed compares the agent as given, so "Googlebot/2.1"
 // matches no group and is answered by the global group.
-func ValidAgent(agent string) bool { return isToken(agent) }
-
-// isToken reports whether s is non-empty and made only of [A-Za-z_-].
-func isToken[T string | []byte](s T) bool {
-	if len(s) == 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isTokenByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// isGlobalAgent reports whether a trimmed User-agent value names the global
-// group: exactly "*", or "*" followed by whitespace and anything.
-func isGlobalAgent(value []byte) bool {
-	return len(value) > 0 && value[0] == '*' && (len(value) == 1 || isSpace(value[1]))
-}
-
-// agentToken reduces a User-agent value to its product token, the longest
-// prefix of [A-Za-z_-]: "Googlebot/2.1" becomes "Googlebot" and "*foo" the
-// empty token.
-func agentToken(value []byte) []byte {
-	n := 0
-	for n < len(value) && isTokenByte(value[n]) {
-		n++
-	}
-	return value[:n]
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// compareFold orders agent, folded to lower case, against tok, which is
-// already lower case: shorter first, then bytewise. Ordering by length first
-// settles most comparisons without reading the bytes. It allocates nothing.
-func compareFold[T string | []byte](agent, tok T) int {
-	if len(agent) != len(tok) {
-		return len(agent) - len(tok)
-	}
-	for i := 0; i < len(tok); i++ {
-		if a, t := lower(agent[i]), tok[i]; a != t {
-			return int(a) - int(t)
-		}
-	}
-	return 0
-}
+func ValidAgent(agent string) bool { return grammar.IsToken(agent) }
 
 // The names of a file are sorted as one integer each, which spares a
 // comparison function call per pair: from the top, the token's length (63
@@ -103,7 +50,7 @@ func nameKey(tok []byte, i int) uint64 {
 }
 
 // sortNames returns the names of the builder, as keys (see nameKey), in the
-// order findAgent searches their tokens (see compareFold), and names of one
+// order findAgent searches their tokens (see grammar.CompareFold), and names of one
 // token in file order, which is group order.
 func (b *builder) sortNames() []uint64 {
 	// Room for all at once: growing by appends allocates five times as
@@ -126,7 +73,7 @@ func (b *builder) sortNames() []uint64 {
 		}
 		if z-a > 1 && len(tok(keys[a])) > nameHead {
 			slices.SortFunc(keys[a:z], func(x, y uint64) int {
-				if c := compareFold(tok(x), tok(y)); c != 0 {
+				if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
 					return c
 				}
 				return int(x&nameIdxMask) - int(y&nameIdxMask)
@@ -145,7 +92,7 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 	lo := uint32(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		switch c := compareFold(agent, r.tokenAt(base, m)); {
+		switch c := grammar.CompareFold(agent, r.tokenAt(base, m)); {
 		case c == 0:
 			return m, true
 		case c > 0:

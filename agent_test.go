@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // checkSortNames fails unless sortNames orders the names of the User-agent
@@ -14,14 +16,14 @@ func checkSortNames(t *testing.T, reason string, values []string) {
 	t.Helper()
 	var b builder
 	for g, v := range values {
-		tok := []byte(strings.ToLower(string(agentToken([]byte(v)))))
+		tok := []byte(strings.ToLower(string(grammar.AgentToken([]byte(v)))))
 		b.names = append(b.names, agentName{uint32(len(b.tokens)), uint32(len(tok)), uint32(g)})
 		b.tokens = append(b.tokens, tok...)
 	}
 	tok := func(nm agentName) string { return string(b.tokens[nm.off : nm.off+nm.n]) }
 	want := slices.Clone(b.names)
 	slices.SortStableFunc(want, func(x, y agentName) int {
-		if c := compareFold(tok(x), tok(y)); c != 0 {
+		if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
 			return c
 		}
 		return int(x.group) - int(y.group)

@@ -131,12 +131,12 @@ func TestGroupFor(t *testing.T) {
 		{"§4 agents compared as given", []string{"a/1.0", "b"}, "/a", true, 5},
 	}
 	for _, tt := range tests {
-		d := r.DecideFor(tt.agents, tt.url)
+		d := r.GroupFor(tt.agents).Decide(tt.url)
 		if d.Allowed != tt.want || d.Line != tt.line {
-			t.Errorf("%s: DecideFor(%q, %q) = %v line %d, want %v line %d", tt.reason, tt.agents, tt.url, d.Allowed, d.Line, tt.want, tt.line)
+			t.Errorf("%s: GroupFor(%q).Decide(%q) = %v line %d, want %v line %d", tt.reason, tt.agents, tt.url, d.Allowed, d.Line, tt.want, tt.line)
 		}
-		if got := r.AllowedFor(tt.agents, tt.url); got != d.Allowed {
-			t.Errorf("%s: AllowedFor = %v, DecideFor says %v", tt.reason, got, d.Allowed)
+		if got := r.GroupFor(tt.agents).Allowed(tt.url); got != d.Allowed {
+			t.Errorf("%s: GroupFor().Allowed = %v, Decide says %v", tt.reason, got, d.Allowed)
 		}
 	}
 	for _, tt := range []struct {
@@ -147,15 +147,15 @@ func TestGroupFor(t *testing.T) {
 			t.Errorf("NamesAgent(%q) = %v, want %v", tt.agent, got, tt.want)
 		}
 	}
-	if got := (*Robots)(nil).AllowedFor([]string{"a"}, "/"); !got {
-		t.Errorf("nil Robots: AllowedFor = false")
+	if got := (*Robots)(nil).GroupFor([]string{"a"}).Allowed("/"); !got {
+		t.Errorf("nil Robots: GroupFor().Allowed = false")
 	}
-	if n := testing.AllocsPerRun(100, func() { boolSink = r.AllowedFor([]string{"x", "a"}, "/a") }); n != 0 {
-		t.Errorf("AllowedFor with one named agent: %v allocations, want 0", n)
+	if n := testing.AllocsPerRun(100, func() { boolSink = r.GroupFor([]string{"x", "a"}).Allowed("/a") }); n != 0 {
+		t.Errorf("GroupFor().Allowed with one named agent: %v allocations, want 0", n)
 	}
 }
 
-// TestGroupForAgreesWithSlow compares DecideFor, Rules and Others of pairs
+// TestGroupForAgreesWithSlow compares GroupFor's Decide, Rules and Others of pairs
 // and triples of agents with the slow reference on files with repeated
 // agent lines.
 func TestGroupForAgreesWithSlow(t *testing.T) {
@@ -171,8 +171,8 @@ func TestGroupForAgreesWithSlow(t *testing.T) {
 			groups := slow.selectedAny(agents)
 			rules := slow.rulesOf(groups)
 			for _, url := range askedURLs {
-				if got, want := r.DecideFor(agents, url), slow.decideRules(rules, url); got != want {
-					t.Fatalf("%q: DecideFor(%q, %q) = %+v, slow reference says %+v", body, agents, url, got, want)
+				if got, want := r.GroupFor(agents).Decide(url), slow.decideRules(rules, url); got != want {
+					t.Fatalf("%q: GroupFor(%q).Decide(%q) = %+v, slow reference says %+v", body, agents, url, got, want)
 				}
 			}
 			var want []Rule

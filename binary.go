@@ -37,10 +37,12 @@ const (
 	binaryHeader = 20
 )
 
-// ErrInvalidBinary is returned, wrapped, by [Robots.UnmarshalBinary] for data
-// that is not the binary form of a parsed file of this version: truncated,
-// damaged, of another version, or not such a form at all.
-var ErrInvalidBinary = errors.New("robotstxt: invalid binary form")
+// errInvalidBinary is what [Robots.UnmarshalBinary] returns, wrapped, for
+// data that is not the binary form of a parsed file of this version:
+// truncated, damaged, of another version, or not such a form at all. It is
+// the only error it returns, so a caller tests for nil and parses the file
+// again otherwise.
+var errInvalidBinary = errors.New("robotstxt: invalid binary form")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -73,29 +75,31 @@ func (r *Robots) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary loads into r a parsed file in the binary form that
 // [Robots.MarshalBinary] returns. It checks everything it loads and returns
-// an error wrapping [ErrInvalidBinary] for anything else, leaving r
-// unchanged. The loaded file does not refer to data; it keeps one string
-// of the size of data's text. r must not be in use by other goroutines.
+// an error for anything else (data truncated, damaged, of another version
+// of the form, or no such form at all: the file must then be parsed
+// again), leaving r unchanged. The loaded file does not refer to data; it
+// keeps one string of the size of data's text. r must not be in use by
+// other goroutines.
 func (r *Robots) UnmarshalBinary(data []byte) error {
 	if len(data) < binaryHeader || string(data[:4]) != binaryMagic {
-		return fmt.Errorf("%w: no header", ErrInvalidBinary)
+		return fmt.Errorf("%w: no header", errInvalidBinary)
 	}
 	if data[4] != binaryVersion {
-		return fmt.Errorf("%w: version %d, want %d", ErrInvalidBinary, data[4], binaryVersion)
+		return fmt.Errorf("%w: version %d, want %d", errInvalidBinary, data[4], binaryVersion)
 	}
 	kind := Kind(data[5])
 	wordsAt := binary.LittleEndian.Uint32(data[8:])
 	n := binary.LittleEndian.Uint32(data[12:])
 	text := data[binaryHeader:]
 	if data[6] != 0 || data[7] != 0 || uint64(n) != uint64(len(text)) {
-		return fmt.Errorf("%w: truncated or padded", ErrInvalidBinary)
+		return fmt.Errorf("%w: truncated or padded", errInvalidBinary)
 	}
 	if crc32.Checksum(text, castagnoli) != binary.LittleEndian.Uint32(data[16:]) {
-		return fmt.Errorf("%w: checksum mismatch", ErrInvalidBinary)
+		return fmt.Errorf("%w: checksum mismatch", errInvalidBinary)
 	}
 	loaded := Robots{kind: kind, wordsAt: wordsAt, text: string(text)}
 	if err := loaded.validate(); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidBinary, err)
+		return fmt.Errorf("%w: %v", errInvalidBinary, err)
 	}
 	*r = loaded
 	return nil

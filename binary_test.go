@@ -183,8 +183,8 @@ func TestBinaryRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var r Robots
-		if err := r.UnmarshalBinary(tt.data); !errors.Is(err, ErrInvalidBinary) {
-			t.Errorf("%s: UnmarshalBinary = %v, want ErrInvalidBinary", tt.reason, err)
+		if err := r.UnmarshalBinary(tt.data); !errors.Is(err, errInvalidBinary) {
+			t.Errorf("%s: UnmarshalBinary = %v, want errInvalidBinary", tt.reason, err)
 		}
 	}
 }
@@ -223,8 +223,8 @@ func exercise(t *testing.T, data []byte) {
 	t.Helper()
 	var r Robots
 	if err := r.UnmarshalBinary(data); err != nil {
-		if !errors.Is(err, ErrInvalidBinary) {
-			t.Fatalf("UnmarshalBinary = %v, not ErrInvalidBinary", err)
+		if !errors.Is(err, errInvalidBinary) {
+			t.Fatalf("UnmarshalBinary = %v, not errInvalidBinary", err)
 		}
 		return
 	}
@@ -320,8 +320,8 @@ func TestBinaryOldVersions(t *testing.T) {
 		old[4] = v
 		r := Parse([]byte("User-agent: *\nDisallow: /b\n"))
 		err := r.UnmarshalBinary(old)
-		if !errors.Is(err, ErrInvalidBinary) {
-			t.Fatalf("version %d: UnmarshalBinary = %v, want ErrInvalidBinary", v, err)
+		if !errors.Is(err, errInvalidBinary) {
+			t.Fatalf("version %d: UnmarshalBinary = %v, want errInvalidBinary", v, err)
 		}
 		if want := fmt.Sprintf("version %d, want %d", v, binaryVersion); !strings.Contains(err.Error(), want) {
 			t.Errorf("version %d: error %q does not say %q", v, err, want)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/sharedtest"
 )
 
 // sharedDir is where the conformance answers and the corpus live, beside the
@@ -19,16 +21,9 @@ const sharedDir = "../shared"
 // the larger property tests. They take minutes under the race detector on
 // a small machine, so a plain go test runs them small or not at all; set
 // ROBOTSTXT_LONG=1 to run them in full, as .ci/run does.
-func longTests() bool { return os.Getenv("ROBOTSTXT_LONG") != "" }
+func longTests() bool { return sharedtest.Long() }
 
-func needShared(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join(sharedDir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not present: %v", p, err)
-	}
-	return p
-}
+func needShared(t testing.TB, rel string) string { return sharedtest.Need(t, rel) }
 
 // unescapeField undoes the byte escaping of the conformance files: \\ \t \n
 // \r \0 and \xHH.

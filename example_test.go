@@ -138,14 +138,14 @@ Disallow: /
 
 // Google's parser also takes a list of agents: the groups that name any of
 // them are merged.
-func ExampleRobots_AllowedFor() {
+func ExampleRobots_GroupFor() {
 	r := robotstxt.Parse([]byte(`User-agent: Foobot
 Disallow: /a/
 
 User-agent: Foobot-News
 Disallow: /b/
 `))
-	agents := []string{"Foobot", "Foobot-News"}
-	fmt.Println(r.AllowedFor(agents, "/a/1"), r.AllowedFor(agents, "/b/1"), r.AllowedFor(agents, "/c/1"))
+	g := r.GroupFor([]string{"Foobot", "Foobot-News"})
+	fmt.Println(g.Allowed("/a/1"), g.Allowed("/b/1"), g.Allowed("/c/1"))
 	// Output: false false true
 }

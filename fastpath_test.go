@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // The parser's fast paths must answer exactly as the general code they
@@ -24,7 +26,7 @@ func checkQuickDirective(t *testing.T, raw []byte) bool {
 		return false
 	}
 	wkey, wvalue, _, wok := splitLine(raw)
-	wkind, _ := classifyKey(wkey)
+	wkind, _ := grammar.ClassifyKey(wkey)
 	if !wok || kind != wkind || !bytes.Equal(key, wkey) || !bytes.Equal(value, wvalue) {
 		t.Errorf("quickDirective(%q) = %v %q %q, general path %v %v %q %q", raw, kind, key, value, wok, wkind, wkey, wvalue)
 	}
@@ -102,7 +104,7 @@ func TestScanValue(t *testing.T) {
 	check := func(reason string, value []byte) {
 		t.Helper()
 		escape, star := scanValue(value)
-		if want := needsEscape(value); escape != want {
+		if want := grammar.NeedsEscape(value); escape != want {
 			t.Errorf("%s: scanValue(%q) escape = %v, needsEscape says %v", reason, value, escape, want)
 		}
 		if want := bytes.IndexByte(value, '*') >= 0; star != want {

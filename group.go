@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"slices"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // rule is one compiled Allow or Disallow line. Its pattern lives in
@@ -207,17 +209,6 @@ func (r *Robots) NamesAgent(agent string) bool {
 	return ok
 }
 
-// AllowedFor reports whether a crawler that answers to all of agents may
-// fetch url; see [Robots.GroupFor].
-func (r *Robots) AllowedFor(agents []string, url string) bool {
-	return r.GroupFor(agents).Allowed(url)
-}
-
-// DecideFor is [Robots.AllowedFor] with the reason.
-func (r *Robots) DecideFor(agents []string, url string) Decision {
-	return r.GroupFor(agents).Decide(url)
-}
-
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool {
 	ru, found := g.decide(url)
@@ -392,10 +383,10 @@ func (g Group) CrawlDelayLine() (time.Duration, int) {
 	for i := uint32(0); i < g.n; i++ {
 		id := g.id(i)
 		g.r.others(id, func(o other) {
-			if line != 0 && o.line > line || !isCrawlDelay(g.r.otherKey(o)) {
+			if line != 0 && o.line > line || !grammar.IsCrawlDelay(g.r.otherKey(o)) {
 				return
 			}
-			if d, ok := parseDelay(g.r.otherValue(o)); ok {
+			if d, ok := grammar.ParseDelay(g.r.otherValue(o)); ok {
 				delay, line = d, o.line
 			}
 		})
@@ -413,7 +404,7 @@ type Rule struct {
 
 // Rules returns the rules of the group in file order. Rules that can never
 // match, whose pattern starts with neither '/' nor '*', are not kept by
-// Parse; [Diagnose] reports them.
+// Parse; package lint reports them.
 func (g Group) Rules() []Rule {
 	if g.r == nil {
 		return nil

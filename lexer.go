@@ -2,14 +2,12 @@ package robotstxt
 
 import (
 	"bytes"
-	"encoding/binary"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/observe"
 )
 
-// maxLineLen is the number of bytes of a line that are kept; the rest of the
-// line is dropped. Google's parser sizes its line buffer as eight times the
-// 2083-byte URL limit of some browsers (2083 × 8 = 16664 bytes) and keeps one
-// byte for the terminating NUL.
-const maxLineLen = 2083*8 - 1
+const maxLineLen = grammar.MaxLineLen // see there
 
 // lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
 // nothing of keys beyond the line's shape.
@@ -107,15 +105,16 @@ func (l *lexer) next() (line []byte, ok bool) {
 	return line, true
 }
 
-// lineFlags describe what the lexer did to a line, for the diagnostics.
-type lineFlags uint8
+// lineFlags describe what the lexer did to a line, for an observer of the
+// parse (see package observe).
+type lineFlags = observe.Flags
 
 const (
-	flagTruncated lineFlags = 1 << iota // longer than maxLineLen; the rest was dropped
-	flagNUL                             // a NUL byte ended the content
-	flagComment                         // a '#' started a comment
-	flagNoColon                         // key and value were separated by whitespace
-	flagIgnored                         // no key and value could be found
+	flagTruncated = observe.Truncated
+	flagNUL       = observe.NUL
+	flagComment   = observe.Comment
+	flagNoColon   = observe.NoColon
+	flagIgnored   = observe.Ignored
 )
 
 // splitLine finds the key and value of a raw line (SPEC §1): content stops at
@@ -185,11 +184,8 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 	return key, value, flags, true
 }
 
-// isSpace reports whether c is ASCII whitespace as C's isspace sees it:
-// space, tab, LF, VT, FF or CR.
-func isSpace(c byte) bool {
-	return c <= ' ' && (c == ' ' || '\t' <= c && c <= '\r')
-}
+// isSpace is grammar.IsSpace: ASCII whitespace as Google's parser trims it.
+func isSpace(c byte) bool { return grammar.IsSpace(c) }
 
 func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
 
@@ -208,21 +204,5 @@ func indexSpaceTab(b []byte) int {
 	return i
 }
 
-func trimSpace(b []byte) []byte {
-	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
-		return b // the common case: nothing to trim
-	}
-	i, j := 0, len(b)
-	// Indentation, as of HTML pages served as robots.txt, is mostly
-	// spaces: eight at a time.
-	for i+8 <= j && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
-		i += 8
-	}
-	for i < j && isSpace(b[i]) {
-		i++
-	}
-	for j > i && isSpace(b[j-1]) {
-		j--
-	}
-	return b[i:j]
-}
+// trimSpace is grammar.TrimSpace.
+func trimSpace(b []byte) []byte { return grammar.TrimSpace(b) }

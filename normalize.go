@@ -1,6 +1,10 @@
 package robotstxt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+)
 
 // This file puts URLs in the form in which a crawler sends them and in
 // which the rules can be matched against them. Parse normalises every
@@ -24,57 +28,12 @@ import "strings"
 //	Disallow: /my docs/   stored as written, with its space
 //	http://h/my docs/x    sent as /my%20docs/x, which the rule does not match
 
-// wireEscaped holds the ASCII bytes that NormalizeURL %-encodes: those that
-// RFC 3986 §2 allows in no part of a URI and that Go's net/url never sends
-// raw in a path (its validEncoded refuses them): space " < > \ ^ ` { | }.
-// '#' and '?' are not here: they end the path and the query. Control bytes
-// are not here either: no URL holding one can be sent (net/url refuses it),
-// and a NUL must stay, since the reference matches the path as a C string.
-const wireEscaped = " \"<>\\^`{|}"
-
-// indexWireEscaped returns the index of the first byte of b that is in
-// wireEscaped, or -1.
-func indexWireEscaped(b []byte) int {
-	for i, c := range b {
-		if isWireEscaped[c] {
-			return i
-		}
-	}
-	return -1
-}
-
-var isWireEscaped = func() (t [256]bool) {
-	for i := range len(wireEscaped) {
-		t[wireEscaped[i]] = true
-	}
-	return t
-}()
-
-// escapedByAll returns the index of the first byte of pattern that every
-// HTTP client %-encodes, browsers (the URL Standard's percent-encode sets)
-// as well as Go's net/url, or -1: a space, '"', '<' or '>' anywhere, and
-// '`', '{' or '}' before the query. The other bytes of wireEscaped go out
-// raw from browsers and from crawlers built on them, so a pattern with only
-// those draws a warning, not an error.
-func escapedByAll(pattern []byte) int {
-	set := " \"<>`{}"
-	for i, c := range pattern {
-		if c == '?' {
-			set = " \"<>"
-		}
-		if strings.IndexByte(set, c) >= 0 {
-			return i
-		}
-	}
-	return -1
-}
-
 // needsWork marks the bytes NormalizeURL may change: '%' (an escape to
-// upper-case), the bytes of wireEscaped, and every byte from 0x80 up.
+// upper-case), the bytes of grammar.WireEscaped, and every byte from 0x80 up.
 var needsWork = func() (t [256]bool) {
 	t['%'] = true
-	for i := range len(wireEscaped) {
-		t[wireEscaped[i]] = true
+	for i := range len(grammar.WireEscaped) {
+		t[grammar.WireEscaped[i]] = true
 	}
 	for c := 0x80; c < 0x100; c++ {
 		t[c] = true
@@ -123,8 +82,8 @@ func NormalizeURL(rawURL string) string {
 			b.WriteByte(c)
 		case c == '%' && isEscape(rawURL, j):
 			b.WriteByte('%')
-			b.WriteByte(upper(rawURL[j+1]))
-			b.WriteByte(upper(rawURL[j+2]))
+			b.WriteByte(grammar.Upper(rawURL[j+1]))
+			b.WriteByte(grammar.Upper(rawURL[j+2]))
 			j += 2
 		case c == '%':
 			b.WriteByte(c)
@@ -157,7 +116,7 @@ func firstToNormalize(s string) int {
 			return i
 		case !isEscape(s, i):
 			i++
-		case isLowerHex(s[i+1]) || isLowerHex(s[i+2]):
+		case grammar.IsLowerHex(s[i+1]) || grammar.IsLowerHex(s[i+2]):
 			return i
 		default:
 			i += 3
@@ -201,5 +160,5 @@ func load64(s string, i int) uint64 {
 
 // isEscape reports whether s[i] starts a %-escape: '%' and two hex digits.
 func isEscape(s string, i int) bool {
-	return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+	return i+2 < len(s) && grammar.IsHex(s[i+1]) && grammar.IsHex(s[i+2])
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 var normalizeTests = []struct {
@@ -80,7 +82,7 @@ func checkNormalize(t *testing.T, s string) {
 	// The bytes a URI never holds raw, encoded first, then the parser's
 	// normalisation of patterns: the two must be NormalizeURL.
 	wire := slowWireEscape(s)
-	if want := string(appendEscaped(nil, []byte(wire))); got != want {
+	if want := string(grammar.AppendEscaped(nil, []byte(wire))); got != want {
 		t.Fatalf("NormalizeURL(%q) = %q, Parse normalises %q to %q", s, got, wire, want)
 	}
 	if want := slowNormalise(wire); got != want {
@@ -89,7 +91,7 @@ func checkNormalize(t *testing.T, s string) {
 	if again := NormalizeURL(got); again != got {
 		t.Fatalf("NormalizeURL(%q) = %q, but NormalizeURL(%q) = %q", s, got, got, again)
 	}
-	if changes := wire != s || needsEscape([]byte(s)); got == s && changes || got != s && !changes {
+	if changes := wire != s || grammar.NeedsEscape([]byte(s)); got == s && changes || got != s && !changes {
 		t.Fatalf("NormalizeURL(%q) = %q, but the references say it changes: %v", s, got, changes)
 	}
 }
@@ -301,8 +303,8 @@ func TestPlainWord(t *testing.T) {
 func TestIndexWireEscaped(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		for _, b := range [][]byte{{byte(c)}, {'/', 'a', byte(c), ' '}, {'/', byte(c)}} {
-			if got, want := indexWireEscaped(b), bytes.IndexAny(b, wireEscaped); got != want {
-				t.Errorf("indexWireEscaped(%q) = %d, want %d", b, got, want)
+			if got, want := grammar.IndexWireEscaped(b), bytes.IndexAny(b, grammar.WireEscaped); got != want {
+				t.Errorf("grammar.IndexWireEscaped(%q) = %d, want %d", b, got, want)
 			}
 		}
 	}

@@ -5,71 +5,11 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
-	"time"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/observe"
 )
-
-// keyKind is what a line's key is recognised as (SPEC §2).
-type keyKind uint8
-
-const (
-	keyOther keyKind = iota
-	keyUserAgent
-	keyAllow
-	keyDisallow
-	keySitemap
-)
-
-// keySpellings lists, by first letter and in the order Google's parser
-// tries them, the prefixes that make a key one of the known directives.
-// Prefixes with different first letters never both match, so looking only
-// at the key's first letter keeps that order.
-var keySpellings = [...][]struct {
-	prefix string
-	typo   bool // a misspelling Google's parser accepts
-	kind   keyKind
-}{
-	'u' - 'a': {
-		{"user-agent", false, keyUserAgent},
-		{"useragent", true, keyUserAgent},
-		{"user agent", true, keyUserAgent},
-	},
-	'a' - 'a': {
-		{"allow", false, keyAllow},
-	},
-	'd' - 'a': {
-		{"disallow", false, keyDisallow},
-		{"dissallow", true, keyDisallow},
-		{"dissalow", true, keyDisallow},
-		{"disalow", true, keyDisallow},
-		{"diasllow", true, keyDisallow},
-		{"disallaw", true, keyDisallow},
-	},
-	's' - 'a': {
-		{"sitemap", false, keySitemap},
-		{"site-map", false, keySitemap},
-	},
-}
-
-// classifyKey recognises a key by case-insensitive prefix. typo reports
-// whether it was recognised through a misspelling.
-func classifyKey(key []byte) (kind keyKind, typo bool) {
-	if len(key) == 0 {
-		return keyOther, false
-	}
-	c := lower(key[0]) - 'a'
-	if int(c) >= len(keySpellings) {
-		return keyOther, false
-	}
-	for _, s := range keySpellings[c] {
-		if hasPrefixFold(key, s.prefix) {
-			return s.kind, s.typo
-		}
-	}
-	return keyOther, false
-}
 
 // Known keys spelled out in full, as little-endian words of their first
 // eight bytes, for quickDirective.
@@ -89,62 +29,49 @@ var (
 // Setting bit 0x20 of a byte folds it to lower case: only the upper-case
 // letter and the letter itself become a given lower-case letter, and only
 // CR, which a line never holds, becomes '-' with it.
-func quickDirective(raw []byte) (kind keyKind, key, value []byte, ok bool) {
+func quickDirective(raw []byte) (kind grammar.Key, key, value []byte, ok bool) {
 	if len(raw) < 8 || len(raw) > maxLineLen {
-		return keyOther, nil, nil, false
+		return grammar.KeyOther, nil, nil, false
 	}
 	const fold = 0x2020202020202020
 	v := binary.LittleEndian.Uint64(raw)
 	var n int
 	switch {
 	case v|fold == wordDisallow:
-		kind, n = keyDisallow, 8
+		kind, n = grammar.KeyDisallow, 8
 	case v&(1<<48-1)|fold>>24 == wordAllow:
-		kind, n = keyAllow, 5
+		kind, n = grammar.KeyAllow, 5
 	case v|fold == wordUserAgent && len(raw) > 10 && raw[8]|0x20 == 'n' && raw[9]|0x20 == 't':
-		kind, n = keyUserAgent, 10
+		kind, n = grammar.KeyUserAgent, 10
 	case v|fold>>8 == wordSitemap:
-		kind, n = keySitemap, 7
+		kind, n = grammar.KeySitemap, 7
 	default:
-		return keyOther, nil, nil, false
+		return grammar.KeyOther, nil, nil, false
 	}
 	if len(raw) <= n || raw[n] != ':' {
-		return keyOther, nil, nil, false
+		return grammar.KeyOther, nil, nil, false
 	}
 	// The value usually starts with one space and ends with no space.
 	value = raw[n+1:]
-	for len(value) > 0 && isSpace(value[0]) {
+	for len(value) > 0 && grammar.IsSpace(value[0]) {
 		value = value[1:]
 	}
-	for len(value) > 0 && isSpace(value[len(value)-1]) {
+	for len(value) > 0 && grammar.IsSpace(value[len(value)-1]) {
 		value = value[:len(value)-1]
 	}
 	return kind, raw[:n], value, true
-}
-
-// hasPrefixFold reports whether b starts with the lower-case ASCII prefix,
-// ignoring ASCII case.
-func hasPrefixFold(b []byte, prefix string) bool {
-	if len(b) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if lower(b[i]) != prefix[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // builder collects what Parse keeps while the lines go by.
 type builder struct {
 	src []byte // the file; patterns that need no escaping are read from it
 
-	scratch           // the slices the parse fills (see scratch)
-	pooled   *scratch // where they go back to, or nil
-	hasRules bool     // whether the current group has seen an Allow or Disallow line
-	indexMin int      // groups with this many rules or more are indexed
-	copied   uint32   // rules copied into merged groups (see addList)
+	scratch             // the slices the parse fills (see scratch)
+	pooled   *scratch   // where they go back to, or nil
+	hasRules bool       // whether the current group has seen an Allow or Disallow line
+	indexMin int        // groups with this many rules or more are indexed
+	copied   uint32     // rules copied into merged groups (see addList)
+	obs      *observing // reports each line, or nil (see parse_observe.go)
 }
 
 type agentName struct {
@@ -163,18 +90,24 @@ type agentEntry struct {
 // a Robots fits in 31 bits even when every byte is %-escaped, and every line
 // number in 29 (see layout.go). Crawlers read at most 500 KiB of a
 // robots.txt; a file five hundred times larger is not one.
-const maxFileLen = 256 << 20
+const maxFileLen = observe.MaxFileLen
 
-func parse(data []byte) *Robots { return parseWith(data, indexMin) }
+func parse(data []byte) *Robots { return parseLines(data, indexMin, nil) }
 
 // parseWith is parse with the number of rules from which a group is
 // indexed; tests lower it to index every group.
-func parseWith(data []byte, indexMin int) *Robots {
+func parseWith(data []byte, indexMin int) *Robots { return parseLines(data, indexMin, nil) }
+
+// parseLines is the one loop over the lines of a file. With obs set, it
+// reports each line to obs once the builder has taken it (see
+// parse_observe.go); Parse passes none, and pays one test a line.
+func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 	if len(data) > maxFileLen {
 		data = data[:maxFileLen]
 	}
 	var b builder
 	b.init(data, indexMin)
+	b.obs = obs
 	defer b.release()
 	lx := newLexer(data)
 	for {
@@ -183,20 +116,33 @@ func parseWith(data []byte, indexMin int) *Robots {
 			break
 		}
 		if len(raw) == 0 {
-			continue // a blank line: a fifth of the lines of the corpus
+			// A blank line: a fifth of the lines of the corpus.
+			if b.obs != nil {
+				b.seen(lx.num, raw, nil, nil, grammar.KeyOther, 0, false)
+			}
+			continue
 		}
 		if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
 				b.line(uint32(lx.num), kind, key, value)
+				if b.obs != nil {
+					b.seen(lx.num, raw, key, value, kind, 0, false)
+				}
 				continue
 			}
 		}
-		key, value, _, ok := split(raw, lx.mayNUL, lx.mayHash)
+		key, value, flags, ok := split(raw, lx.mayNUL, lx.mayHash)
 		if !ok {
+			if b.obs != nil {
+				b.seen(lx.num, raw, nil, nil, grammar.KeyOther, flags, false)
+			}
 			continue
 		}
-		kind, _ := classifyKey(key)
+		kind, typo := grammar.ClassifyKey(key)
 		b.line(uint32(lx.num), kind, key, value)
+		if b.obs != nil {
+			b.seen(lx.num, raw, key, value, kind, flags, typo)
+		}
 	}
 	return b.finish()
 }
@@ -215,37 +161,37 @@ func (b *builder) init(data []byte, indexMin int) {
 }
 
 // line takes one key/value line.
-func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
+func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 	switch kind {
-	case keyUserAgent:
+	case grammar.KeyUserAgent:
 		if len(b.groups) == 0 || b.hasRules {
 			b.groups = append(b.groups, group{start: uint32(len(b.rules))})
 			b.hasRules = false
 		}
 		g := uint32(len(b.groups) - 1)
-		if isGlobalAgent(value) {
+		if grammar.IsGlobalAgent(value) {
 			if n := len(b.global); n == 0 || b.global[n-1] != g {
 				b.global = append(b.global, g)
 			}
 			return
 		}
-		tok := agentToken(value)
+		tok := grammar.AgentToken(value)
 		off := len(b.tokens)
 		b.tokens = append(b.tokens, tok...)
 		for i := off; i < len(b.tokens); i++ {
-			b.tokens[i] = lower(b.tokens[i])
+			b.tokens[i] = grammar.Lower(b.tokens[i])
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
-	case keyAllow, keyDisallow:
+	case grammar.KeyAllow, grammar.KeyDisallow:
 		if len(b.groups) == 0 {
 			return // rules before the first User-agent line belong to no group
 		}
 		b.hasRules = true
-		b.addRule(num, kind == keyAllow, value)
-	case keySitemap:
+		b.addRule(num, kind == grammar.KeyAllow, value)
+	case grammar.KeySitemap:
 		b.addSitemap(num, value)
 	default:
-		if len(b.groups) == 0 && !isToken(key) {
+		if len(b.groups) == 0 && !grammar.IsToken(key) {
 			// Before the first group, only a key made of letters, '-' and
 			// '_' is kept: an HTML page served as robots.txt has many
 			// lines with a colon, and none of them is a directive.
@@ -260,14 +206,14 @@ func (b *builder) line(num uint32, kind keyKind, key, value []byte) {
 			// the file's own, see Robots.Others.
 			o.group = preamble
 			b.preamble = append(b.preamble, o)
-			if usageKeyKind(key) == kindContentSignal {
-				b.addUsage(num, kindContentSignal, value, preamble)
+			if grammar.UsageKeyKind(key) == grammar.ContentSignal {
+				b.addUsage(num, grammar.ContentSignal, value, preamble)
 			}
 			return
 		}
 		o.group = uint32(b.current())
 		b.others = append(b.others, o)
-		if k := usageKeyKind(key); k != notUsage {
+		if k := grammar.UsageKeyKind(key); k != grammar.NotUsage {
 			b.addUsage(num, k, value, o.group)
 		}
 	}
@@ -311,7 +257,7 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		off, pat = at, value
 	} else {
 		off = len(b.pats)
-		b.pats = appendEscaped(b.pats, value)
+		b.pats = grammar.AppendEscaped(b.pats, value)
 		pat = b.pats[off:]
 		flags |= ruleEscaped
 	}
@@ -361,7 +307,7 @@ func indexFallback(value []byte) int {
 }
 
 // scanValue reports, in one pass over an Allow or Disallow value, whether
-// normalising changes it (see needsEscape) and whether it has a '*'. It
+// normalising changes it (see grammar.NeedsEscape) and whether it has a '*'. It
 // tests eight bytes at a time: most values are plain paths.
 func scanValue(value []byte) (escape, star bool) {
 	const (
@@ -396,71 +342,9 @@ func scanValue(value []byte) (escape, star bool) {
 	case high&highs != 0:
 		return true, star
 	case pct&highs != 0:
-		return needsEscape(value), star
+		return grammar.NeedsEscape(value), star
 	}
 	return false, star
-}
-
-// needsEscape reports whether normalising value changes it: a byte ≥ 0x80,
-// or a %-escape with a lower-case hex digit.
-func needsEscape(value []byte) bool {
-	if bytes.IndexByte(value, '%') < 0 {
-		// Then only a high byte can need escaping: test eight at a time.
-		i := 0
-		for ; i+8 <= len(value); i += 8 {
-			if binary.LittleEndian.Uint64(value[i:])&0x8080808080808080 != 0 {
-				return true
-			}
-		}
-		for ; i < len(value); i++ {
-			if value[i] >= 0x80 {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if c >= 0x80 {
-			return true
-		}
-		if c == '%' && i+2 < len(value) && isHex(value[i+1]) && isHex(value[i+2]) {
-			if isLowerHex(value[i+1]) || isLowerHex(value[i+2]) {
-				return true
-			}
-			i += 2
-		}
-	}
-	return false
-}
-
-// appendEscaped appends value normalised as Google's parser does: %-escapes
-// get upper-case hex digits and bytes ≥ 0x80 become %XX. Nothing else
-// changes.
-func appendEscaped(dst, value []byte) []byte {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		switch {
-		case c == '%' && i+2 < len(value) && isHex(value[i+1]) && isHex(value[i+2]):
-			dst = append(dst, '%', upper(value[i+1]), upper(value[i+2]))
-			i += 2
-		case c >= 0x80:
-			dst = append(dst, '%', hex[c>>4], hex[c&15])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-func isHex(c byte) bool      { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
-func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
-func upper(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
-	}
-	return c
 }
 
 func (b *builder) addSitemap(line uint32, value []byte) {
@@ -525,55 +409,6 @@ func (b *builder) indexSitemaps(size int) {
 		i, _ := b.sitemapSlot(b.text[s.off : s.off+uint32(s.valN)])
 		b.sitemapSet[i] = uint32(k + 1)
 	}
-}
-
-// parseDelay parses a Crawl-delay value: seconds as a non-negative decimal
-// number ("10", "0.5", "2."). Anything else, or a value too large for a
-// time.Duration, is invalid.
-func parseDelay(value string) (time.Duration, bool) {
-	intPart, frac, dot := value, "", strings.IndexByte(value, '.')
-	if dot >= 0 {
-		intPart, frac = value[:dot], value[dot+1:]
-	}
-	if len(intPart)+len(frac) == 0 || !allDigits(intPart) || !allDigits(frac) {
-		return 0, false
-	}
-	var secs uint64
-	if len(intPart) > 0 {
-		v, err := strconv.ParseUint(intPart, 10, 64)
-		if err != nil || v > uint64(maxDelay/time.Second) {
-			return 0, false
-		}
-		secs = v
-	}
-	d := time.Duration(secs) * time.Second
-	scale := time.Second
-	for _, c := range frac {
-		scale /= 10
-		d += time.Duration(c-'0') * scale
-	}
-	if d > maxDelay {
-		return 0, false
-	}
-	return d, true
-}
-
-// isCrawlDelay reports whether key is "crawl-delay", in any case.
-func isCrawlDelay(key string) bool {
-	return len(key) == len("crawl-delay") && hasPrefixFold([]byte(key), "crawl-delay")
-}
-
-// maxDelay bounds Crawl-delay so that it stays a valid time.Duration with
-// room for arithmetic; a day is already more than any crawler will wait.
-const maxDelay = 1 << 62
-
-func allDigits(s string) bool {
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // maxMergeLen is the file size past which no merged copies are made (see

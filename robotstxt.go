@@ -22,8 +22,9 @@
 // "/f.pdf?x" is not. When no rule matches, the URL is allowed.
 //
 // Parse never fails: every byte sequence is a robots.txt, and lines that make
-// no sense are skipped; [Diagnose] reports what was skipped and why, line by
-// line, for tools that explain files to people. A parsed [*Robots] is
+// no sense are skipped; package github.com/robotstxt-go/robotstxt/lint
+// reports what was skipped and why, line by line, for tools that explain
+// files to people, from the same pass over the lines as Parse. A parsed [*Robots] is
 // immutable, safe for concurrent use by multiple goroutines and compact (a
 // small struct and one string, about the size of the file); Allowed and
 // Decide allocate nothing. A crawler asking many URLs for one agent selects
@@ -88,8 +89,10 @@
 // [PrefNotCrawlable]. Groups form as in Google's parser: a line it does not
 // know, these included, does not end a run of User-agent lines (RFC 9309
 // §2.2.4 agrees, where attach-05's grammar would end it), so these lines
-// never move an Allow or Disallow answer. The revision-dependent parts are
-// in one file, usage_vocab.go ([UsageRevision]).
+// never move an Allow or Disallow answer. The answers follow
+// draft-ietf-aipref-attach-05 and draft-ietf-aipref-vocab-08; the
+// revision-dependent parts are in usage_vocab.go and
+// internal/grammar/usage.go.
 //
 // The package does no I/O. [FromStatus] maps an HTTP status to the rules
 // RFC 9309 prescribes, and [RobotsURL] finds where a URL's robots.txt lives;
@@ -123,6 +126,8 @@ const (
 	DisallowAll             // robots.txt unreachable (5xx, 429): nothing is allowed
 )
 
+// String names the kind as logs and the command print it: "parsed",
+// "allow-all" or "disallow-all".
 func (k Kind) String() string {
 	switch k {
 	case Parsed:
@@ -166,7 +171,7 @@ type Decision struct {
 }
 
 // Parse parses a robots.txt body. It never fails and never panics: lines that
-// are not rules are skipped (ask [Diagnose] why). The result does not refer
+// are not rules are skipped (package lint says why). The result does not refer
 // to data, which the caller may reuse. Parse reads at most the first 256 MiB
 // of data.
 func Parse(data []byte) *Robots {

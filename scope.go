@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"golang.org/x/net/idna"
 )
 
@@ -40,10 +41,13 @@ type URLError struct {
 	Err error
 }
 
+// Error returns the cause and the URL, for a log line.
 func (e *URLError) Error() string {
 	return "robotstxt: " + strconv.Quote(e.URL) + ": " + e.Err.Error()
 }
 
+// Unwrap returns the cause, one of the ErrXxx values above, for
+// [errors.Is].
 func (e *URLError) Unwrap() error { return e.Err }
 
 // RobotsURL returns the URL of the robots.txt that applies to rawURL:
@@ -185,22 +189,11 @@ func asciiDigit(c byte) bool  { return '0' <= c && c <= '9' }
 // ones.
 func lowerScheme(s string) string {
 	for _, known := range [...]string{"http", "https", "ftp"} {
-		if strings.EqualFold(s, known) {
+		if grammar.EqualFold(s, known) {
 			return known
 		}
 	}
-	return asciiLower(s)
-}
-
-// asciiLower lower-cases the ASCII letters of s, returning s itself when it
-// has none upper-case.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
+	return grammar.LowerString(s)
 }
 
 // splitAuthority splits an authority without userinfo into host (brackets
@@ -254,7 +247,7 @@ func canonicalHost(host string) (string, bool, error) {
 		ascii, asciiSame, err := idnaHost(name)
 		return ascii, same && asciiSame, err
 	}
-	if lower := asciiLower(name); lower != name {
+	if lower := grammar.LowerString(name); lower != name {
 		name, same = lower, false
 	}
 	if !validASCIIHost(strings.TrimSuffix(name, ".")) {
@@ -332,7 +325,7 @@ func allASCII(s string) bool {
 // case: such a label is Punycode that IDNA must check.
 func hasACELabel(name string) bool {
 	for {
-		if len(name) >= 4 && strings.EqualFold(name[:4], "xn--") {
+		if len(name) >= 4 && grammar.EqualFold(name[:4], "xn--") {
 			return true
 		}
 		i := strings.IndexByte(name, '.')
@@ -353,7 +346,7 @@ func unescapeHost(s string) (string, bool) {
 			b.WriteByte(s[i])
 			continue
 		}
-		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		if i+2 >= len(s) || !grammar.IsHex(s[i+1]) || !grammar.IsHex(s[i+2]) {
 			return "", false
 		}
 		b.WriteByte(unhexDigit(s[i+1])<<4 | unhexDigit(s[i+2]))

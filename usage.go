@@ -126,12 +126,6 @@ func (u Usage) Combined(c Category) Pref {
 // [Robots.Allowed]. It allocates nothing.
 func (r *Robots) Usage(agent, url string) Usage { return r.Group(agent).Usage(url) }
 
-// UsageFor is [Robots.Usage] for a crawler that answers to several agents;
-// see [Robots.GroupFor].
-func (r *Robots) UsageFor(agents []string, url string) Usage {
-	return r.GroupFor(agents).Usage(url)
-}
-
 // Usage reports what the file says about the use of url; see
 // [Robots.Usage]. It allocates nothing.
 func (g Group) Usage(url string) Usage {

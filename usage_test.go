@@ -207,9 +207,9 @@ func TestUsageKinds(t *testing.T) {
 	}
 }
 
-// TestUsageFor: the several-agents form merges the groups of every named
+// TestUsageGroupFor: the several-agents form merges the groups of every named
 // agent, as GroupFor does.
-func TestUsageFor(t *testing.T) {
+func TestUsageGroupFor(t *testing.T) {
 	body := []byte("User-agent: a\nContent-Usage: train-ai=y\nAllow: /\nUser-agent: b\nContent-Usage: search=n\nAllow: /\nUser-agent: *\nContent-Usage: ai-use=n\n")
 	r := Parse(body)
 	for _, tt := range []struct {
@@ -221,12 +221,12 @@ func TestUsageFor(t *testing.T) {
 		{[]string{"zzz"}, wantPrefs{unk, n(8), unk}},
 		{nil, wantPrefs{unk, n(8), unk}},
 	} {
-		u := r.UsageFor(tt.agents, "/p")
+		u := r.GroupFor(tt.agents).Usage("/p")
 		if got := wantPrefs(u.ContentUsage); got != tt.want {
-			t.Errorf("UsageFor(%q) = %v, want %v", tt.agents, got, tt.want)
+			t.Errorf("GroupFor(%q).Usage = %v, want %v", tt.agents, got, tt.want)
 		}
 		if slow := slowParse(body).usage(tt.agents, "/p"); !cmp.Equal(u, slow) {
-			t.Errorf("UsageFor(%q) = %+v, slow reference %+v", tt.agents, u, slow)
+			t.Errorf("GroupFor(%q).Usage = %+v, slow reference %+v", tt.agents, u, slow)
 		}
 	}
 }
@@ -244,8 +244,8 @@ func TestUsageAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { usageSink = g.Usage(url) }); n != 0 {
 			t.Errorf("Group.Usage(%q) allocates %v times", url, n)
 		}
-		if n := testing.AllocsPerRun(100, func() { usageSink = r.UsageFor(agents, url) }); n != 0 {
-			t.Errorf("UsageFor(%q) allocates %v times", url, n)
+		if n := testing.AllocsPerRun(100, func() { usageSink = r.GroupFor(agents).Usage(url) }); n != 0 {
+			t.Errorf("GroupFor(%q).Usage allocates %v times", url, n)
 		}
 	}
 }
@@ -282,7 +282,7 @@ func TestUsageLeavesAllowAlone(t *testing.T) {
 				t.Fatalf("Usage(%q, %q) on\n%q\n= %+v\nslow reference: %+v", agent, url, body, got, want)
 			}
 			both := []string{agent, agents[rng.IntN(len(agents))]}
-			if got, want := r.UsageFor(both, url), slow.usage(both, url); !cmp.Equal(got, want) {
+			if got, want := r.GroupFor(both).Usage(url), slow.usage(both, url); !cmp.Equal(got, want) {
 				t.Fatalf("UsageFor(%q, %q) on\n%q\n= %+v\nslow reference: %+v", both, url, body, got, want)
 			}
 		}

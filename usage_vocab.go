@@ -1,11 +1,14 @@
 package robotstxt
 
+import "github.com/robotstxt-go/robotstxt/internal/grammar"
+
 // This file holds everything about usage preferences that depends on a
-// revision of the drafts or of Cloudflare's policy: the names of the lines,
-// the categories and their labels, the values, and how the two vocabularies
-// map onto each other. A new revision changes this file and its tests; the
-// parsing (usage_parse.go), the stored form (usage_layout.go) and the
-// answers (usage.go) work from these tables.
+// revision of the drafts or of Cloudflare's policy: the categories and
+// signals, and how the two vocabularies map onto each other; the names of
+// the lines, the labels and the values are in internal/grammar/usage.go,
+// which package lint reads too. A new revision changes the two files and
+// their tests; the parsing (usage_parse.go), the stored form
+// (usage_layout.go) and the answers (usage.go) work from these tables.
 //
 // Implemented:
 //
@@ -21,17 +24,6 @@ package robotstxt
 //     2025): the Content-Signal line with the signals search, ai-input and
 //     ai-train, each yes or no.
 
-// UsageRevision names the revisions of the drafts that the Content-Usage
-// answers follow.
-const UsageRevision = "draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-08"
-
-// The keys of the two lines, compared ignoring ASCII case as every key of
-// robots.txt is (RFC 9309 §2.2).
-const (
-	contentUsageKey  = "content-usage"
-	contentSignalKey = "content-signal"
-)
-
 // Category is a category of use of the IETF vocabulary
 // (draft-ietf-aipref-vocab-08 §4), as stated by Content-Usage lines.
 type Category uint8
@@ -44,13 +36,9 @@ const (
 	NumCategories                 // the number of categories
 )
 
-// categoryLabels are the labels of §6.1 of the vocabulary, by Category.
-// They are case-sensitive (§6.1, §6.5.1).
-var categoryLabels = [NumCategories]string{
-	TrainAI: "train-ai",
-	AIUse:   "ai-use",
-	Search:  "search",
-}
+// categoryLabels are the labels of §6.1 of the vocabulary, by Category
+// (see grammar.CategoryLabels). They are case-sensitive (§6.1, §6.5.1).
+var categoryLabels [NumCategories]string = grammar.CategoryLabels
 
 // String returns the category's label, as Content-Usage writes it.
 func (c Category) String() string {
@@ -59,13 +47,6 @@ func (c Category) String() string {
 	}
 	return "unknown"
 }
-
-// The values of a Content-Usage preference (vocab-08 §6.2): the Tokens y
-// (allow) and n (disallow), case-sensitive.
-const (
-	usageYes = "y"
-	usageNo  = "n"
-)
 
 // Signal is a signal of Cloudflare's Content Signals Policy, as stated by
 // Content-Signal lines.
@@ -79,12 +60,9 @@ const (
 	NumSignals                  // the number of signals
 )
 
-// signalLabels are the signals' names, by Signal.
-var signalLabels = [NumSignals]string{
-	SignalSearch:  "search",
-	SignalAIInput: "ai-input",
-	SignalAITrain: "ai-train",
-}
+// signalLabels are the signals' names, by Signal (see
+// grammar.SignalLabels).
+var signalLabels [NumSignals]string = grammar.SignalLabels
 
 // String returns the signal's name, as Content-Signal writes it.
 func (s Signal) String() string {
@@ -93,13 +71,6 @@ func (s Signal) String() string {
 	}
 	return "unknown"
 }
-
-// The values of a signal. The policy writes them in lower case; they are
-// compared ignoring ASCII case, as nothing says otherwise.
-const (
-	signalYes = "yes"
-	signalNo  = "no"
-)
 
 // signalCategory maps each signal onto the category of the IETF vocabulary
 // that covers the same use, for [Usage.Combined]. The two are close, not

@@ -1,6 +1,10 @@
 package robotstxt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+)
 
 // This file finds the product token in a User-Agent header: the name a
 // crawler looks for in User-agent lines. The header is what a crawler sends
@@ -127,7 +131,7 @@ func (it *items) scan(text string, where int) (string, bool) {
 			// The item after "compatible" names the crawler, with or
 			// without a version, or nothing.
 			return itemToken(item, false), true
-		case strings.EqualFold(item, "compatible"):
+		case grammar.EqualFold(item, "compatible"):
 			it.afterCompatible = true
 		case where == firstComment || where == laterComment && first:
 			if tok := itemToken(item, true); tok != "" && !isBrowserProduct(tok) {
@@ -146,7 +150,7 @@ func (it *items) scan(text string, where int) (string, bool) {
 // them is a crawler's name.
 func isBrowserProduct(name string) bool {
 	for _, b := range [...]string{"Mozilla", "Opera", "Trident", "Gecko", "AppleWebKit", "Presto", "KHTML"} {
-		if strings.EqualFold(name, b) {
+		if grammar.EqualFold(name, b) {
 			return true
 		}
 	}

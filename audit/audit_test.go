@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // benchPaths are the five paths the measurement asks of every
@@ -62,7 +63,7 @@ func wantLabel(r *robotstxt.Robots, tokens []string, own bool, ignoresGlobal boo
 	if ignoresGlobal && !own {
 		return LabelNone
 	}
-	allowed := func(p string) bool { return r.DecideFor(tokens, p).Allowed }
+	allowed := func(p string) bool { return r.GroupFor(tokens).Decide(p).Allowed }
 	full := !allowed("/") && !allowed("/~")
 	none := allowed("/")
 	for _, ru := range r.GroupFor(tokens).Rules() {
@@ -145,12 +146,12 @@ func checkRows(t *testing.T, rows []Row, paths []string, expect func(r Row) (rul
 			t.Fatalf("%s: %d verdicts, want %d", where, len(row.Verdicts), len(paths))
 		}
 		for i, p := range paths {
-			d := r.DecideFor(tokens, robotstxt.NormalizeURL(p))
+			d := r.GroupFor(tokens).Decide(robotstxt.NormalizeURL(p))
 			if ignores && !own && r.Kind() == robotstxt.Parsed {
 				d = robotstxt.Decision{Allowed: true}
 			}
 			v := row.Verdicts[i]
-			u := r.UsageFor(tokens, robotstxt.NormalizeURL(p))
+			u := r.GroupFor(tokens).Usage(robotstxt.NormalizeURL(p))
 			if ignores && !own && r.Kind() == robotstxt.Parsed {
 				u = r.NoGroup().Usage(robotstxt.NormalizeURL(p)) // no rules, the signals before the first group
 			}
@@ -241,12 +242,12 @@ type wantedLint struct {
 // lintWanted tallies the findings of Diagnose, apart from the audit.
 func lintWanted(body []byte) wantedLint {
 	w := wantedLint{byKind: map[Lint]int32{}}
-	for _, f := range robotstxt.Diagnose(body).Findings {
+	for _, f := range lint.Diagnose(body).Findings {
 		w.byKind[Lint{Kind: f.Err.Error(), Severity: f.Severity.String()}]++
 		switch f.Severity {
-		case robotstxt.SeverityError:
+		case lint.SeverityError:
 			w.errs++
-		case robotstxt.SeverityWarning:
+		case lint.SeverityWarning:
 			w.warns++
 		}
 	}

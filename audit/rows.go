@@ -51,7 +51,7 @@ type Verdict struct {
 	ContentSignal string `parquet:"content_signal" json:"content_signal"`
 }
 
-// Lint counts the findings of robotstxt.Diagnose of one kind.
+// Lint counts the findings of lint.Diagnose of one kind.
 type Lint struct {
 	Kind     string `parquet:"kind" json:"kind"` // the finding's cause, as its error text
 	Severity string `parquet:"severity" json:"severity"`

@@ -27,7 +27,7 @@ type Config struct {
 	URLs    io.Reader
 	Format  string // default FormatCSV
 	Workers int    // default runtime.NumCPU()
-	NoLint  bool   // leave out the lint counts (they cost a robotstxt.Summarize per capture)
+	NoLint  bool   // leave out the lint counts (they cost a lint.Summarize per capture)
 	// AllCaptures answers every capture. By default each origin is
 	// answered once for all the inputs, by its latest capture (see
 	// index), after a first pass that reads the inputs for their dates.

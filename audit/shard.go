@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // maxHops is how many redirects are followed (RFC 9309 §2.3.1.2: at least
@@ -39,7 +40,7 @@ type lintCounts struct {
 
 // lintOf turns a Summary into the lint counts of a row: by cause and
 // severity, in the order of the cause's text, then of the severity's name.
-func lintOf(s robotstxt.Summary) *lintCounts {
+func lintOf(s lint.Summary) *lintCounts {
 	lc := &lintCounts{errors: int32(s.Errors), warnings: int32(s.Warnings)}
 	if len(s.Findings) == 0 {
 		return lc
@@ -63,9 +64,9 @@ func lintOf(s robotstxt.Summary) *lintCounts {
 
 // rulesOf reads a capture as RFC 9309 §2.3.1 says (FromStatus), with lint
 // counts for a parsed body. A body that is parsed is read once for both.
-func rulesOf(c *Capture, lint bool) (*robotstxt.Robots, *lintCounts) {
-	if lint && robotstxt.FromStatus(c.Status, nil).Kind() == robotstxt.Parsed {
-		r, s := robotstxt.ParseWithSummary(c.Body)
+func rulesOf(c *Capture, withLint bool) (*robotstxt.Robots, *lintCounts) {
+	if withLint && robotstxt.FromStatus(c.Status, nil).Kind() == robotstxt.Parsed {
+		r, s := lint.ParseWithSummary(c.Body)
 		return r, lintOf(s)
 	}
 	return robotstxt.FromStatus(c.Status, c.Body), nil

@@ -9,6 +9,8 @@
 // `*` group), read it from here so that they agree.
 package crawlers
 
+import "github.com/robotstxt-go/robotstxt/internal/grammar"
+
 // Purpose says what a crawler fetches pages for, as its operator documents it.
 type Purpose string
 
@@ -93,31 +95,9 @@ func Lookup(token string) (Crawler, bool) {
 // token (as Lookup compares), or -1.
 func find(token string) int {
 	for i := range table {
-		if equalFoldASCII(table[i].Token, token) {
+		if grammar.EqualFold(table[i].Token, token) {
 			return i
 		}
 	}
 	return -1
-}
-
-// equalFoldASCII reports whether a and b are equal when ASCII letters are
-// folded to lower case; other bytes compare as they are ("K", the Kelvin
-// sign, is not "k").
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

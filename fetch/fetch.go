@@ -109,6 +109,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // MaxBodySize is how much of a robots.txt body is read: 500 KiB, Google's
@@ -198,8 +199,8 @@ type Result struct {
 	RetryAfter time.Duration
 	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
 	// all: an HTML page (an error page or a login form served with 200),
-	// UTF-16 text or binary data. It wraps robotstxt.ErrHTML or
-	// robotstxt.ErrEncoding. The body is parsed all the same, as Google's
+	// UTF-16 text or binary data (lint.NotRobots). It wraps lint.ErrHTML or
+	// lint.ErrEncoding. The body is parsed all the same, as Google's
 	// parser reads it, and yields no rules a crawler would expect.
 	NotRobots error
 }
@@ -334,27 +335,11 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 			return resp.Header
 		}
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, body)
-		res.NotRobots = notRobots(body)
+		res.NotRobots = lint.NotRobots(body)
 	default:
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
 	}
 	return resp.Header
-}
-
-// notRobots returns the finding of [robotstxt.Diagnose] that body is no
-// robots.txt at all, or nil. Only the body's first bytes are read, which
-// is where an HTML page or binary data shows itself.
-func notRobots(body []byte) error {
-	const head = 4096
-	if len(body) > head {
-		body = body[:head]
-	}
-	for _, e := range robotstxt.Diagnose(body).Findings {
-		if e.Severity == robotstxt.SeverityError && (errors.Is(e, robotstxt.ErrHTML) || errors.Is(e, robotstxt.ErrEncoding)) {
-			return e
-		}
-	}
-	return nil
 }
 
 // looped reports whether the redirect chain visited some URL twice.

@@ -10,8 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // TestRobotsRetryAfter checks the one time at which an unreachable
@@ -152,11 +152,11 @@ func TestResultNotRobots(t *testing.T) {
 	}{
 		{"User-agent: *\nDisallow: /x\n", nil, "a robots.txt"},
 		{"", nil, "an empty body is an empty robots.txt"},
-		{"<!DOCTYPE html>\n<html><head><title>Not found</title></head><body>Sorry</body></html>\n", robotstxt.ErrHTML,
+		{"<!DOCTYPE html>\n<html><head><title>Not found</title></head><body>Sorry</body></html>\n", lint.ErrHTML,
 			"an error page served with 200"},
-		{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0e\x0f\x10\x11\x12", robotstxt.ErrEncoding,
+		{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0e\x0f\x10\x11\x12", lint.ErrEncoding,
 			"a compressed body the server did not say was compressed"},
-		{"\xff\xfeU\x00s\x00e\x00r\x00", robotstxt.ErrEncoding, "UTF-16"},
+		{"\xff\xfeU\x00s\x00e\x00r\x00", lint.ErrEncoding, "UTF-16"},
 	}
 	for _, tt := range tests {
 		sites := fetchtest.NewSites(map[string]fetchtest.Answer{"example.com": {Body: tt.body}}, nil)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // TestFileAgentsNamedByParser pins the seam between the tester page's list
@@ -32,7 +33,7 @@ func TestFileAgentsNamedByParser(t *testing.T) {
 	for _, in := range inputs {
 		r := robotstxt.Parse([]byte(in))
 		seen := map[string]bool{}
-		for _, tok := range fileAgents(robotstxt.Diagnose([]byte(in))) {
+		for _, tok := range fileAgents(lint.Diagnose([]byte(in))) {
 			key := strings.ToLower(tok)
 			if !robotstxt.ValidAgent(tok) || !r.NamesAgent(tok) || seen[key] {
 				t.Errorf("%.60q: fileAgents offers %q (valid %v, named %v, twice %v)",

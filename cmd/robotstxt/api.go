@@ -20,6 +20,8 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // This file is the JSON API of robotstxt serve: /api/check, /api/lint and
@@ -80,22 +82,6 @@ type resultJSON struct {
 	Explain   string     `json:"explain,omitempty"`   // as robotstxt check prints it
 	Error     string     `json:"error,omitempty"`     // the URL is neither an absolute URL nor a path
 	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
-}
-
-// lintResponse is what /api/lint answers, in this order: the counts of lint
-// -json, the counts of each kind of finding, the findings (at most pageKeep
-// of a kind, then one that counts the rest), and the text of each line,
-// numbered as the findings are. writeLint streams it.
-type lintResponse struct {
-	File     string        `json:"file"`
-	Cut      int           `json:"cut,omitempty"` // the size of a file cut at 500 KiB
-	Errors   int           `json:"errors"`
-	Warnings int           `json:"warnings"`
-	Infos    int           `json:"infos"`
-	Counts   countsJSON    `json:"counts"`
-	Kinds    []kindJSON    `json:"kinds"`
-	Findings []findingJSON `json:"findings"`
-	Text     []string      `json:"text"`
 }
 
 // kindJSON counts the findings of one kind: a severity and a cause.
@@ -201,7 +187,8 @@ func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	body, cut := cutRobots(body)
 	s.work(w, r, func() {
-		src := &source{name: "robots.txt", robots: robotstxt.Parse(body), report: robotstxt.Diagnose(body)}
+		rep := lint.Diagnose(body)
+		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
 		resp := checkWith(src, req.Agent, req.URLs)
 		resp.Cut = cut
 		writeJSON(w, http.StatusOK, resp)
@@ -220,13 +207,13 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 	}
 	body, cut := cutRobots(body)
 	s.work(w, r, func() {
-		writeLint(w, body, cut, robotstxt.Diagnose(body))
+		writeLint(w, body, cut, lint.Diagnose(body))
 	})
 }
 
-// writeLint streams the answer of /api/lint (see lintResponse), so that
+// writeLint streams the answer of /api/lint (a lintJSON), so that
 // the answer for a large file is never held whole in memory.
-func writeLint(w http.ResponseWriter, body []byte, cut int, rep *robotstxt.Report) {
+func writeLint(w http.ResponseWriter, body []byte, cut int, rep *lint.Report) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	j := lintJSON{Counts: newLintJSON("", rep, false).Counts}
@@ -247,14 +234,16 @@ func writeLint(w http.ResponseWriter, body []byte, cut int, rep *robotstxt.Repor
 	}
 	st.end()
 	st.begin("text")
-	eachTextLine(body, func(line string) { st.item(line) })
+	for _, l := range rep.Lines {
+		st.item(l.Text)
+	}
 	st.end()
 	st.close() // the client may be gone; nothing to do then
 }
 
 // findingKinds counts the findings of each kind, in the order of their
 // first finding.
-func findingKinds(findings robotstxt.ErrorList) []kindJSON {
+func findingKinds(findings lint.ErrorList) []kindJSON {
 	out := []kindJSON{}
 	at := map[findingKind]int{}
 	for _, e := range findings {
@@ -317,6 +306,10 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	src := res.source()
+	text := src.report // the lines of the body, whatever its status
+	if text == nil {
+		text = lint.Diagnose(res.Body)
+	}
 	urls := req.URLs
 	if len(urls) == 0 {
 		urls = []string{req.URL}
@@ -327,7 +320,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Usage(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
-			Text:      textLines(res.Body),
+			Text:      textLines(text),
 			Check:     checkWith(src, req.Agent, urls),
 		}
 		if src.report != nil {
@@ -470,55 +463,31 @@ func joinInts(n []int) string {
 
 // fileAgents returns the product tokens that the user-agent lines of a file
 // name, in file order, each once.
-func fileAgents(rep *robotstxt.Report) []string {
+func fileAgents(rep *lint.Report) []string {
 	out := []string{}
 	for _, l := range rep.Lines {
-		if l.Kind != robotstxt.LineUserAgent {
+		if l.Kind != lint.LineUserAgent {
 			continue
 		}
 		n := 0
 		for n < len(l.Value) && isTokenByte(l.Value[n]) {
 			n++
 		}
-		if tok := l.Value[:n]; tok != "" && !slices.ContainsFunc(out, func(s string) bool { return strings.EqualFold(s, tok) }) {
+		if tok := l.Value[:n]; tok != "" && !slices.ContainsFunc(out, func(s string) bool { return grammar.EqualFold(s, tok) }) {
 			out = append(out, tok)
 		}
 	}
 	return out
 }
 
-// textLines splits a robots.txt into lines as Diagnose numbers them: a
-// leading UTF-8 byte order mark (or a prefix of one) is no text, CR, LF and
-// CR LF each end a line, no empty line follows a final line break, and an
-// empty file has no line.
-func textLines(data []byte) []string {
-	out := []string{}
-	eachTextLine(data, func(line string) { out = append(out, line) })
+// textLines returns the text of each line of rep's file, numbered as its
+// findings are.
+func textLines(rep *lint.Report) []string {
+	out := make([]string, 0, len(rep.Lines))
+	for _, l := range rep.Lines {
+		out = append(out, l.Text)
+	}
 	return out
-}
-
-// eachTextLine calls f with each line of data, as textLines splits them.
-func eachTextLine(data []byte, f func(string)) {
-	const bom = "\xef\xbb\xbf"
-	n := 0
-	for n < len(bom) && n < len(data) && data[n] == bom[n] {
-		n++
-	}
-	data = data[n:]
-	for first := true; ; first = false {
-		end := bytes.IndexAny(data, "\r\n")
-		if end < 0 {
-			if len(data) > 0 || (first && n > 0) {
-				f(string(data))
-			}
-			return
-		}
-		f(string(data[:end]))
-		if data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n' {
-			end++
-		}
-		data = data[end+1:]
-	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

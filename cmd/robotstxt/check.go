@@ -17,6 +17,8 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 const checkHelp = `usage: robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
@@ -66,10 +68,10 @@ Examples:
 type source struct {
 	name        string // file name, "<stdin>" or the robots.txt URL
 	robots      *robotstxt.Robots
-	report      *robotstxt.Report // nil when there was no body to parse
-	why         string            // when robots is not parsed: what stands for the rules
-	unreachable bool              // the robots.txt could not be fetched: robots disallows everything
-	cut         string            // when the file goes on past 500 KiB: the warning that says where it stops being read
+	report      *lint.Report // nil when there was no body to parse
+	why         string       // when robots is not parsed: what stands for the rules
+	unreachable bool         // the robots.txt could not be fetched: robots disallows everything
+	cut         string       // when the file goes on past 500 KiB: the warning that says where it stops being read
 }
 
 func (c *cli) check(args []string) int {
@@ -256,7 +258,8 @@ func readSource(name string, r io.Reader, size int64) (*source, error) {
 		return nil, err
 	}
 	src := &source{name: name}
-	if len(body) > fetch.MaxBodySize {
+	cut := len(body) > fetch.MaxBodySize
+	if cut {
 		if size < 0 {
 			rest, err := io.Copy(io.Discard, r)
 			if err != nil {
@@ -265,17 +268,20 @@ func readSource(name string, r io.Reader, size int64) (*source, error) {
 			size = int64(len(body)) + rest
 		}
 		body = body[:fetch.MaxBodySize]
-		src.cut = cutWarning(name, body, size)
 	}
-	src.robots, src.report = robotstxt.Parse(body), robotstxt.Diagnose(body)
+	// One pass over the lines gives the rules and the findings.
+	src.report = lint.Diagnose(body)
+	src.robots = src.report.Robots
+	if cut {
+		src.cut = cutWarning(name, body, size, src.report.Lines)
+	}
 	return src, nil
 }
 
 // cutWarning says where a body of size bytes, of which body is the first
 // 500 KiB, stops being read: the line and the byte in it, numbered as the
-// core numbers lines (robotstxt.Diagnose).
-func cutWarning(name string, body []byte, size int64) string {
-	lines := robotstxt.Diagnose(body).Lines
+// core numbers lines (lines, from lint.Diagnose).
+func cutWarning(name string, body []byte, size int64, lines []lint.Line) string {
 	line, start := 1, 0
 	if len(lines) > 0 {
 		line = lines[len(lines)-1].Num
@@ -327,7 +333,7 @@ func identity(agent, header string) (token, send string, err error) {
 		return "", "", fmt.Errorf("no product token found in -user-agent %q: give the token its robots.txt groups name with -agent NAME", header)
 	case agent == "*":
 		return found, header, nil
-	case !strings.EqualFold(found, agent):
+	case !grammar.EqualFold(found, agent):
 		return "", "", fmt.Errorf("-agent %s and -user-agent %q name different crawlers (%q): a crawler obeys robots.txt under the name it sends", agent, header, found)
 	}
 	return agent, header, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 const fetchHelp = `usage: robotstxt fetch [-agent A] [-user-agent H] [-json] URL
@@ -104,7 +105,7 @@ func (f *fetched) source() *source {
 	src := &source{name: f.RobotsURL, robots: f.Robots, why: f.why()}
 	src.unreachable = f.Robots.Kind() == robotstxt.DisallowAll
 	if f.Robots.Kind() == robotstxt.Parsed {
-		src.report = robotstxt.Diagnose(f.Body)
+		src.report = lint.Diagnose(f.Body)
 	}
 	return src
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // This file holds what the commands share about findings and errors: how
@@ -17,11 +18,11 @@ import (
 // A kind of finding is its severity and cause: thousands of patterns that
 // can never match are one kind.
 type findingKind struct {
-	sev   robotstxt.Severity
+	sev   lint.Severity
 	cause error
 }
 
-func kindOf(e *robotstxt.Error) findingKind { return findingKind{e.Severity, e.Err} }
+func kindOf(e *lint.Error) findingKind { return findingKind{e.Severity, e.Err} }
 
 // Findings of a kind beyond summaryOver are summarised: the first
 // summaryKeep are shown, then one line with the count and the line range.
@@ -34,7 +35,7 @@ const (
 // positive, the summary of more findings of e's kind on lines e.Line to
 // last.
 type shown struct {
-	e    *robotstxt.Error
+	e    *lint.Error
 	more int
 	last int
 }
@@ -42,7 +43,7 @@ type shown struct {
 // summarize returns the findings to show, in line order: all of them when
 // all is set, else at most summaryKeep of a kind with more than summaryOver
 // findings, followed by a summary where the next one would be.
-func summarize(findings robotstxt.ErrorList, all bool) []shown {
+func summarize(findings lint.ErrorList, all bool) []shown {
 	if all {
 		return summarizeN(findings, len(findings), len(findings))
 	}
@@ -52,7 +53,7 @@ func summarize(findings robotstxt.ErrorList, all bool) []shown {
 // summarizeN returns the findings to show, in line order: all of a kind
 // with at most over findings, else the first keep of it followed by a
 // summary where the next one would be.
-func summarizeN(findings robotstxt.ErrorList, keep, over int) []shown {
+func summarizeN(findings lint.ErrorList, keep, over int) []shown {
 	count := map[findingKind]int{}
 	last := map[findingKind]int{}
 	for _, e := range findings {
@@ -108,9 +109,9 @@ func findingsOf(l []shown) []findingJSON {
 // unreadable reports whether rep found that the file is no robots.txt at
 // all: an HTML page, UTF-16 text or binary data, of which crawlers read no
 // rules.
-func unreadable(rep *robotstxt.Report) bool {
+func unreadable(rep *lint.Report) bool {
 	for _, e := range rep.Findings {
-		if e.Severity == robotstxt.SeverityError && (errors.Is(e, robotstxt.ErrHTML) || errors.Is(e, robotstxt.ErrEncoding)) {
+		if e.Severity == lint.SeverityError && (errors.Is(e, lint.ErrHTML) || errors.Is(e, lint.ErrEncoding)) {
 			return true
 		}
 	}
@@ -120,10 +121,10 @@ func unreadable(rep *robotstxt.Report) bool {
 // answerFindings returns the findings that check and fetch print before
 // their answers: the errors, which change what the file means, and content
 // past 500 KiB, which crawlers ignore.
-func answerFindings(rep *robotstxt.Report) robotstxt.ErrorList {
-	var l robotstxt.ErrorList
+func answerFindings(rep *lint.Report) lint.ErrorList {
+	var l lint.ErrorList
 	for _, e := range rep.Findings {
-		if e.Severity == robotstxt.SeverityError || errors.Is(e, robotstxt.ErrTooLarge) {
+		if e.Severity == lint.SeverityError || errors.Is(e, lint.ErrTooLarge) {
 			l = append(l, e)
 		}
 	}

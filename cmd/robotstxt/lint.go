@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 const lintHelp = `usage: robotstxt lint [-json] [-lines] [-all] FILE|-
@@ -58,7 +58,7 @@ func (c *cli) lint(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt lint: %v", err)
 	}
-	rep := robotstxt.Diagnose(body)
+	rep := lint.Diagnose(body)
 	out := bufio.NewWriter(c.stdout)
 	if *asJSON {
 		err = writeLintJSON(out, name, rep, *lines)
@@ -77,7 +77,7 @@ func (c *cli) lint(args []string) int {
 	return exitOK
 }
 
-func writeLintText(w io.Writer, name string, rep *robotstxt.Report, lines, all bool) {
+func writeLintText(w io.Writer, name string, rep *lint.Report, lines, all bool) {
 	if lines {
 		width := len(strconv.Itoa(len(rep.Lines)))
 		for _, l := range rep.Lines {
@@ -95,12 +95,12 @@ func writeLintText(w io.Writer, name string, rep *robotstxt.Report, lines, all b
 // key and value as written and its flags:
 //
 //	disallow    group 1  Dissallow: /tmp/  (typo, comment)
-func describeLine(l robotstxt.Line) string {
+func describeLine(l lint.Line) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-10s", l.Kind)
 	if l.Group > 0 {
 		fmt.Fprintf(&b, "  group %d", l.Group)
-	} else if l.Kind == robotstxt.LineAllow || l.Kind == robotstxt.LineDisallow || l.Kind == robotstxt.LineOther {
+	} else if l.Kind == lint.LineAllow || l.Kind == lint.LineDisallow || l.Kind == lint.LineOther {
 		b.WriteString("  no group")
 	}
 	if l.Key != "" {
@@ -109,14 +109,14 @@ func describeLine(l robotstxt.Line) string {
 			b.WriteString(" " + show(l.Value))
 		}
 	}
-	if f := lineFlags(l); len(f) > 0 && !(l.Kind == robotstxt.LineComment && len(f) == 1) {
+	if f := lineFlags(l); len(f) > 0 && !(l.Kind == lint.LineComment && len(f) == 1) {
 		b.WriteString("  (" + strings.Join(f, ", ") + ")")
 	}
 	return strings.TrimRight(b.String(), " ")
 }
 
 // lineFlags names the flags of a line.
-func lineFlags(l robotstxt.Line) []string {
+func lineFlags(l lint.Line) []string {
 	var f []string
 	for _, x := range []struct {
 		set  bool
@@ -137,12 +137,12 @@ func lineFlags(l robotstxt.Line) []string {
 	return f
 }
 
-func severityCounts(rep *robotstxt.Report) (errs, warnings, infos int) {
+func severityCounts(rep *lint.Report) (errs, warnings, infos int) {
 	for _, e := range rep.Findings {
 		switch e.Severity {
-		case robotstxt.SeverityError:
+		case lint.SeverityError:
 			errs++
-		case robotstxt.SeverityWarning:
+		case lint.SeverityWarning:
 			warnings++
 		default:
 			infos++
@@ -151,7 +151,7 @@ func severityCounts(rep *robotstxt.Report) (errs, warnings, infos int) {
 	return errs, warnings, infos
 }
 
-func severitySummary(rep *robotstxt.Report) string {
+func severitySummary(rep *lint.Report) string {
 	e, w, i := severityCounts(rep)
 	s := plural(e, "error") + ", " + plural(w, "warning") + ", "
 	if i == 1 {
@@ -160,7 +160,7 @@ func severitySummary(rep *robotstxt.Report) string {
 	return s + strconv.Itoa(i) + " infos"
 }
 
-func countsSummary(n robotstxt.Counts) string {
+func countsSummary(n lint.Counts) string {
 	never := ""
 	if n.NeverMatch > 0 {
 		never = fmt.Sprintf(", %d never matching", n.NeverMatch)
@@ -170,15 +170,22 @@ func countsSummary(n robotstxt.Counts) string {
 		n.Allow, n.Disallow, never, plural(n.Sitemaps, "sitemap"))
 }
 
-// lintJSON is what lint -json prints.
+// lintJSON is the one JSON form of a lint result: what lint -json prints,
+// and what /api/lint answers, which writeLint streams in this order with
+// the fields marked for it: the counts of each kind of finding, the
+// findings (at most pageKeep of a kind, then one that counts the rest), and
+// the text of each line, numbered as the findings are.
 type lintJSON struct {
 	File     string        `json:"file"`
+	Cut      int           `json:"cut,omitempty"` // /api/lint: the size of a file cut at 500 KiB
 	Errors   int           `json:"errors"`
 	Warnings int           `json:"warnings"`
 	Infos    int           `json:"infos"`
 	Counts   countsJSON    `json:"counts"`
+	Kinds    []kindJSON    `json:"kinds,omitempty"` // /api/lint, always
 	Findings []findingJSON `json:"findings"`
-	Lines    []lineJSON    `json:"lines,omitempty"`
+	Lines    []lineJSON    `json:"lines,omitempty"` // lint -json -lines
+	Text     []string      `json:"text,omitempty"`  // /api/lint, always
 }
 
 type countsJSON struct {
@@ -215,7 +222,7 @@ type lineJSON struct {
 }
 
 // findingsJSON returns every finding of rep, for JSON.
-func findingsJSON(rep *robotstxt.Report) []findingJSON {
+func findingsJSON(rep *lint.Report) []findingJSON {
 	out := make([]findingJSON, 0, len(rep.Findings))
 	for _, e := range rep.Findings {
 		out = append(out, findingJSON{e.Line, e.Severity.String(), e.Err.Error(), e.Msg, 0, 0})
@@ -223,7 +230,7 @@ func findingsJSON(rep *robotstxt.Report) []findingJSON {
 	return out
 }
 
-func writeLintJSON(w io.Writer, name string, rep *robotstxt.Report, lines bool) error {
+func writeLintJSON(w io.Writer, name string, rep *lint.Report, lines bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -231,7 +238,7 @@ func writeLintJSON(w io.Writer, name string, rep *robotstxt.Report, lines bool) 
 }
 
 // newLintJSON returns the report as lint -json prints it.
-func newLintJSON(name string, rep *robotstxt.Report, lines bool) lintJSON {
+func newLintJSON(name string, rep *lint.Report, lines bool) lintJSON {
 	n := rep.Counts
 	j := lintJSON{
 		File: name,

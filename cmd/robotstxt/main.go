@@ -15,7 +15,7 @@
 //
 //	disallowed  https://example.com/private/x  line 6: Disallow: /private/
 //
-// after the errors that [robotstxt.Diagnose] finds in the file. lint prints
+// after the errors that [lint.Diagnose] finds in the file. lint prints
 // the findings of Diagnose as a compiler does ("robots.txt:17: error: ...").
 // fetch reports what a crawler would do for a URL: where its robots.txt is,
 // the HTTP status, the redirects, the bytes read, the rules that apply, for

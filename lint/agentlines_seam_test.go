@@ -1,10 +1,12 @@
-package robotstxt
+package lint
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // TestAgentLinesAgreeWithGroup holds the groups a report shows for an agent
@@ -34,7 +36,7 @@ func TestAgentLinesAgreeWithGroup(t *testing.T) {
 			b.WriteString(l + "\n")
 		}
 		file := []byte(b.String())
-		rep, rob := Diagnose(file), Parse(file)
+		rep, rob := Diagnose(file), robotstxt.Parse(file)
 		for _, agent := range agents {
 			uaLines, _ := rep.AgentLines(agent)
 			var shown []int

@@ -1,10 +1,13 @@
-package robotstxt
+package lint
 
 import (
 	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // TestRawByteNeverMatchesSent pins the seam between Diagnose and
@@ -38,24 +41,24 @@ func TestRawByteNeverMatchesSent(t *testing.T) {
 		for _, f := range Diagnose([]byte(body)).Findings {
 			rawByte = rawByte || errors.Is(f, ErrRawByte)
 		}
-		if want := strings.ContainsAny(pattern, wireEscaped); rawByte != want {
+		if want := strings.ContainsAny(pattern, grammar.WireEscaped); rawByte != want {
 			t.Fatalf("Diagnose(%q): ErrRawByte %v, want %v", body, rawByte, want)
 		}
 		if !rawByte {
 			continue
 		}
 		reported++
-		sent := NormalizeURL(raw)
-		if d := Parse([]byte(body)).Decide("foobot", sent); d.Line == 2 {
+		sent := robotstxt.NormalizeURL(raw)
+		if d := robotstxt.Parse([]byte(body)).Decide("foobot", sent); d.Line == 2 {
 			t.Fatalf("pattern %q, reported as never matching, decides for %q (sent for %q)", pattern, sent, raw)
 		}
 		// The raw pattern matches the raw URL exactly when the suggested
 		// pattern matches the URL as sent: a '*' or '$' does not change
 		// this, since NormalizeURL maps each byte on its own here.
-		rawHit := Parse([]byte(body)).Decide("foobot", raw).Line == 2
-		fixed := "User-agent: *\nDisallow: " + NormalizeURL(pattern) + "\n"
-		if got := Parse([]byte(fixed)).Decide("foobot", sent).Line == 2; got != rawHit {
-			t.Fatalf("pattern %q matches %q: %v; suggested %q matches %q: %v", pattern, raw, rawHit, NormalizeURL(pattern), sent, got)
+		rawHit := robotstxt.Parse([]byte(body)).Decide("foobot", raw).Line == 2
+		fixed := "User-agent: *\nDisallow: " + robotstxt.NormalizeURL(pattern) + "\n"
+		if got := robotstxt.Parse([]byte(fixed)).Decide("foobot", sent).Line == 2; got != rawHit {
+			t.Fatalf("pattern %q matches %q: %v; suggested %q matches %q: %v", pattern, raw, rawHit, robotstxt.NormalizeURL(pattern), sent, got)
 		}
 		if rawHit {
 			suggested++

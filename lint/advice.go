@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/observe"
 )
 
 // This file words the advice of [Diagnose]: what a line likely meant and
@@ -16,7 +20,7 @@ import (
 // user-agent value, starts a list of names ("Googlebot, Bingbot") rather
 // than going on with the same name ("MJ12bot").
 func isAgentList(rest []byte) bool {
-	return len(rest) > 0 && (isSpace(rest[0]) || rest[0] == ',' || rest[0] == ';' || rest[0] == '|')
+	return len(rest) > 0 && (grammar.IsSpace(rest[0]) || rest[0] == ',' || rest[0] == ';' || rest[0] == '|')
 }
 
 // writtenName returns the name a user-agent value gives, as a person reads
@@ -32,7 +36,7 @@ func writtenName(value string) string {
 // host.
 func absoluteHTTP(v string) bool {
 	for _, scheme := range []string{"http://", "https://"} {
-		if hasPrefixFold([]byte(v), scheme) {
+		if grammar.HasPrefixFold([]byte(v), scheme) {
 			rest := v[len(scheme):]
 			return rest != "" && rest[0] != '/' && rest[0] != '?' && rest[0] != '#'
 		}
@@ -76,7 +80,7 @@ func neverMatches(v string) string {
 // path of a URL, or the value with a leading '/'.
 func suggestPath(v string) string {
 	if strings.Contains(v, "://") {
-		return pathOf(v).String()
+		return observe.MatchPath(v)
 	}
 	return "/" + v
 }
@@ -237,8 +241,8 @@ func (r rawByte) String() string {
 	}
 	if r.sev == SeverityError {
 		return fmt.Sprintf("pattern %q never matches a URL as crawlers send it: it holds %s, which every HTTP client sends as %%%02X; write %q",
-			r.pattern, what, r.c, NormalizeURL(r.pattern))
+			r.pattern, what, r.c, robotstxt.NormalizeURL(r.pattern))
 	}
 	return fmt.Sprintf("pattern %q holds %s, which Go's net/url and package fetch send as %%%02X (browsers send it raw): for them it never matches; add %q",
-		r.pattern, what, r.c, NormalizeURL(r.pattern))
+		r.pattern, what, r.c, robotstxt.NormalizeURL(r.pattern))
 }

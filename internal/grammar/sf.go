@@ -1,4 +1,4 @@
-package robotstxt
+package grammar
 
 import "unicode/utf8"
 
@@ -35,12 +35,12 @@ func (p *sfParser) skipOWS() {
 	}
 }
 
-// parseSFDictionary parses s as a Dictionary (RFC 9651 §4.2, §4.2.2) and
+// ParseSFDictionary parses s as a Dictionary (RFC 9651 §4.2, §4.2.2) and
 // calls member for each member in order, with its key and, when the value
 // is a Token, the Token; parameters are parsed and dropped. It reports
 // whether s parses: when it does not, the members seen so far must be
 // disregarded.
-func parseSFDictionary(s []byte, member func(key, token []byte, isToken bool)) bool {
+func ParseSFDictionary(s []byte, member func(key, token []byte, isToken bool)) bool {
 	p := sfParser{s: s}
 	p.skipSP() // §4.2 step 2
 	for !p.done() {

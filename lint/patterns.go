@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 // patternLines finds, among the rules of one group, a pattern that is both
 // allowed and disallowed: for each normalised pattern, the first line that

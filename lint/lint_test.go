@@ -1,6 +1,7 @@
-package robotstxt
+package lint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // finding renders e as "line:severity:cause", short enough to compare in
@@ -94,7 +98,7 @@ func TestDiagnoseFindings(t *testing.T) {
 		{"a '*' group without rules is only worth a note",
 			"User-agent: Foo\nDisallow: /\nUser-agent: *\n", []string{"3:info:group without rules"}},
 		{"SPEC §1: a line keeps at most 16,663 bytes",
-			"User-agent: *\nDisallow: /" + strings.Repeat("a", maxLineLen) + "\n", []string{"2:warning:line too long"}},
+			"User-agent: *\nDisallow: /" + strings.Repeat("a", grammar.MaxLineLen) + "\n", []string{"2:warning:line too long"}},
 		{"SPEC §1: whitespace may stand for the colon between two tokens",
 			"User-agent: *\nDisallow /a\n", []string{"2:warning:missing colon"}},
 		{"SPEC §2: a misspelt key is read anyway",
@@ -176,7 +180,8 @@ func TestDiagnoseLines(t *testing.T) {
 		{Num: 11, Kind: LineDisallow, Key: "Disallow", Value: "/\xff", Group: 2, NonUTF8: true},
 	}
 	r := Diagnose([]byte(robots))
-	if diff := cmp.Diff(want, r.Lines); diff != "" {
+	// Text is pinned by TestLineText.
+	if diff := cmp.Diff(want, r.Lines, cmpopts.IgnoreFields(Line{}, "Text")); diff != "" {
 		t.Errorf("Diagnose().Lines mismatch (-want +got):\n%s", diff)
 	}
 	wantCounts := Counts{Lines: 11, Blank: 1, Comments: 1, Invalid: 1, UserAgents: 2, Groups: 2,
@@ -216,8 +221,8 @@ func TestDiagnoseTruncatedAndPastLimit(t *testing.T) {
 
 	long := "User-agent: *\nDisallow: /" + strings.Repeat("a", 20000) + "\n"
 	r = Diagnose([]byte(long))
-	if l := r.Lines[1]; !l.Truncated || len(l.Key)+len(": ")+len(l.Value) != maxLineLen {
-		t.Errorf("long line: Truncated=%v, key and value %d bytes; want true, %d", l.Truncated, len(l.Key)+2+len(l.Value), maxLineLen)
+	if l := r.Lines[1]; !l.Truncated || len(l.Key)+len(": ")+len(l.Value) != grammar.MaxLineLen {
+		t.Errorf("long line: Truncated=%v, key and value %d bytes; want true, %d", l.Truncated, len(l.Key)+2+len(l.Value), grammar.MaxLineLen)
 	}
 }
 
@@ -383,32 +388,6 @@ func TestDiagnoseInvariants(t *testing.T) {
 	}
 }
 
-// corpusCounts is what Parse kept of a file, read from the parsed Robots.
-func corpusCounts(r *Robots) Counts {
-	if !r.hasWords() {
-		return Counts{} // nothing kept: no groups, no sitemaps
-	}
-	c := Counts{Sitemaps: len(r.Sitemaps())}
-	c.Others = int(r.numOthers()) - c.Sitemaps - len(r.Others()) // those before the first group are Outside
-	for g := uint32(0); g < r.numGroups(); g++ {
-		if r.isCopy(g) {
-			continue // a merged copy of other groups' rules
-		}
-		c.Groups++
-		start, _, end := r.groupRules(g)
-		for i := start; i < end; i++ {
-			switch ru := r.rule(i); {
-			case ru.flags&ruleIndex != 0:
-			case ru.flags&ruleAllow != 0:
-				c.Allow++
-			default:
-				c.Disallow++
-			}
-		}
-	}
-	return c
-}
-
 // TestDiagnoseAgreesWithParse checks, over the real corpus, that the rules,
 // groups, other lines and sitemaps that Diagnose counts are those that Parse
 // keeps, and that the lines it marks as rules of a group are exactly the
@@ -425,24 +404,30 @@ func TestDiagnoseAgreesWithParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, rep := Parse(data), Diagnose(data)
+		r, rep := robotstxt.Parse(data), Diagnose(data)
 		nFiles++
-		got := rep.Counts
-		got = Counts{Groups: got.Groups, Allow: got.Allow, Disallow: got.Disallow, Others: got.Others, Sitemaps: got.Sitemaps}
-		if want := corpusCounts(r); got != want {
-			t.Errorf("%s: Diagnose counts %+v, Parse kept %+v", f.Name(), got, want)
+		// The file the observed pass built is the file Parse builds.
+		want, _ := r.MarshalBinary()
+		got, _ := rep.Robots.MarshalBinary()
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the parse Diagnose watched built another file than Parse", f.Name())
 			continue
 		}
-		nRules += got.Allow + got.Disallow
+		if n := len(r.Sitemaps()); rep.Counts.Sitemaps != n {
+			t.Errorf("%s: Diagnose counts %d sitemaps, Parse kept %d", f.Name(), rep.Counts.Sitemaps, n)
+		}
+		nRules += rep.Counts.Allow + rep.Counts.Disallow
 
 		// Through the public API: every group is reached by one of its
 		// agents or by "*".
 		rules := map[int]bool{} // line → allow
 		others := map[int]bool{}
 		agents := []string{"*"}
-		base, n := r.agents()
-		for i := range n {
-			agents = append(agents, r.tokenAt(base, i))
+		for _, l := range rep.Lines {
+			// "360Spider" names the empty token, which Group("") finds.
+			if v := []byte(l.Value); l.Kind == LineUserAgent && !grammar.IsGlobalAgent(v) {
+				agents = append(agents, string(grammar.AgentToken(v)))
+			}
 		}
 		for _, a := range agents {
 			g := r.Group(a)
@@ -543,7 +528,7 @@ func TestDiagnoseLintFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", "lint", tt.file))
+			data, err := os.ReadFile(filepath.Join("..", "testdata", "lint", tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -561,5 +546,43 @@ func TestDiagnoseLintFiles(t *testing.T) {
 			}
 			t.Errorf("no finding on line %d says %q (%s); findings:\n%v", tt.msgAt, tt.msg, tt.reason, r.Findings)
 		})
+	}
+}
+
+// TestLineText: the Text of the lines, rejoined with the breaks that ended
+// them, is the file after its byte order mark (or the prefix of one the
+// lexer skips); no empty line follows a final break, an empty file has no
+// line.
+func TestLineText(t *testing.T) {
+	inputs := []string{"", "a", "a\n", "a\n\n", "a\r\nb", "a\n\rb", "\r\r\n\n", "\xef\xbb\xbfa\nb", "\xef\xbbx", "x\x00y\nz", "\xef\xbb\xbf"}
+	if names, err := filepath.Glob(filepath.Join(sharedDir, "corpus", "real", "*")); err == nil {
+		for _, n := range names[:min(len(names), 300)] {
+			b, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, string(b))
+		}
+	}
+	for _, in := range inputs {
+		rep := Diagnose([]byte(in))
+		rest := in[bomPrefix([]byte(in)):]
+		for i, l := range rep.Lines {
+			if !strings.HasPrefix(rest, l.Text) {
+				t.Fatalf("%.40q: line %d's text %.40q is not what follows", in, l.Num, l.Text)
+			}
+			rest = rest[len(l.Text):]
+			switch {
+			case strings.HasPrefix(rest, "\r\n"):
+				rest = rest[2:]
+			case strings.HasPrefix(rest, "\r"), strings.HasPrefix(rest, "\n"):
+				rest = rest[1:]
+			case i != len(rep.Lines)-1:
+				t.Fatalf("%.40q: line %d is not ended by a break", in, l.Num)
+			}
+		}
+		if rest != "" {
+			t.Errorf("%.40q: %q left after the last line", in, rest)
+		}
 	}
 }

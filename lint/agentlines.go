@@ -1,4 +1,6 @@
-package robotstxt
+package lint
+
+import "github.com/robotstxt-go/robotstxt/internal/grammar"
 
 // This file tells, from a report, which user-agent lines decide for an
 // agent: the lines a tool highlights to show which group applied.
@@ -17,9 +19,9 @@ func (r *Report) AgentLines(agent string) (lines []int, global bool) {
 		}
 		v := []byte(l.Value)
 		switch {
-		case isGlobalAgent(v):
+		case grammar.IsGlobalAgent(v):
 			star = append(star, l.Num)
-		case compareFold(agent, string(lowerToken(agentToken(v)))) == 0:
+		case grammar.CompareFold(agent, grammar.LowerBytes(grammar.AgentToken(v))) == 0:
 			lines = append(lines, l.Num)
 		}
 	}
@@ -27,13 +29,4 @@ func (r *Report) AgentLines(agent string) (lines []int, global bool) {
 		return lines, false
 	}
 	return star, len(star) > 0
-}
-
-// lowerToken folds tok to lower case in place, as the builder stores
-// tokens for compareFold.
-func lowerToken(tok []byte) []byte {
-	for i := range tok {
-		tok[i] = lower(tok[i])
-	}
-	return tok
 }

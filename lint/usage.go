@@ -1,9 +1,13 @@
-package robotstxt
+package lint
 
 import (
 	"bytes"
 	"errors"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/observe"
 )
 
 // This file holds the checks of [Diagnose] on Content-Usage and
@@ -13,27 +17,30 @@ import (
 
 // Causes of the findings on Content-Usage and Content-Signal lines.
 var (
-	ErrUsageValue      = errors.New("malformed usage preference")            // states nothing, or less than it seems
-	ErrUsageKey        = errors.New("unknown usage category")                // ignored
-	ErrUsageCase       = errors.New("usage key or value in the wrong case")  // Content-Usage is case-sensitive
-	ErrUsagePath       = errors.New("usage path can never match")            // it does not start with '/'
-	ErrUsageDisallowed = errors.New("usage preference on a disallowed path") // no preference applies there
-	ErrUsageNoGroup    = errors.New("usage line before any user-agent line") // read by some crawlers only
+	ErrUsageValue      = errors.New("malformed usage preference")                  // states nothing, or less than it seems
+	ErrUsageKey        = errors.New("unknown usage category")                      // ignored
+	ErrUsageCase       = errors.New("usage key or value in the wrong case")        // Content-Usage is case-sensitive
+	ErrUsagePath       = errors.New("usage path can never match")                  // it does not start with '/'
+	ErrUsageDisallowed = errors.New("usage preference on a disallowed path")       // no preference applies there
+	ErrUsageNoGroup    = errors.New("usage line before any user-agent line")       // read by some crawlers only
+	ErrSignalPath      = errors.New("content-signal line with a path")             // the policy has no path form
+	ErrUsageInAgents   = errors.New("usage line inside a run of user-agent lines") // the next user-agent line joins its group
+	ErrUsageConflict   = errors.New("conflicting usage preferences")               // one path or one key stated twice, differently
 )
 
 // usageLine checks a line with key key, if it is a Content-Usage or
 // Content-Signal line, and reports whether it was one.
 func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
-	kind := usageKeyKind(key)
-	if kind == notUsage {
+	kind := grammar.UsageKeyKind(key)
+	if kind == grammar.NotUsage {
 		return false
 	}
 	name := "content-usage"
-	if kind == kindContentSignal {
+	if kind == grammar.ContentSignal {
 		name = "content-signal"
 	}
-	if d.b.current() < 0 {
-		if kind == kindContentUsage {
+	if d.group < 0 {
+		if kind == grammar.ContentUsage {
 			d.add(ln.Num, SeverityWarning, ErrUsageNoGroup,
 				"content-usage line before any user-agent line belongs to no group and is ignored: draft-ietf-aipref-attach-05 §3 makes it a rule of a group")
 			return true
@@ -41,15 +48,25 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 		d.add(ln.Num, SeverityWarning, ErrUsageNoGroup,
 			"content-signal line before any user-agent line: some crawlers apply it to every crawler, others ignore it; put it in the group for \"*\" (this package applies it to crawlers whose groups state no content-signal)")
 	}
-	path, pref, hasPath := splitUsageValue(value)
+	path, pref, hasPath := grammar.SplitUsageValue(value)
 	if !hasPath && d.usageBadPath(ln, name, pref) {
 		return true
 	}
-	if kind == kindContentUsage {
+	if hasPath && kind == grammar.ContentUsage && d.usageRawSpace(ln, path, pref) {
+		return true
+	}
+	if hasPath && kind == grammar.ContentSignal {
+		d.signalPath(ln, path, pref)
+	}
+	if d.group >= 0 {
+		d.usageRun = append(d.usageRun, ln.Num)
+	}
+	if kind == grammar.ContentUsage {
 		d.usagePrefs(ln, pref)
 	} else {
 		d.signals(ln, pref)
 	}
+	d.usageConflicts(ln, kind, path, pref, hasPath)
 	if hasPath && bytes.IndexByte(path[:len(path)-1], '$') >= 0 {
 		d.add(ln.Num, SeverityWarning, ErrDollar,
 			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path)
@@ -61,12 +78,8 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 // does not start with '/': it is read as a preference, which then states
 // nothing (attach-05 §3.2: paths always start with '/').
 func (d *diagnoser) usageBadPath(ln *Line, name string, value []byte) bool {
-	sp := bytes.IndexAny(value, " \t")
-	if sp < 0 {
-		return false
-	}
-	first := value[:sp]
-	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.") {
+	first, ok := pathWord(value)
+	if !ok {
 		return false
 	}
 	d.add(ln.Num, SeverityError, ErrUsagePath,
@@ -75,15 +88,30 @@ func (d *diagnoser) usageBadPath(ln *Line, name string, value []byte) bool {
 	return true
 }
 
+// pathWord returns the first word of a usage value when more follows it
+// and it looks like (a part of) a path rather than a member of a
+// preference: no '=' or ',', and a '/', '*', '.' or '%'.
+func pathWord(value []byte) ([]byte, bool) {
+	sp := bytes.IndexAny(value, " \t")
+	if sp < 0 {
+		return nil, false
+	}
+	first := value[:sp]
+	if bytes.IndexByte(first, '=') >= 0 || bytes.IndexByte(first, ',') >= 0 || !bytes.ContainsAny(first, "/*.%") {
+		return nil, false
+	}
+	return first, true
+}
+
 // usagePrefs checks a Content-Usage preference (vocab-08 §6).
 func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
 	if len(pref) == 0 {
 		d.add(ln.Num, SeverityWarning, ErrUsageValue, "content-usage line states no preference: write one, such as train-ai=n")
 		return
 	}
-	if _, ok := parseUsagePrefs(pref); !ok {
+	if !parsesAsDictionary(pref) {
 		if lower := bytes.ToLower(pref); !bytes.Equal(lower, pref) {
-			if _, ok := parseUsagePrefs(lower); ok {
+			if parsesAsDictionary(lower) {
 				d.add(ln.Num, SeverityError, ErrUsageCase,
 					"content-usage preference %q is case-sensitive and does not parse with upper-case keys: it states nothing; write %q", pref, lower)
 				return
@@ -93,17 +121,17 @@ func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
 			"content-usage preference %q is not a structured-field dictionary (RFC 9651): it states nothing; write keys and y or n, such as train-ai=n, search=y", pref)
 		return
 	}
-	parseSFDictionary(pref, func(key, token []byte, isToken bool) {
+	grammar.ParseSFDictionary(pref, func(key, token []byte, isToken bool) {
 		known := false
-		for _, label := range categoryLabels {
+		for _, label := range grammar.CategoryLabels {
 			known = known || string(key) == label
 		}
 		switch {
 		case !known:
 			d.add(ln.Num, SeverityWarning, ErrUsageKey, "content-usage category %q is unknown and ignored; the categories are %s",
-				key, lazy(func() string { return strings.Join(categoryLabels[:], ", ") }))
-		case isToken && (string(token) == usageYes || string(token) == usageNo):
-		case isToken && (bytes.EqualFold(token, []byte(usageYes)) || bytes.EqualFold(token, []byte(usageNo))):
+				key, lazy(func() string { return strings.Join(grammar.CategoryLabels[:], ", ") }))
+		case isToken && (string(token) == grammar.UsageYes || string(token) == grammar.UsageNo):
+		case isToken && (bytes.EqualFold(token, []byte(grammar.UsageYes)) || bytes.EqualFold(token, []byte(grammar.UsageNo))):
 			d.add(ln.Num, SeverityError, ErrUsageCase,
 				"content-usage value %s=%s states nothing: the values are y and n, in lower case", key, token)
 		default:
@@ -116,31 +144,31 @@ func (d *diagnoser) usagePrefs(ln *Line, pref []byte) {
 // signals checks a Content-Signal value (Cloudflare's Content Signals
 // Policy: search, ai-input and ai-train, each yes or no).
 func (d *diagnoser) signals(ln *Line, value []byte) {
-	if len(trimOWS(value)) == 0 {
+	if len(grammar.TrimOWS(value)) == 0 {
 		d.add(ln.Num, SeverityWarning, ErrUsageValue, "content-signal line states no signal: write one, such as ai-train=no")
 		return
 	}
-	eachSignalEntry(value, func(e signalEntry) {
+	grammar.EachSignalEntry(value, func(e grammar.SignalEntry) {
 		known, exact := false, false
-		for _, label := range signalLabels {
-			if bytes.EqualFold(e.key, []byte(label)) {
-				known, exact = true, string(e.key) == label
+		for _, label := range grammar.SignalLabels {
+			if bytes.EqualFold(e.Key, []byte(label)) {
+				known, exact = true, string(e.Key) == label
 			}
 		}
 		switch {
-		case !e.ok:
+		case !e.OK:
 			d.add(ln.Num, SeverityWarning, ErrUsageValue,
-				"content-signal entry %q is not name=value and states nothing: write, for example, ai-train=no", e.key)
+				"content-signal entry %q is not name=value and states nothing: write, for example, ai-train=no", e.Key)
 		case !known:
 			d.add(ln.Num, SeverityWarning, ErrUsageKey,
-				"content-signal %q is unknown and ignored; the signals are %s", e.key, strings.Join(signalLabels[:], ", "))
-		case !bytes.EqualFold(e.value, []byte(signalYes)) && !bytes.EqualFold(e.value, []byte(signalNo)):
+				"content-signal %q is unknown and ignored; the signals are %s", e.Key, strings.Join(grammar.SignalLabels[:], ", "))
+		case !bytes.EqualFold(e.Value, []byte(grammar.SignalYes)) && !bytes.EqualFold(e.Value, []byte(grammar.SignalNo)):
 			d.add(ln.Num, SeverityWarning, ErrUsageValue,
-				"content-signal %s=%s states nothing: the values are yes and no", e.key, e.value)
-		case !exact || string(e.value) != signalYes && string(e.value) != signalNo:
+				"content-signal %s=%s states nothing: the values are yes and no", e.Key, e.Value)
+		case !exact || string(e.Value) != grammar.SignalYes && string(e.Value) != grammar.SignalNo:
 			d.add(ln.Num, SeverityWarning, ErrUsageCase,
 				"content-signal %s=%s: the policy writes names and values in lower case, and some crawlers may compare them exactly; write %s=%s",
-				e.key, e.value, bytes.ToLower(e.key), bytes.ToLower(e.value))
+				e.Key, e.Value, bytes.ToLower(e.Key), bytes.ToLower(e.Value))
 		}
 	})
 }
@@ -149,35 +177,31 @@ func (d *diagnoser) signals(ln *Line, value []byte) {
 // disallows: no preference applies to a URL that may not be fetched
 // (attach-05 §3.1). A pattern with a '*' is judged by what comes before
 // it. It runs once the whole file is read, on the file as Parse keeps it.
-func (d *diagnoser) usageDisallowed() {
-	if len(d.b.usage) == 0 {
-		return
-	}
-	r := Parse(d.data)
-	base, n := r.numUsage()
-	for i := range n {
-		u := r.usageAt(base, i)
-		if u.group == preamble {
-			continue
-		}
-		path := r.usagePattern(u)
+func (d *diagnoser) usageDisallowed(r *robotstxt.Robots) {
+	observe.UsageLines(r, func(line, group int, path string, signal bool) {
 		if star := strings.IndexByte(path, '*'); star >= 0 {
 			path = path[:star]
 		}
 		if path == "" {
-			continue
+			return
 		}
-		g := Group{r: r, ids: []uint32{u.group}, n: 1}
-		dec := g.Decide(path)
-		if dec.Allowed {
-			continue
+		allowed, by := observe.DecideInGroup(r, group, path)
+		if allowed {
+			return
 		}
 		name := "content-usage"
-		if u.signal {
+		if signal {
 			name = "content-signal"
 		}
-		d.add(int(u.line), SeverityWarning, ErrUsageDisallowed,
+		d.add(line, SeverityWarning, ErrUsageDisallowed,
 			"%s on %s: line %d of the same group disallows %s, and no preference applies to a URL that may not be fetched (draft-ietf-aipref-attach-05 §3.1)",
-			name, path, dec.Line, path)
-	}
+			name, path, by, path)
+	})
+}
+
+// parsesAsDictionary reports whether pref parses as a structured-field
+// Dictionary (RFC 9651), as a Content-Usage preference must to state
+// anything.
+func parsesAsDictionary(pref []byte) bool {
+	return grammar.ParseSFDictionary(pref, func(key, token []byte, isToken bool) {})
 }

@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 )
 
 // TestDiagnoseUsage pins the findings on Content-Usage and Content-Signal
-// lines (diag_usage.go), each row on the section of
+// lines (usage.go), each row on the section of
 // draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-08 or the Content
 // Signals Policy it checks.
 func TestDiagnoseUsage(t *testing.T) {
@@ -72,6 +72,73 @@ func TestDiagnoseUsage(t *testing.T) {
 				msgs = append(msgs, e.Msg)
 			}
 			t.Errorf("%s\n%s\nfindings (-want +got):\n%s\n%s", tt.reason, tt.robots, diff, strings.Join(msgs, "\n"))
+		}
+	}
+}
+
+// TestDiagnoseUsageGaps pins the findings on usage lines that say what a
+// crawler does with a line that seems to say something else: a
+// Content-Signal path, a usage line inside a run of User-agent lines,
+// preferences that conflict, a raw space in a Content-Usage path. Each
+// message must say what the crawler does (the phrase in want).
+func TestDiagnoseUsageGaps(t *testing.T) {
+	tests := []struct {
+		reason string
+		robots string
+		want   []string
+		phrase string // in the message of the first finding
+	}{
+		{"policy: Content-Signal has no path form; a crawler that follows it reads the path as part of an unknown signal",
+			"User-agent: *\nAllow: /\nContent-Signal: /blog/ ai-train=no\n",
+			[]string{"3:warning:content-signal line with a path"}, "states nothing"},
+		{"policy: a Content-Signal path without a signal",
+			"User-agent: *\nAllow: /\nContent-Signal: /blog/\n",
+			[]string{"3:warning:content-signal line with a path", "3:warning:malformed usage preference"}, "no path"},
+		{"RFC 9309 §2.2.4: a Content-Usage line does not end a run of User-agent lines",
+			"User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n",
+			[]string{"2:warning:usage line inside a run of user-agent lines"}, "line 3"},
+		{"RFC 9309 §2.2.4: nor does a Content-Signal line",
+			"User-agent: a\nContent-Signal: ai-train=no\nUser-agent: b\nDisallow: /x\n",
+			[]string{"2:warning:usage line inside a run of user-agent lines"}, "\"b\""},
+		{"a usage line after a rule: the next User-agent line starts a group",
+			"User-agent: a\nDisallow: /x\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /y\n", nil, ""},
+		{"vocab §5.1: two lines on one path combine, a disallow winning",
+			"User-agent: *\nAllow: /\nContent-Usage: /a train-ai=n\nContent-Usage: /a train-ai=y\n",
+			[]string{"4:warning:conflicting usage preferences"}, "train-ai=n"},
+		{"attach §3.2: a line without a path is a line on \"/\"",
+			"User-agent: *\nAllow: /\nContent-Usage: train-ai=y\nContent-Usage: / train-ai=n\n",
+			[]string{"4:warning:conflicting usage preferences"}, "line 3"},
+		{"vocab §6.5.1: the same key twice in a line, the last counts",
+			"User-agent: *\nAllow: /\nContent-Usage: train-ai=y, train-ai=n\n",
+			[]string{"3:warning:conflicting usage preferences"}, "the last"},
+		{"policy: the same signal twice in a line, the last counts",
+			"User-agent: *\nAllow: /\nContent-Signal: ai-train=yes, search=yes, AI-Train=no\n",
+			[]string{"3:warning:usage key or value in the wrong case", "3:warning:conflicting usage preferences"}, ""},
+		{"two Content-Signal lines on one path",
+			"User-agent: *\nAllow: /\nContent-Signal: ai-train=yes\nContent-Signal: ai-train=no\n",
+			[]string{"4:warning:conflicting usage preferences"}, "ai-train=no"},
+		{"lines on different paths do not conflict",
+			"User-agent: *\nAllow: /\nContent-Usage: /a train-ai=n\nContent-Usage: /b train-ai=y\n", nil, ""},
+		{"the same preference twice is no conflict",
+			"User-agent: *\nAllow: /\nContent-Usage: /a train-ai=n\nContent-Usage: /a train-ai=n, search=y\n", nil, ""},
+		{"lines of two groups do not conflict",
+			"User-agent: a\nAllow: /\nContent-Usage: train-ai=n\nUser-agent: b\nAllow: /\nContent-Usage: train-ai=y\n", nil, ""},
+		{"attach §3.2: a path ends at the first space",
+			"User-agent: *\nAllow: /\nContent-Usage: /my docs/ train-ai=n\n",
+			[]string{"3:error:pattern holds a byte crawlers send escaped"}, "%20"},
+	}
+	for _, tt := range tests {
+		rep := Diagnose([]byte(tt.robots))
+		var msgs []string
+		for _, e := range rep.Findings {
+			msgs = append(msgs, e.Msg)
+		}
+		if diff := cmp.Diff(tt.want, findings(rep)); diff != "" {
+			t.Errorf("%s\n%s\nfindings (-want +got):\n%s\n%s", tt.reason, tt.robots, diff, strings.Join(msgs, "\n"))
+			continue
+		}
+		if tt.phrase != "" && !strings.Contains(msgs[0], tt.phrase) {
+			t.Errorf("%s: message %q does not say %q", tt.reason, msgs[0], tt.phrase)
 		}
 	}
 }

@@ -1,10 +1,10 @@
-package robotstxt_test
+package lint_test
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // Diagnose explains what Parse made of each line. Here a misspelt key is
@@ -16,7 +16,7 @@ Dissallow: /tmp/
 Disallow: private/
 Crawl-delay: soon
 `)
-	report := robotstxt.Diagnose(robots)
+	report := lint.Diagnose(robots)
 	for _, e := range report.Findings {
 		fmt.Println(e.Render("robots.txt"))
 	}
@@ -38,10 +38,10 @@ Crawl-delay: soon
 // Report.Err keeps the findings of severity error; each one unwraps to its
 // cause.
 func ExampleReport_Err() {
-	report := robotstxt.Diagnose([]byte("Disallow: /a\nUser-agent: *\nDisallow: /b\n"))
+	report := lint.Diagnose([]byte("Disallow: /a\nUser-agent: *\nDisallow: /b\n"))
 	err := report.Err()
 	fmt.Println(err)
-	fmt.Println(errors.Is(report.Findings[0], robotstxt.ErrNoGroup))
+	fmt.Println(errors.Is(report.Findings[0], lint.ErrNoGroup))
 	// Output:
 	// robotstxt: line 1: error: disallow rule before any user-agent line belongs to no group and is ignored
 	// true
@@ -60,7 +60,7 @@ Disallow: /tmp/
 
 Sitemap: /sitemap.xml
 `)
-	for _, e := range robotstxt.Diagnose(robots).Findings {
+	for _, e := range lint.Diagnose(robots).Findings {
 		fmt.Printf("line %d: %s: %v\n", e.Line, e.Severity, e.Err)
 	}
 	// Output:
@@ -82,7 +82,7 @@ Disallow: tmp
 
 Sitemap: /sitemap.xml
 `)
-	s := robotstxt.Summarize(robots)
+	s := lint.Summarize(robots)
 	fmt.Println(s.Counts.Groups, "groups,", s.Counts.Disallow, "disallow rules")
 	fmt.Println(s.Errors, "errors,", s.Warnings, "warnings,", s.Infos, "infos")
 	for _, f := range s.Findings {

@@ -1,10 +1,12 @@
-package robotstxt
+package lint
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // TestAgentLines pins the report's answer to which user-agent lines decide
@@ -28,7 +30,7 @@ func TestAgentLines(t *testing.T) {
 			b.WriteString(k + ": " + v + "\n")
 		}
 		file := []byte(b.String())
-		rep, rob := Diagnose(file), Parse(file)
+		rep, rob := Diagnose(file), robotstxt.Parse(file)
 		for _, agent := range agents {
 			lines, global := rep.AgentLines(agent)
 			if named := len(lines) > 0 && !global; named != rob.NamesAgent(agent) {

@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 import (
 	"bytes"
@@ -7,12 +7,15 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/observe"
 )
 
-// This file explains a robots.txt file line by line (SPEC §9). It is apart
-// from Parse so that a crawler never pays for it: Diagnose reads the lines
-// with the same lexer and feeds them to the same builder as Parse, and
-// watches what happens to each.
+// This file explains a robots.txt file line by line (SPEC §9). It watches
+// the parser's own loop over the lines (package observe): the parser reads
+// each line once, and the checks here look at what it made of it.
 
 // maxBodySize is the number of bytes of a robots.txt body that Google's
 // crawler reads (500 KiB, as fetch.MaxBodySize); content past it is ignored.
@@ -20,11 +23,14 @@ import (
 // it all: the bound belongs to whoever reads the body from the network.
 const maxBodySize = 500 << 10
 
-// Diagnose reads data as [Parse] does and reports what it saw on every line
-// and what looks wrong. Diagnose and Parse agree: the rules, groups and
-// sitemaps that the report counts are those that Parse keeps.
+// Diagnose reads data as [robotstxt.Parse] does, in the same pass, and
+// reports what it saw on every line and what looks wrong. The rules, groups
+// and sitemaps that the report counts are those of [Report.Robots], the file
+// as Parse reads it.
 func Diagnose(data []byte) *Report {
-	return diagnose(data, nil).rep
+	d := newDiagnoser(data, nil)
+	d.rep.Robots = d.run()
+	return d.rep
 }
 
 // Summarize reads data as [Diagnose] does, with the same checks, and
@@ -34,31 +40,19 @@ func Diagnose(data []byte) *Report {
 // wanted, as when linting many files. Summarize(data) equals
 // Diagnose(data).Summary().
 func Summarize(data []byte) Summary {
-	d := newDiagnoser(data, &Summary{})
-	d.run()
-	d.sum.Counts = d.rep.Counts
-	return *d.sum
+	_, s := ParseWithSummary(data)
+	return s
 }
 
-// ParseWithSummary returns what Parse(data) and Summarize(data) return,
-// reading data once for both: the lines that Summarize reads are handed to
-// the same builder that Parse fills. It costs less than the two calls, for
-// a caller that wants the rules and the lint counts of many files.
-func ParseWithSummary(data []byte) (*Robots, Summary) {
+// ParseWithSummary returns what robotstxt.Parse(data) and Summarize(data)
+// return, from one pass over the lines: Summarize watches the parse that
+// builds the rules. It costs less than the two calls, for a caller that
+// wants the rules and the lint counts of many files.
+func ParseWithSummary(data []byte) (*robotstxt.Robots, Summary) {
 	d := newDiagnoser(data, &Summary{})
-	d.b.init(d.data, indexMin)
-	defer d.b.release()
-	d.run()
+	r := d.run()
 	d.sum.Counts = d.rep.Counts
-	return d.b.finish(), *d.sum
-}
-
-// diagnose runs the checks on data; with sum set, the findings are only
-// counted into it.
-func diagnose(data []byte, sum *Summary) *diagnoser {
-	d := newDiagnoser(data, sum)
-	d.run()
-	return d
+	return r, *d.sum
 }
 
 // newDiagnoser prepares the checks of data. A Report keeps its line
@@ -66,10 +60,10 @@ func diagnose(data []byte, sum *Summary) *diagnoser {
 // keeps no string, so its text is data itself, viewed as a string for as
 // long as the call lasts.
 func newDiagnoser(data []byte, sum *Summary) *diagnoser {
-	if len(data) > maxFileLen {
-		data = data[:maxFileLen] // as Parse does
+	if len(data) > observe.MaxFileLen {
+		data = data[:observe.MaxFileLen] // as Parse does
 	}
-	d := &diagnoser{data: data, b: builder{}, rep: &Report{}, sum: sum, patterns: patternLines{group: -1}}
+	d := &diagnoser{data: data, rep: &Report{}, sum: sum, group: -1, patterns: patternLines{group: -1}}
 	if sum == nil {
 		d.text = string(data)
 	} else {
@@ -82,8 +76,11 @@ func newDiagnoser(data []byte, sum *Summary) *diagnoser {
 type diagnoser struct {
 	data []byte
 	text string // data, copied once; Key and Value are slices of it
-	b    builder
 	rep  *Report
+
+	group    int // the parser's current group after the last line, -1 before the first
+	sitemaps int // sitemap lines the parser kept
+	utf8OK   bool
 
 	groups      []diagGroup  // parallel to b.groups
 	fileLevel   bool         // HTML or UTF-16: per-line findings would be noise
@@ -92,6 +89,9 @@ type diagnoser struct {
 	lines       int          // lines read so far
 	sum         *Summary     // counting only (Summarize): no messages, no line records
 	delayNoted  bool         // the note that Google ignores crawl-delay is made
+	cut         bool         // the content past maxBodySize has been reported
+	usageRun    []int        // usage lines of the current group since its last user-agent line, while it has no rule
+	usageSeen   []usageState // what the usage lines of the current group state, by path (see usage_gaps.go)
 	scratch     []byte       // a normalised pattern, reused from rule to rule
 	patterns    patternLines // the patterns of the group of the last rule
 }
@@ -109,94 +109,83 @@ type diagGroup struct {
 	opens     bool   // an allow rule that can match
 }
 
-func (d *diagnoser) run() {
-	if bytes.HasPrefix(d.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(d.data, []byte{0xfe, 0xff}) {
+// run checks the body as a whole, then each line as the parser reads it,
+// then what only the whole file tells; it returns the parsed file.
+func (d *diagnoser) run() *robotstxt.Robots {
+	if utf16 := bytes.HasPrefix(d.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(d.data, []byte{0xfe, 0xff}); utf16 || looksBinary(d.data) {
 		d.fileLevel = true
-		d.addFile(1, SeverityError, ErrEncoding, "file is UTF-16 (it starts with a UTF-16 byte order mark): robots.txt must be UTF-8, and none of its lines can be read%s",
-			lazy(func() string { return meantAsUTF16(d.data[2:], d.data[0] == 0xfe) }))
-	} else if looksBinary(d.data) {
-		d.fileLevel = true
-		d.addFile(1, SeverityError, ErrEncoding, "file is binary data, not text (an image, or a compressed body): none of its lines can be read")
+		// The message is worked out only when it is kept.
+		d.addFile(1, SeverityError, ErrEncoding, "%s", lazy(func() string { _, msg := fileKind(d.data); return msg }))
 	}
-	lx := newLexer(d.data)
-	// The lines start after a byte order mark, or the part of one the
-	// lexer skips: those bytes are not checked as UTF-8.
-	utf8Valid := utf8.Valid(d.data[lx.pos:])
-	cut := false // the content past maxBodySize has been reported
-	for {
-		start := lx.pos
-		raw, ok := lx.next()
-		if !ok {
-			break
-		}
-		// The lexer numbers the empty text after a final line break as a
-		// line, and an empty file's empty text too; an editor shows none,
-		// and it holds nothing.
-		if lx.done && len(raw) == 0 && (lx.num > 1 || len(d.data) == 0) {
-			break
-		}
-		ln := Line{Num: lx.num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
-		if !cut && start+len(raw) > maxBodySize {
-			cut = true
-			where := "from this line on"
-			if start < maxBodySize {
-				where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
-			}
-			d.addFile(ln.Num, SeverityWarning, ErrTooLarge,
-				"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
-				len(d.data), maxBodySize, where)
-		}
-		if !d.seenContent && len(trimSpace(raw)) > 0 {
-			d.seenContent = true
-			if !d.fileLevel && looksLikeHTML(d.data[start:]) {
-				d.fileLevel = true
-				d.addFile(ln.Num, SeverityError, ErrHTML, "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file")
-			}
-		}
-		d.line(&ln, raw, lx.mayNUL, lx.mayHash, utf8Valid)
-		d.lines++
-		if d.sum == nil {
-			d.rep.Lines = append(d.rep.Lines, ln)
-		}
-	}
-	d.finish()
+	r := observe.Parse(d.data, d).(*robotstxt.Robots)
+	d.finish(r)
+	return r
 }
 
-// line reads one raw line into ln, as parse does, and checks it. The
-// lexer's mayNUL and mayHash for the line let it skip the same searches as
-// parse; utf8Valid says the whole file is valid UTF-8.
-func (d *diagnoser) line(ln *Line, raw []byte, mayNUL, mayHash, utf8Valid bool) {
-	if !utf8Valid && !utf8.Valid(raw) {
+// Line is the observer of the parse (observe.Observer): it checks one
+// line as the parser has just read it.
+func (d *diagnoser) Line(ev *observe.Line) {
+	raw, start := ev.Raw, ev.Start
+	if ev.Num == 1 {
+		// The lines start after a byte order mark, or the part of one
+		// the lexer skips: those bytes are not checked as UTF-8.
+		d.utf8OK = utf8.Valid(d.data[start:])
+	}
+	// The lexer numbers the empty text after a final line break as a
+	// line, and an empty file's empty text too; an editor shows none, and
+	// it holds nothing.
+	if len(raw) == 0 && start == len(d.data) && (ev.Num > 1 || len(d.data) == 0) {
+		return
+	}
+	ln := Line{Num: ev.Num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
+	if d.sum == nil {
+		ln.Text = d.str(raw)
+	}
+	if !d.cut && start+len(raw) > maxBodySize {
+		d.cut = true
+		where := "from this line on"
+		if start < maxBodySize {
+			where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
+		}
+		d.addFile(ln.Num, SeverityWarning, ErrTooLarge,
+			"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
+			len(d.data), maxBodySize, where)
+	}
+	if !d.seenContent && len(grammar.TrimSpace(raw)) > 0 {
+		d.seenContent = true
+		if !d.fileLevel && looksLikeHTML(d.data[start:]) {
+			d.fileLevel = true
+			d.addFile(ln.Num, SeverityError, ErrHTML, htmlMessage)
+		}
+	}
+	d.line(&ln, ev)
+	d.lines++
+	if d.sum == nil {
+		d.rep.Lines = append(d.rep.Lines, ln)
+	}
+}
+
+// line checks one line, as the parser read it, into ln.
+func (d *diagnoser) line(ln *Line, ev *observe.Line) {
+	if !d.utf8OK && !utf8.Valid(ev.Raw) {
 		ln.NonUTF8 = true
 		d.nonUTF8 = append(d.nonUTF8, ln.Num)
 	}
-	var (
-		kind            keyKind
-		key, value      []byte
-		flags           lineFlags
-		ok, known, typo bool
-	)
-	if !mayNUL && !mayHash {
-		kind, key, value, known = quickDirective(raw)
-		ok = known
-	}
-	if !known {
-		key, value, flags, ok = split(raw, mayNUL, mayHash)
-	}
-	ln.Truncated = flags&flagTruncated != 0
-	ln.Comment = flags&flagComment != 0
-	ln.NUL = flags&flagNUL != 0
-	ln.NoColon = flags&flagNoColon != 0
+	key, value, kind, flags := ev.Key, ev.Value, ev.Kind, ev.Flags
+	ln.Truncated = flags&observe.Truncated != 0
+	ln.Comment = flags&observe.Comment != 0
+	ln.NUL = flags&observe.NUL != 0
+	ln.NoColon = flags&observe.NoColon != 0
 	if ln.Truncated {
 		d.add(ln.Num, SeverityWarning, ErrLineTooLong,
-			"line is %d bytes long: only the first %d are read, the rest is dropped", len(raw), maxLineLen)
+			"line is %d bytes long: only the first %d are read, the rest is dropped", len(ev.Raw), grammar.MaxLineLen)
 	}
 	if ln.NUL {
 		d.add(ln.Num, SeverityWarning, ErrNUL, "a NUL byte ends the line: the rest of it is ignored")
 	}
 	switch {
-	case ok:
-	case flags&flagIgnored != 0:
+	case ev.Did != observe.NoKey:
+	case flags&observe.Ignored != 0:
 		ln.Kind = LineInvalid
 		d.rep.Counts.Invalid++
 		d.add(ln.Num, SeverityWarning, ErrIgnoredLine, "line ignored: it is neither blank, a comment, nor a key and value separated by ':'")
@@ -211,40 +200,46 @@ func (d *diagnoser) line(ln *Line, raw []byte, mayNUL, mayHash, utf8Valid bool) 
 		return
 	}
 	ln.Key, ln.Value = d.str(key), d.str(value)
-	if !known {
-		kind, typo = classifyKey(key)
-	}
-	ln.Typo = typo || (kind != keyOther && !equalFold(key, canonicalKey[kind]))
+	// The key as Google's parser spells it: the canonical key, in any case.
+	canon := grammar.Canonical[kind]
+	ln.Typo = ev.Typo || (kind != grammar.KeyOther && (len(key) != len(canon) || !grammar.HasPrefixFold(key, canon)))
 	if ln.NoColon {
 		d.add(ln.Num, SeverityWarning, ErrNoColon,
 			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key)
 	}
 	if ln.Typo {
 		d.add(ln.Num, SeverityWarning, ErrTypo,
-			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canonicalKey[kind], canonicalKey[kind])
+			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, grammar.Canonical[kind], grammar.Canonical[kind])
 	}
 
-	nGroups := len(d.b.groups)
-	d.b.line(uint32(ln.Num), kind, key, value)
-	if len(d.b.groups) > nGroups {
+	if ev.Did == observe.OpenedGroup {
 		d.groups = append(d.groups, diagGroup{line: ln.Num})
+		d.usageSeen = d.usageSeen[:0]
 	}
-	if kind != keySitemap && d.b.current() >= 0 {
-		ln.Group = d.b.current() + 1
+	d.group = ev.Group
+	if kind != grammar.KeySitemap && d.group >= 0 {
+		ln.Group = d.group + 1
 	}
 	switch kind {
-	case keyUserAgent:
+	case grammar.KeyUserAgent:
 		ln.Kind = LineUserAgent
 		d.rep.Counts.UserAgents++
 		d.agent(ln, value)
-	case keyAllow, keyDisallow:
+		d.usageInAgents(ln, ev.Did == observe.JoinedGroup)
+	case grammar.KeyAllow, grammar.KeyDisallow:
+		if d.group >= 0 {
+			d.usageRun = d.usageRun[:0] // the next user-agent line starts a group
+		}
 		ln.Kind = LineDisallow
-		if kind == keyAllow {
+		if kind == grammar.KeyAllow {
 			ln.Kind = LineAllow
 		}
-		d.rule(ln, kind == keyAllow, value)
-	case keySitemap:
+		d.rule(ln, kind == grammar.KeyAllow, value)
+	case grammar.KeySitemap:
 		ln.Kind = LineSitemap
+		if ev.Did == observe.Kept {
+			d.sitemaps++
+		}
 		d.sitemap(ln)
 	default:
 		ln.Kind = LineOther
@@ -252,22 +247,13 @@ func (d *diagnoser) line(ln *Line, raw []byte, mayNUL, mayHash, utf8Valid bool) 
 	}
 }
 
-// canonicalKey is how each known key is written.
-var canonicalKey = [...]string{
-	keyOther:     "",
-	keyUserAgent: "user-agent",
-	keyAllow:     "allow",
-	keyDisallow:  "disallow",
-	keySitemap:   "sitemap",
-}
-
 func (d *diagnoser) agent(ln *Line, value []byte) {
-	g := &d.groups[d.b.current()]
+	g := &d.groups[d.group]
 	g.nAgents++
 	if d.sum == nil {
 		g.agents = append(g.agents, ln.Value)
 	}
-	if isGlobalAgent(value) {
+	if grammar.IsGlobalAgent(value) {
 		g.global = true
 		if len(value) > 1 {
 			d.add(ln.Num, SeverityInfo, ErrAgentReduced,
@@ -275,7 +261,7 @@ func (d *diagnoser) agent(ln *Line, value []byte) {
 		}
 		return
 	}
-	tok := agentToken(value)
+	tok := grammar.AgentToken(value)
 	switch {
 	case len(value) == 0:
 		d.add(ln.Num, SeverityError, ErrAgentInvalid, "empty user-agent: the group applies to no crawler")
@@ -305,13 +291,13 @@ func (d *diagnoser) agent(ln *Line, value []byte) {
 }
 
 func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
-	if d.b.current() < 0 {
+	if d.group < 0 {
 		d.rep.Counts.Outside++
 		d.add(ln.Num, SeverityError, ErrNoGroup,
 			"%s rule before any user-agent line belongs to no group and is ignored", ln.Kind)
 		return
 	}
-	g := &d.groups[d.b.current()]
+	g := &d.groups[d.group]
 	g.rules++
 	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 		d.rep.Counts.NeverMatch++
@@ -332,9 +318,9 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 	case g.closeLine == 0 && matchesAll(value):
 		g.closeLine, g.closeRule = ln.Num, ln.Key+": "+ln.Value
 	}
-	if i := indexWireEscaped(value); i >= 0 {
+	if i := grammar.IndexWireEscaped(value); i >= 0 {
 		sev := SeverityWarning
-		if j := escapedByAll(value); j >= 0 {
+		if j := grammar.EscapedByAll(value); j >= 0 {
 			sev, i = SeverityError, j
 		}
 		d.add(ln.Num, sev, ErrRawByte, "%v", rawByte{ln.Value, value[i], sev})
@@ -343,12 +329,12 @@ func (d *diagnoser) rule(ln *Line, allow bool, value []byte) {
 		d.add(ln.Num, SeverityWarning, ErrDollar,
 			"'$' in the middle of %q matches a literal '$': only a '$' at the end of a pattern anchors it", ln.Value)
 	}
-	if d.patterns.group != d.b.current() {
-		d.patterns.start(d.b.current())
+	if d.patterns.group != d.group {
+		d.patterns.start(d.group)
 	}
-	norm := value // most values are their own normalised pattern (see scanValue)
-	if escape, _ := scanValue(value); escape {
-		d.scratch = appendEscaped(d.scratch[:0], value)
+	norm := value // most values are their own normalised pattern
+	if grammar.NeedsEscape(value) {
+		d.scratch = grammar.AppendEscaped(d.scratch[:0], value)
 		norm = d.scratch
 	}
 	if other := d.patterns.add(norm, ln.Value, ln.Num, allow); other != 0 {
@@ -379,7 +365,7 @@ var knownOtherKeys = []string{
 }
 
 func (d *diagnoser) other(ln *Line, key, value []byte) {
-	if d.b.current() < 0 {
+	if d.group < 0 {
 		d.rep.Counts.Outside++
 	} else {
 		d.rep.Counts.Others++
@@ -387,10 +373,10 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 	if d.usageLine(ln, key, value) {
 		return
 	}
-	known := slices.ContainsFunc(knownOtherKeys, func(k string) bool { return equalFold(key, k) })
-	isDelay := equalFold(key, "crawl-delay")
+	known := slices.ContainsFunc(knownOtherKeys, func(k string) bool { return grammar.EqualFold(key, k) })
+	isDelay := grammar.IsCrawlDelay(key)
 	switch {
-	case equalFold(key, "noindex") || equalFold(key, "nofollow"):
+	case grammar.EqualFold(key, "noindex") || grammar.EqualFold(key, "nofollow"):
 		what := strings.ToLower(ln.Key)
 		instead := "to keep pages out of search results, send a noindex robots meta tag or X-Robots-Tag header with them, and do not disallow them, or crawlers never see it"
 		if what == "nofollow" {
@@ -408,7 +394,7 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 			}
 			return ""
 		}))
-	case d.b.current() < 0:
+	case d.group < 0:
 		sev := SeverityInfo
 		if isDelay {
 			sev = SeverityWarning
@@ -419,11 +405,11 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 	case !validDelay(ln.Value):
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay,
 			"crawl-delay %q is ignored: it must be a number of seconds, such as 10 or 0.5", ln.Value)
-	case d.groups[d.b.current()].delayLine != 0:
+	case d.groups[d.group].delayLine != 0:
 		d.add(ln.Num, SeverityWarning, ErrCrawlDelay,
-			"crawl-delay ignored: the group already has one on line %d", d.groups[d.b.current()].delayLine)
+			"crawl-delay ignored: the group already has one on line %d", d.groups[d.group].delayLine)
 	default:
-		d.groups[d.b.current()].delayLine = ln.Num
+		d.groups[d.group].delayLine = ln.Num
 		if !d.delayNoted {
 			d.delayNoted = true
 			d.add(ln.Num, SeverityInfo, ErrGoogleIgnores,
@@ -433,12 +419,12 @@ func (d *diagnoser) other(ln *Line, key, value []byte) {
 }
 
 func validDelay(value string) bool {
-	_, ok := parseDelay(value)
+	_, ok := grammar.ParseDelay(value)
 	return ok
 }
 
 // finish adds what only the whole file tells and sorts the findings.
-func (d *diagnoser) finish() {
+func (d *diagnoser) finish(r *robotstxt.Robots) {
 	if n := len(d.nonUTF8); n > 0 {
 		const msg = "line has bytes that are not UTF-8: robots.txt must be UTF-8; in patterns they are read as %%-escapes, elsewhere as they are"
 		if n > 1 {
@@ -460,11 +446,11 @@ func (d *diagnoser) finish() {
 			lazy(func() string { return quoteList(g.agents) }))
 	}
 	d.closed()
-	d.usageDisallowed()
+	d.usageDisallowed(r)
 	c := &d.rep.Counts
 	c.Lines = d.lines
-	c.Groups = len(d.b.groups)
-	c.Sitemaps = len(d.b.sitemaps)
+	c.Groups = len(d.groups)
+	c.Sitemaps = d.sitemaps
 	slices.SortStableFunc(d.rep.Findings, func(a, b *Error) int { return a.Line - b.Line })
 }
 
@@ -537,8 +523,6 @@ func (d *diagnoser) str(b []byte) string {
 	}
 	return d.text[off : off+len(b)]
 }
-
-func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
 
 // matchesAll reports whether a pattern matches every URL: "/", "*", "/*".
 func matchesAll(v []byte) bool {

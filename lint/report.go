@@ -1,15 +1,17 @@
-package robotstxt
+package lint
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // This file holds the public types of [Diagnose]: the causes of findings,
 // their severities, and the report on each line. The reading itself is in
-// diagnose.go, the wording of the advice in diag_advice.go, and the checks
-// on the whole body (HTML, binary, UTF-16) in diag_detect.go.
+// lint.go, the wording of the advice in advice.go, and the checks
+// on the whole body (HTML, binary, UTF-16) in detect.go.
 
 // Causes of the findings of [Diagnose]. Match them with [errors.Is].
 var (
@@ -137,7 +139,8 @@ func (k LineKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil
 // Line is what [Diagnose] saw on one line. A file that ends with a line
 // break has no empty line after it.
 type Line struct {
-	Num   int // 1-based
+	Num   int    // 1-based
+	Text  string // the line as written, without its line break (and without a leading byte order mark)
 	Kind  LineKind
 	Key   string // as written, trimmed; "" for blank, comment and invalid lines
 	Value string // as written, trimmed, without the comment
@@ -170,8 +173,9 @@ type Counts struct {
 
 // Report is what [Diagnose] found in a file.
 type Report struct {
-	Lines    []Line    // one per line of the file
-	Findings ErrorList // in line order
+	Robots   *robotstxt.Robots // the file as robotstxt.Parse reads it, from the same pass
+	Lines    []Line            // one per line of the file
+	Findings ErrorList         // in line order
 	Counts   Counts
 }
 

@@ -1,8 +1,8 @@
-package robotstxt
+package lint
 
 // This file holds what [Summarize] returns: the counts of a [Report]
 // without its messages and line records. Diagnose and Summarize run the
-// same checks (diagnose.go); the one difference is in diagnoser.addFile,
+// same checks (lint.go); the one difference is in diagnoser.addFile,
 // which for Summarize counts a finding instead of building it.
 
 // Summary is what [Summarize] found in a file: the counts of the [Report]

@@ -268,6 +268,26 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	})
 
+	// w1 on the files crawlers meet most: each file of at most 4 KiB
+	// parsed and asked once whether Googlebot may fetch "/", as a crawler
+	// visiting many origins does. Per-file fixed costs dominate it.
+	var small []corpusFile
+	var smallBytes int64
+	for _, f := range files {
+		if len(f.data) <= smallFile {
+			small = append(small, f)
+			smallBytes += int64(len(f.data))
+		}
+	}
+	b.Run("w1-small", func(b *testing.B) {
+		b.SetBytes(smallBytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			w1(small)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(small)), "ns/file")
+	})
+
 	cases := readConformance(b, needShared(b, "conformance/corpus.tsv"))
 	for _, dir := range []string{"real", "synthetic"} {
 		b.Run("queries-"+dir, func(b *testing.B) {
@@ -279,6 +299,21 @@ func BenchmarkCorpus(b *testing.B) {
 		benchRetainedHeap(b, files)
 	})
 }
+
+// w1 parses each file and asks whether Googlebot may fetch "/". It is a
+// function of its own so that callgrind can count it alone
+// (--toggle-collect='*.w1').
+//
+//go:noinline
+func w1(files []corpusFile) {
+	for _, f := range files {
+		boolSink = Parse(f.data).Allowed("Googlebot", "https://example.com/")
+	}
+}
+
+// smallFile is the size up to which a file counts as small in the w1-small
+// benchmark: three quarters of the real files.
+const smallFile = 4096
 
 // benchQueries asks the conformance questions about the files under prefix,
 // each file parsed once beforehand. One op is the whole set of questions;

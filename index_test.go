@@ -114,19 +114,45 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 	}
 }
 
-// TestIndexIsUsed checks that a large group is indexed and a small one is
-// not, so that the tests above hold both layouts.
+// TestIndexIsUsed checks which groups are indexed (see builder.indexes),
+// so that the tests above hold both layouts: a group is indexed from
+// indexMin rules when a query could walk more than walkMax of them by key,
+// and from fewIndexed rules always.
 func TestIndexIsUsed(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("User-agent: a\nDisallow: /x\nUser-agent: b\n")
-	for i := range indexMin {
-		fmt.Fprintf(&b, "Disallow: /d%d/\n", i)
+	rules := func(n int, value func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow: %s\n", value(i))
+		}
+		return b.String()
 	}
-	r := Parse([]byte(b.String()))
-	for i, want := range []bool{false, true} {
-		_, wild, _ := r.groupRules(uint32(i))
-		if got := wild&idxBit != 0; got != want {
-			t.Errorf("group %d indexed = %v, want %v", i, got, want)
+	oneKey := func(i int) string { return fmt.Sprintf("/d%d/", i) }            // every rule keyed 'd'
+	spread := func(i int) string { return fmt.Sprintf("/%c%d/", 'a'+i%26, i) } // keys a to z
+	anyPath := func(i int) string { return fmt.Sprintf("/*x%d", i) }           // key 0: may match any path
+	for _, tt := range []struct {
+		why   string
+		group string
+		want  bool
+	}{
+		{"fewer than indexMin rules", rules(indexMin-1, oneKey), false},
+		{"walkMax rules of one key", rules(walkMax, oneKey), false},
+		{"walkMax+1 rules of one key", rules(walkMax+1, oneKey), true},
+		{"walkMax+1 rules that may match any path", rules(walkMax+1, anyPath), true},
+		{"walkMax rules that may match any path, and one keyed", rules(walkMax, anyPath) + "Disallow: /a\n", true},
+		{"fewIndexed-1 rules over 26 keys", rules(fewIndexed-1, spread), false},
+		{"fewIndexed rules over 26 keys", rules(fewIndexed, spread), true},
+	} {
+		r := Parse([]byte("User-agent: a\nDisallow: /x\nUser-agent: b\n" + tt.group))
+		for i, want := range []bool{false, tt.want} {
+			_, wild, _ := r.groupRules(uint32(i))
+			if got := wild&idxBit != 0; got != want {
+				t.Errorf("%s: group %d indexed = %v, want %v", tt.why, i, got, want)
+			}
+		}
+		// parseWith(body, 1), as the tests above use it, indexes every group.
+		r = parseWith([]byte("User-agent: b\n"+tt.group), 1)
+		if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+			t.Errorf("%s: parseWith(body, 1) did not index the group", tt.why)
 		}
 	}
 }
@@ -267,6 +293,42 @@ func TestSortByLiteral(t *testing.T) {
 			if slices.Contains(seen, false) {
 				t.Fatalf("n=%d: the sort lost keys", n)
 			}
+		}
+	}
+}
+
+// TestSortFewByLiteral checks that the sort of small indexed groups orders
+// rules as sortByLiteral does (by literal prefix, equal prefixes in file
+// order), on random prefixes built to share long beginnings, to tie on the
+// seven bytes of a key and past them, and to repeat.
+func TestSortFewByLiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4096))
+	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/catalog/product/", "/x?"}
+	for trial := range 2000 {
+		n := 1 + rng.IntN(smallIdxMask)
+		if trial%2 == 0 {
+			n = 1 + rng.IntN(20)
+		}
+		lits := make([][]byte, n)
+		for i := range lits {
+			b := []byte(stems[rng.IntN(len(stems))])
+			for range rng.IntN(10) {
+				b = append(b, "ab/-z"[rng.IntN(5)])
+			}
+			lits[i] = b
+		}
+		few, want := make([]uint64, n), make([]uint64, n)
+		for i := range n {
+			few[i], want[i] = uint64(i), uint64(i)
+		}
+		sortFewByLiteral(few, lits)
+		var tmp []uint64
+		sortByLiteral(want, lits, 0, &tmp)
+		for k := range want {
+			want[k] &= idxMask
+		}
+		if !slices.Equal(few, want) {
+			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %v, sortByLiteral %v", trial, n, few, want)
 		}
 	}
 }

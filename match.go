@@ -238,8 +238,9 @@ func patternProbes(lit []byte) uint32 {
 		n += max(i-1, 0)
 		rest = rest[i+1:]
 	}
-	// The k-th probe is pair k*n/4 of the n pairs; seen counts the pairs
-	// of the pieces before.
+	// The k-th probe is pair at[k] = k*n/4 of the n pairs; seen counts the
+	// pairs of the pieces before.
+	at := [4]int{0, n / 4, n / 2, 3 * n / 4}
 	var probes uint32
 	k, seen := 0, 0
 	for rest := lit; n > 0 && k < 4; {
@@ -249,8 +250,8 @@ func patternProbes(lit []byte) uint32 {
 			piece, rest = rest[:i], rest[i+1:]
 		}
 		m := max(len(piece)-1, 0)
-		for ; k < 4 && k*n/4 < seen+m; k++ {
-			j := k*n/4 - seen
+		for ; k < 4 && at[k] < seen+m; k++ {
+			j := at[k] - seen
 			probes |= uint32(pairBit(piece[j], piece[j+1])) << (8 * k)
 		}
 		seen += m

@@ -547,7 +547,7 @@ func (b *builder) finish() *Robots {
 		}
 		rules := b.rules[g.start:end]
 		copied := g.wild & copyBit
-		if len(rules) >= b.indexMin && len(rules) <= idxMask {
+		if b.indexes(rules) {
 			g.wild = idxBit | copied | uint32(len(b.links))
 			b.links = b.sortIndexed(rules, b.links)
 			continue

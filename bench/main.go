@@ -16,7 +16,8 @@
 //
 // Each measure has a file of its own: parse.go (parse throughput),
 // query.go and perfile.go (Allowed per file, its spread and the costliest
-// files), pass.go (one pass over all questions), allocs.go (allocations and
+// files), pass.go (one pass over all questions), small.go (parse and
+// first questions of the small files), allocs.go (allocations and
 // agreement with the reference), heap.go (retained heap), hostile.go,
 // synthetic.go (the corpus's synthetic files), scaling.go (synthetic groups
 // of 10 to 100,000 rules) and binary.go (loading the binary form against
@@ -133,6 +134,7 @@ func run(w io.Writer, cfg config) error {
 	parse := newParseMeasure(c.real, &l)
 	query := newQueryMeasure(c.real, &l)
 	pass := newPassMeasure(query, &l)
+	small := newSmallMeasure(c.real, &l)
 	hostile := newHostileMeasure(&l)
 	synth := newSynthMeasure(c.synth, &l)
 	scale := newScaleMeasure(&l)
@@ -143,6 +145,7 @@ func run(w io.Writer, cfg config) error {
 	fmt.Fprintf(w, "Load average (1 min) before the run: %s, after: %s.\n\n", loadBefore, loadAvg())
 	t := &table{}
 	parse.rows(t)
+	small.rows(t)
 	query.rows(t)
 	allocs.rows(t)
 	heap.rows(t)

@@ -54,12 +54,15 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 	// questions in the order of corpus.tsv, then its derived questions and
 	// crawled URLs.
 	probes := make([][]question, len(files))
-	var corpus [][2]int // file, question
+	var corpus, tsv [][2]int // file, question
 	for fi, fq := range files {
 		probes[fi] = fq.f.probes()
 		for qi := range probes[fi] {
 			probes[fi][qi].path = requestURI(probes[fi][qi].url)
 			corpus = append(corpus, [2]int{fi, qi})
+			if qi < len(fq.f.questions) {
+				tsv = append(tsv, [2]int{fi, qi})
+			}
 		}
 	}
 	// Hosts in turn: the first question of every file, then the second of
@@ -80,6 +83,10 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 		target bool
 	}{
 		{"corpus order (file by file)", corpus, true},
+		// The questions of corpus.tsv alone, in its order: about a
+		// third of the questions above, without the derived ones and
+		// the crawled URL lists (see README.md, "corpus.tsv alone").
+		{"corpus order, corpus.tsv questions alone", tsv, true},
 		{"hosts in turn (one question of each file, round robin)", turns, false},
 	} {
 		po := &passOrder{name: o.name, target: o.target, n: len(o.order)}

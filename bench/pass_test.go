@@ -15,7 +15,7 @@ func TestPassPathColumn(t *testing.T) {
 		newQuestion("Googlebot", "https://a.example/list?page=2#top", true),
 		newQuestion("Googlebot", "https://a.example", true),
 		newQuestion("bot", "https://a.example/", false),
-	}}
+	}, crawled: []question{newQuestion("Googlebot", "https://a.example/private/y?x=1", false)}}
 	fq := &fileQuery{f: f}
 	var err error
 	if fq.answer[iTemoto], err = temotoLib.open(data); err != nil {
@@ -24,8 +24,11 @@ func TestPassPathColumn(t *testing.T) {
 	fq.answer[iOurs], _ = ours.open(data)
 	var l loop
 	m := newPassMeasure(&queryMeasure{files: []*fileQuery{fq}}, &l)
-	if m.files != 1 || len(m.orders) != 2 {
-		t.Fatalf("pass over %d files in %d orders, want 1 file in 2", m.files, len(m.orders))
+	if m.files != 1 || len(m.orders) != 3 {
+		t.Fatalf("pass over %d files in %d orders, want 1 file in 3", m.files, len(m.orders))
+	}
+	if n := m.orders[1].n; n != len(f.questions) {
+		t.Errorf("the corpus.tsv order asks %d questions, want the file's %d", n, len(f.questions))
 	}
 	byPath, err := temotoLib.openPath(data)
 	if err != nil {

@@ -24,7 +24,7 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261124052750-0009c127c397
+	github.com/robotstxt-go/robotstxt v0.0.0-20261127044554-d204513da1fe
 	golang.org/x/term v0.47.0
 )
 

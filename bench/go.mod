@@ -5,7 +5,7 @@ go 1.26.0
 
 require (
 	github.com/jimsmart/grobotstxt v1.0.3
-	github.com/robotstxt-go/robotstxt v0.0.0-20261124052750-0009c127c397
+	github.com/robotstxt-go/robotstxt v0.0.0-20261127044554-d204513da1fe
 	github.com/temoto/robotstxt v1.1.2
 )
 

@@ -21,7 +21,7 @@ const (
 	// DefaultSitemapTimeout bounds the fetch and reading of one sitemap.
 	DefaultSitemapTimeout = 2 * time.Minute
 	// DefaultMaxTracked bounds the URLs remembered to find duplicates
-	// across a walk (about 16 bytes each).
+	// across a walk: a 64-bit hash of each, in a map ([sitemap.Seen]).
 	DefaultMaxTracked = 200000
 	// DefaultMaxCrossHosts bounds the other hosts whose robots.txt is read
 	// to see whether it names a sitemap (cross-submission).

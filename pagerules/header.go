@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file reads rule lists: the value of an X-Robots-Tag header line, the
@@ -127,8 +128,8 @@ func agentPrefix(elem string) (name, rest string, ok bool) {
 
 // isRuleName reports whether name is a rule this package knows.
 func isRuleName(name string) bool {
-	if strings.EqualFold(name, "all") || strings.EqualFold(name, "none") ||
-		strings.EqualFold(name, "index") || strings.EqualFold(name, "follow") {
+	if grammar.EqualFold(name, "all") || grammar.EqualFold(name, "none") ||
+		grammar.EqualFold(name, "index") || grammar.EqualFold(name, "follow") {
 		return true
 	}
 	_, ok := ruleNamed(name)
@@ -138,7 +139,7 @@ func isRuleName(name string) bool {
 // ruleNamed returns the rule called name, ignoring ASCII case.
 func ruleNamed(name string) (Rule, bool) {
 	for x, n := range ruleNames {
-		if len(n) == len(name) && strings.EqualFold(n, name) {
+		if grammar.EqualFold(n, name) {
 			return Rule(x), true
 		}
 	}
@@ -149,7 +150,7 @@ func ruleNamed(name string) (Rule, bool) {
 // day name and nothing after it: a date that goes on past the comma.
 func startsWithWeekday(elem string) bool {
 	i := strings.IndexByte(elem, ':')
-	if i < 0 || !strings.EqualFold(trimWS(elem[:i]), ruleNames[UnavailableAfter]) {
+	if i < 0 || !grammar.EqualFold(trimWS(elem[:i]), ruleNames[UnavailableAfter]) {
 		// "googlebot: unavailable_after: Monday" has the rule after the name.
 		_, rest, ok := agentPrefix(elem)
 		if !ok {
@@ -166,11 +167,11 @@ func startsWithWeekday(elem string) bool {
 func (r *Rules) add(name, val string, hasVal bool, o Origin) {
 	if !hasVal {
 		switch {
-		case strings.EqualFold(name, "all"), strings.EqualFold(name, "index"), strings.EqualFold(name, "follow"):
+		case grammar.EqualFold(name, "all"), grammar.EqualFold(name, "index"), grammar.EqualFold(name, "follow"):
 			// The defaults: they state nothing ("all" is Google's, "index"
 			// and "follow" the 1996 tags', which Google reads the same).
 			return
-		case strings.EqualFold(name, "none"):
+		case grammar.EqualFold(name, "none"):
 			r.state(NoIndex, value{}, o)
 			r.state(NoFollow, value{}, o)
 			return

@@ -67,10 +67,11 @@ func (c *cli) page(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt page: %v", err)
 	}
-	if _, err := io.WriteString(c.stdout, pageText(p, status, header, time.Now())); err != nil {
+	now := time.Now() // one instant for the answer printed and the exit status
+	if _, err := io.WriteString(c.stdout, pageText(p, status, header, now)); err != nil {
 		return c.fail("robotstxt page: %v", err)
 	}
-	if !p.MayIndex(time.Now()) {
+	if !p.MayIndex(now) {
 		return exitNegative
 	}
 	return exitOK

@@ -128,12 +128,18 @@ func agentPrefix(elem string) (name, rest string, ok bool) {
 
 // isRuleName reports whether name is a rule this package knows.
 func isRuleName(name string) bool {
-	if grammar.EqualFold(name, "all") || grammar.EqualFold(name, "none") ||
-		grammar.EqualFold(name, "index") || grammar.EqualFold(name, "follow") {
+	if isDefault(name) || grammar.EqualFold(name, "none") {
 		return true
 	}
 	_, ok := ruleNamed(name)
 	return ok
+}
+
+// isDefault reports whether name is a rule that states the default: "all"
+// (Google's), "index" or "follow" (the 1996 tags', which Google reads the
+// same).
+func isDefault(name string) bool {
+	return grammar.EqualFold(name, "all") || grammar.EqualFold(name, "index") || grammar.EqualFold(name, "follow")
 }
 
 // ruleNamed returns the rule called name, ignoring ASCII case.
@@ -167,10 +173,8 @@ func startsWithWeekday(elem string) bool {
 func (r *Rules) add(name, val string, hasVal bool, o Origin) {
 	if !hasVal {
 		switch {
-		case grammar.EqualFold(name, "all"), grammar.EqualFold(name, "index"), grammar.EqualFold(name, "follow"):
-			// The defaults: they state nothing ("all" is Google's, "index"
-			// and "follow" the 1996 tags', which Google reads the same).
-			return
+		case isDefault(name):
+			return // the defaults state nothing
 		case grammar.EqualFold(name, "none"):
 			r.state(NoIndex, value{}, o)
 			r.state(NoFollow, value{}, o)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file reads rule lists: the value of an X-Robots-Tag header line, the
@@ -127,18 +128,24 @@ func agentPrefix(elem string) (name, rest string, ok bool) {
 
 // isRuleName reports whether name is a rule this package knows.
 func isRuleName(name string) bool {
-	if strings.EqualFold(name, "all") || strings.EqualFold(name, "none") ||
-		strings.EqualFold(name, "index") || strings.EqualFold(name, "follow") {
+	if isDefault(name) || grammar.EqualFold(name, "none") {
 		return true
 	}
 	_, ok := ruleNamed(name)
 	return ok
 }
 
+// isDefault reports whether name is a rule that states the default: "all"
+// (Google's), "index" or "follow" (the 1996 tags', which Google reads the
+// same).
+func isDefault(name string) bool {
+	return grammar.EqualFold(name, "all") || grammar.EqualFold(name, "index") || grammar.EqualFold(name, "follow")
+}
+
 // ruleNamed returns the rule called name, ignoring ASCII case.
 func ruleNamed(name string) (Rule, bool) {
 	for x, n := range ruleNames {
-		if len(n) == len(name) && strings.EqualFold(n, name) {
+		if grammar.EqualFold(n, name) {
 			return Rule(x), true
 		}
 	}
@@ -149,7 +156,7 @@ func ruleNamed(name string) (Rule, bool) {
 // day name and nothing after it: a date that goes on past the comma.
 func startsWithWeekday(elem string) bool {
 	i := strings.IndexByte(elem, ':')
-	if i < 0 || !strings.EqualFold(trimWS(elem[:i]), ruleNames[UnavailableAfter]) {
+	if i < 0 || !grammar.EqualFold(trimWS(elem[:i]), ruleNames[UnavailableAfter]) {
 		// "googlebot: unavailable_after: Monday" has the rule after the name.
 		_, rest, ok := agentPrefix(elem)
 		if !ok {
@@ -166,11 +173,9 @@ func startsWithWeekday(elem string) bool {
 func (r *Rules) add(name, val string, hasVal bool, o Origin) {
 	if !hasVal {
 		switch {
-		case strings.EqualFold(name, "all"), strings.EqualFold(name, "index"), strings.EqualFold(name, "follow"):
-			// The defaults: they state nothing ("all" is Google's, "index"
-			// and "follow" the 1996 tags', which Google reads the same).
-			return
-		case strings.EqualFold(name, "none"):
+		case isDefault(name):
+			return // the defaults state nothing
+		case grammar.EqualFold(name, "none"):
 			r.state(NoIndex, value{}, o)
 			r.state(NoFollow, value{}, o)
 			return

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // Options configure a [Reader]. The zero value of each field picks its
@@ -275,11 +277,16 @@ func (r *Reader) emit(e Entry, yield func(Entry, error) bool) bool {
 // sitemaps.org asks for it: UTF-8, with a host, and no spaces or control
 // characters (those must be %-escaped).
 func validLoc(loc string) bool {
-	rest, ok := cutPrefixFold(loc, "https://")
-	if !ok {
-		rest, ok = cutPrefixFold(loc, "http://")
+	var rest string
+	switch {
+	case grammar.HasPrefixFold(loc, "https://"):
+		rest = loc[len("https://"):]
+	case grammar.HasPrefixFold(loc, "http://"):
+		rest = loc[len("http://"):]
+	default:
+		return false
 	}
-	if !ok || rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
+	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
 		return false
 	}
 	var high byte
@@ -291,14 +298,6 @@ func validLoc(loc string) bool {
 		high |= c
 	}
 	return high < utf8.RuneSelf || utf8.ValidString(loc)
-}
-
-// cutPrefixFold is strings.CutPrefix with the prefix's ASCII case ignored.
-func cutPrefixFold(s, prefix string) (string, bool) {
-	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
-		return s, false
-	}
-	return s[len(prefix):], true
 }
 
 // checkContentType reports a Content-Type that does not fit a file of kind

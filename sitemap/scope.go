@@ -104,11 +104,11 @@ func isDot(seg string) bool {
 	return s == "." || s == ".."
 }
 
-// Seen is a set of URLs, kept as 64-bit hashes so that a set of a million
-// costs about 16 MB, that finds duplicates. Two distinct URLs collide with
-// a probability of about n²/2⁶⁵, under 10⁻⁷ for n = 10⁶. The zero Seen is
-// not ready: create one with [NewSeen]. A Seen is not safe for concurrent
-// use.
+// Seen is a set of URLs that finds duplicates. It keeps a 64-bit hash of
+// each URL, not the URL, so that its size does not grow with the URLs'
+// length. Two distinct URLs collide with a probability of about n²/2⁶⁵,
+// under 10⁻⁷ for n = 10⁶. The zero Seen is not ready: create one with
+// [NewSeen]. A Seen is not safe for concurrent use.
 type Seen struct {
 	seed maphash.Seed
 	m    map[uint64]struct{}

@@ -67,10 +67,11 @@ func (c *cli) page(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt page: %v", err)
 	}
-	if _, err := io.WriteString(c.stdout, pageText(p, status, header, time.Now())); err != nil {
+	now := time.Now() // one instant for the answer printed and the exit status
+	if _, err := io.WriteString(c.stdout, pageText(p, status, header, now)); err != nil {
 		return c.fail("robotstxt page: %v", err)
 	}
-	if !p.MayIndex(time.Now()) {
+	if !p.MayIndex(now) {
 		return exitNegative
 	}
 	return exitOK
@@ -148,17 +149,10 @@ func pageText(p *fetch.Page, status int, header string, now time.Time) string {
 	return b.String()
 }
 
-// robotsAnswer says robots.txt's answer for the page.
+// robotsAnswer says robots.txt's answer for the page, explained as
+// sitemaps explains each page's.
 func robotsAnswer(d fetch.Decision) string {
-	s := verdictWord(d.Allowed)
-	if d.Line > 0 {
-		kind := "Disallow"
-		if d.Allow {
-			kind = "Allow"
-		}
-		return fmt.Sprintf("%s  line %d: %s: %s", s, d.Line, kind, d.Rule)
-	}
-	return s + "  no rule matched"
+	return verdictWord(d.Allowed) + "  " + explainDecision(&d)
 }
 
 // ruleLines lists the rules of r, each with where it was written.

@@ -202,14 +202,14 @@ func (d *diagnoser) line(ln *Line, ev *observe.Line) {
 	ln.Key, ln.Value = d.str(key), d.str(value)
 	// The key as Google's parser spells it: the canonical key, in any case.
 	canon := grammar.Canonical[kind]
-	ln.Typo = ev.Typo || (kind != grammar.KeyOther && (len(key) != len(canon) || !grammar.HasPrefixFold(key, canon)))
+	ln.Typo = ev.Typo || kind != grammar.KeyOther && !grammar.EqualFold(key, canon)
 	if ln.NoColon {
 		d.add(ln.Num, SeverityWarning, ErrNoColon,
 			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key)
 	}
 	if ln.Typo {
 		d.add(ln.Num, SeverityWarning, ErrTypo,
-			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, grammar.Canonical[kind], grammar.Canonical[kind])
+			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canon, canon)
 	}
 
 	if ev.Did == observe.OpenedGroup {

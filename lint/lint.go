@@ -36,9 +36,10 @@ func Diagnose(data []byte) *Report {
 // Summarize reads data as [Diagnose] does, with the same checks, and
 // returns only the counts: those of the [Report], and how many findings of
 // each cause and severity it holds. It builds no messages and no [Line]
-// records, which makes it several times cheaper when only the numbers are
-// wanted, as when linting many files. Summarize(data) equals
-// Diagnose(data).Summary().
+// records, which makes it cheaper when only the numbers are wanted, as
+// when linting many files: over the real corpus it takes a third to a half
+// of Diagnose's time and a seventh of its bytes allocated (go test ./lint
+// -run X -bench Lint). Summarize(data) equals Diagnose(data).Summary().
 func Summarize(data []byte) Summary {
 	_, s := ParseWithSummary(data)
 	return s

@@ -362,7 +362,8 @@ func (d *diagnoser) sitemap(ln *Line) {
 // knownOtherKeys are keys that Parse keeps as other lines and that some
 // crawlers use; they draw no unknown-key finding.
 var knownOtherKeys = []string{
-	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal", "content-usage",
+	grammar.CrawlDelayKey, "host", "clean-param", "request-rate", "visit-time", "noindex",
+	grammar.ContentSignalKey, grammar.ContentUsageKey,
 }
 
 func (d *diagnoser) other(ln *Line, key, value []byte) {

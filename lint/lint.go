@@ -73,7 +73,8 @@ func newDiagnoser(data []byte, sum *Summary) *diagnoser {
 	return d
 }
 
-// diagnoser holds the state of one Diagnose call.
+// diagnoser holds the state of one Diagnose, Summarize or ParseWithSummary
+// call.
 type diagnoser struct {
 	data []byte
 	text string // data, copied once; Key and Value are slices of it
@@ -83,7 +84,7 @@ type diagnoser struct {
 	sitemaps int // sitemap lines the parser kept
 	utf8OK   bool
 
-	groups      []diagGroup  // parallel to b.groups
+	groups      []diagGroup  // one per group the parser opened, in order (observe.OpenedGroup)
 	fileLevel   bool         // HTML or UTF-16: per-line findings would be noise
 	seenContent bool         // a line with content has gone by
 	nonUTF8     []int        // lines with bytes that are not UTF-8

@@ -85,11 +85,7 @@ func sortLayout(rules []rule, s *sortScratch) {
 	for i, ru := range rules {
 		s.keys = append(s.keys, uint64(ru.key)<<56|uint64(1<<18-1-ru.rank())<<38|uint64(i))
 	}
-	if len(s.keys) <= fewSorted {
-		insertionSort(s.keys)
-	} else {
-		slices.Sort(s.keys)
-	}
+	sortFew(s.keys)
 	s.rules = append(s.rules[:0], rules...)
 	for i, k := range s.keys {
 		rules[i] = s.rules[k&index]

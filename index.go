@@ -52,8 +52,10 @@ const indexMin = 16
 // a path can meet more than walkMax of its rules in the walk by key (see
 // sortLayout): those that may match any path and those of its most common
 // key. Most groups of a small file are walked in fewer steps than the
-// index's search takes, and building the index was a quarter of the time to
-// parse such a file and ask it one question.
+// index's search takes, and building the index of every group of 16 rules
+// or more was about a sixth of the instructions spent parsing such a file
+// and asking it one question (bench/README.md, "Small files: the index only
+// where a group needs it", gives the commands and the figures).
 const (
 	walkMax    = 16
 	fewIndexed = 256
@@ -308,11 +310,7 @@ func sortFewByLiteral(keys []uint64, lits [][]byte) {
 		i := key & smallIdxMask
 		keys[k] = headAt(lits[i], 0)>>smallIdxBits<<smallIdxBits | i
 	}
-	if len(keys) <= fewSorted {
-		insertionSort(keys)
-	} else {
-		slices.Sort(keys)
-	}
+	sortFew(keys)
 	for a := 0; a < len(keys); {
 		z := a + 1
 		for z < len(keys) && keys[z]>>smallIdxBits == keys[a]>>smallIdxBits {
@@ -343,6 +341,16 @@ func sortFewByLiteral(keys []uint64, lits [][]byte) {
 // took fewer instructions than slices.Sort in both (7% fewer in
 // sortFewByLiteral).
 const fewSorted = 64
+
+// sortFew sorts keys in increasing order: by insertion up to fewSorted
+// keys, with slices.Sort beyond.
+func sortFew(keys []uint64) {
+	if len(keys) <= fewSorted {
+		insertionSort(keys)
+	} else {
+		slices.Sort(keys)
+	}
+}
 
 // insertionSort sorts keys in increasing order.
 func insertionSort(keys []uint64) {

@@ -36,7 +36,7 @@ func writtenName(value string) string {
 // host.
 func absoluteHTTP(v string) bool {
 	for _, scheme := range []string{"http://", "https://"} {
-		if grammar.HasPrefixFold([]byte(v), scheme) {
+		if grammar.HasPrefixFold(v, scheme) {
 			rest := v[len(scheme):]
 			return rest != "" && rest[0] != '/' && rest[0] != '?' && rest[0] != '#'
 		}

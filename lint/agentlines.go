@@ -21,7 +21,7 @@ func (r *Report) AgentLines(agent string) (lines []int, global bool) {
 		switch {
 		case grammar.IsGlobalAgent(v):
 			star = append(star, l.Num)
-		case grammar.CompareFold(agent, grammar.LowerBytes(grammar.AgentToken(v))) == 0:
+		case grammar.EqualFold(agent, grammar.AgentToken(v)):
 			lines = append(lines, l.Num)
 		}
 	}

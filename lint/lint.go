@@ -36,9 +36,10 @@ func Diagnose(data []byte) *Report {
 // Summarize reads data as [Diagnose] does, with the same checks, and
 // returns only the counts: those of the [Report], and how many findings of
 // each cause and severity it holds. It builds no messages and no [Line]
-// records, which makes it several times cheaper when only the numbers are
-// wanted, as when linting many files. Summarize(data) equals
-// Diagnose(data).Summary().
+// records, which makes it cheaper when only the numbers are wanted, as
+// when linting many files: over the real corpus it takes a third to a half
+// of Diagnose's time and a seventh of its bytes allocated (go test ./lint
+// -run X -bench Lint). Summarize(data) equals Diagnose(data).Summary().
 func Summarize(data []byte) Summary {
 	_, s := ParseWithSummary(data)
 	return s
@@ -72,7 +73,8 @@ func newDiagnoser(data []byte, sum *Summary) *diagnoser {
 	return d
 }
 
-// diagnoser holds the state of one Diagnose call.
+// diagnoser holds the state of one Diagnose, Summarize or ParseWithSummary
+// call.
 type diagnoser struct {
 	data []byte
 	text string // data, copied once; Key and Value are slices of it
@@ -82,7 +84,7 @@ type diagnoser struct {
 	sitemaps int // sitemap lines the parser kept
 	utf8OK   bool
 
-	groups      []diagGroup  // parallel to b.groups
+	groups      []diagGroup  // one per group the parser opened, in order (observe.OpenedGroup)
 	fileLevel   bool         // HTML or UTF-16: per-line findings would be noise
 	seenContent bool         // a line with content has gone by
 	nonUTF8     []int        // lines with bytes that are not UTF-8
@@ -202,14 +204,14 @@ func (d *diagnoser) line(ln *Line, ev *observe.Line) {
 	ln.Key, ln.Value = d.str(key), d.str(value)
 	// The key as Google's parser spells it: the canonical key, in any case.
 	canon := grammar.Canonical[kind]
-	ln.Typo = ev.Typo || (kind != grammar.KeyOther && (len(key) != len(canon) || !grammar.HasPrefixFold(key, canon)))
+	ln.Typo = ev.Typo || kind != grammar.KeyOther && !grammar.EqualFold(key, canon)
 	if ln.NoColon {
 		d.add(ln.Num, SeverityWarning, ErrNoColon,
 			"missing colon after %q: read as key and value separated by whitespace, which other crawlers may not accept", ln.Key)
 	}
 	if ln.Typo {
 		d.add(ln.Num, SeverityWarning, ErrTypo,
-			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, grammar.Canonical[kind], grammar.Canonical[kind])
+			"key %q read as %s: write %q, as other crawlers may not accept it", ln.Key, canon, canon)
 	}
 
 	if ev.Did == observe.OpenedGroup {
@@ -361,7 +363,8 @@ func (d *diagnoser) sitemap(ln *Line) {
 // knownOtherKeys are keys that Parse keeps as other lines and that some
 // crawlers use; they draw no unknown-key finding.
 var knownOtherKeys = []string{
-	"crawl-delay", "host", "clean-param", "request-rate", "visit-time", "noindex", "content-signal", "content-usage",
+	grammar.CrawlDelayKey, "host", "clean-param", "request-rate", "visit-time", "noindex",
+	grammar.ContentSignalKey, grammar.ContentUsageKey,
 }
 
 func (d *diagnoser) other(ln *Line, key, value []byte) {

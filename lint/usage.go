@@ -35,10 +35,7 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 	if kind == grammar.NotUsage {
 		return false
 	}
-	name := "content-usage"
-	if kind == grammar.ContentSignal {
-		name = "content-signal"
-	}
+	name := usageName(kind == grammar.ContentSignal)
 	if d.group < 0 {
 		if kind == grammar.ContentUsage {
 			d.add(ln.Num, SeverityWarning, ErrUsageNoGroup,
@@ -72,6 +69,15 @@ func (d *diagnoser) usageLine(ln *Line, key, value []byte) bool {
 			"'$' inside the %s path %q matches a literal '$': only a final '$' anchors", name, path)
 	}
 	return true
+}
+
+// usageName is the key of a Content-Signal line (signal) or a Content-Usage
+// line, as the findings write it.
+func usageName(signal bool) string {
+	if signal {
+		return grammar.ContentSignalKey
+	}
+	return grammar.ContentUsageKey
 }
 
 // usageBadPath reports a value whose first word looks like a path that
@@ -189,10 +195,7 @@ func (d *diagnoser) usageDisallowed(r *robotstxt.Robots) {
 		if allowed {
 			return
 		}
-		name := "content-usage"
-		if signal {
-			name = "content-signal"
-		}
+		name := usageName(signal)
 		d.add(line, SeverityWarning, ErrUsageDisallowed,
 			"%s on %s: line %d of the same group disallows %s, and no preference applies to a URL that may not be fetched (draft-ietf-aipref-attach-05 §3.1)",
 			name, path, by, path)

@@ -67,10 +67,7 @@ type usageState struct {
 // otherwise (lines on one path combine, a disallow winning: vocab-08 §5.1).
 func (d *diagnoser) usageConflicts(ln *Line, kind grammar.UsageKind, path, pref []byte, hasPath bool) {
 	signal := kind == grammar.ContentSignal
-	name := "content-usage"
-	if signal {
-		name = "content-signal"
-	}
+	name := usageName(signal)
 	// The line's own preferences, the last member of a key counting.
 	var labels []string
 	own := map[string]byte{}

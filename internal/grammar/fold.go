@@ -70,11 +70,3 @@ func LowerString(s string) string {
 	}
 	return string(b)
 }
-
-// LowerBytes folds b with [Lower] in place and returns it.
-func LowerBytes(b []byte) []byte {
-	for i := range b {
-		b[i] = Lower(b[i])
-	}
-	return b
-}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // Agent is a crawler the audit asks about.
@@ -129,7 +130,7 @@ func Agents(spec string) ([]Agent, error) {
 			return nil, err
 		}
 		for _, a := range set {
-			k := strings.ToLower(a.Name())
+			k := grammar.LowerString(a.Name())
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, a)

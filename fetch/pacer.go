@@ -149,14 +149,13 @@ func (r reason) String() string {
 		}
 		return s
 	case "Retry-After", "back-off", "retry":
-		s := r.what + " " + r.delay.String() + " after a " + strconv.Itoa(r.status)
+		answer := "no answer"
+		if r.status != 0 {
+			answer = "a " + strconv.Itoa(r.status)
+		}
+		s := r.what + " " + r.delay.String() + " after " + answer
 		if r.what == "retry" {
-			s = "the next fetch of an unreachable robots.txt, " + r.delay.String() + " after "
-			if r.status != 0 {
-				s += "a " + strconv.Itoa(r.status)
-			} else {
-				s += "no answer"
-			}
+			s = "the next fetch of an unreachable robots.txt, " + r.delay.String() + " after " + answer
 		}
 		if r.robotsURL != "" {
 			s += " for " + r.robotsURL

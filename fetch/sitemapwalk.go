@@ -21,7 +21,7 @@ const (
 	// DefaultSitemapTimeout bounds the fetch and reading of one sitemap.
 	DefaultSitemapTimeout = 2 * time.Minute
 	// DefaultMaxTracked bounds the URLs remembered to find duplicates
-	// across a walk (about 16 bytes each).
+	// across a walk: a 64-bit hash of each, in a map ([sitemap.Seen]).
 	DefaultMaxTracked = 200000
 	// DefaultMaxCrossHosts bounds the other hosts whose robots.txt is read
 	// to see whether it names a sitemap (cross-submission).
@@ -180,16 +180,14 @@ func newWalker(o *SitemapOptions) *walker {
 		w.o.MaxCrossHosts = DefaultMaxCrossHosts
 	}
 	w.seen = sitemap.NewSeen(w.o.MaxTracked)
-	max := w.o.MaxRedirects
+	maxRedirects := w.o.MaxRedirects
 	w.client = &http.Client{
 		Transport: w.o.Transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			for _, v := range via {
-				if v.URL.String() == req.URL.String() {
-					return errSitemapLoop
-				}
+			if looped(req, via) {
+				return errSitemapLoop
 			}
-			if len(via) > max {
+			if len(via) > maxRedirects {
 				return errSitemapRedirects
 			}
 			return nil
@@ -403,9 +401,10 @@ func (w *walker) fetchFailed(it sitemapItem, err error) {
 	w.find(f)
 }
 
-// allowed reports whether the sitemap it may list loc: loc is in its
-// directory, or on the host whose robots.txt names it or its index, or on
-// a host whose robots.txt names it or its index (cross-submission).
+// allowed reports whether the sitemap it may list loc: loc is in the
+// sitemap's directory, or under the host whose robots.txt named the
+// sitemap or its index, or on another host whose robots.txt names the
+// sitemap or its index (cross-submission).
 func (w *walker) allowed(ctx context.Context, it sitemapItem, loc string) bool {
 	if sitemap.InScope(it.url, loc) || it.namedBy != "" && sitemap.Under(it.namedBy, loc) {
 		return true

@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // ErrDisallowed is what a [Transport], [Cache.Check] and [Pacer.Reserve]
@@ -232,7 +232,7 @@ func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport
 		t.userAgent, t.agent = agent, tokenOf(agent)
 	default:
 		t.userAgent, t.agent = cache.UserAgent(), cache.Agent()
-		if agent != "" && !strings.EqualFold(tokenOf(agent), t.agent) {
+		if agent != "" && !grammar.EqualFold(tokenOf(agent), t.agent) {
 			t.err = ErrIdentityConflict
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // Agent is a crawler the audit asks about.
@@ -19,9 +20,6 @@ type Agent struct {
 	Operator string
 	Purpose  string
 	Source   string
-	// IgnoresGlobal: the crawler does not obey the "*" group (see
-	// crawlers.Crawler.IgnoresGlobal).
-	IgnoresGlobal bool
 	// Listed is the crawler's name as an agent set lists it when that is
 	// not its token ("AI2Bot", asked as "AI"; see [AgentSet]), or "".
 	Listed string
@@ -50,8 +48,7 @@ func BuiltinAgents() []Agent {
 }
 
 func agentOf(c crawlers.Crawler) Agent {
-	return Agent{Tokens: []string{c.Token}, Operator: c.Operator, Purpose: string(c.Purpose), Source: c.Source,
-		IgnoresGlobal: c.IgnoresGlobal, crawler: &c}
+	return Agent{Tokens: []string{c.Token}, Operator: c.Operator, Purpose: string(c.Purpose), Source: c.Source, crawler: &c}
 }
 
 // tokenAgent returns the agent for a list of tokens: a single token of
@@ -65,12 +62,11 @@ func tokenAgent(toks []string) Agent {
 			return a
 		}
 	}
-	a := Agent{Tokens: toks, IgnoresGlobal: true}
+	a := Agent{Tokens: toks}
 	for _, t := range toks {
-		c, ok := crawlers.Lookup(t)
-		a.IgnoresGlobal = a.IgnoresGlobal && ok && c.IgnoresGlobal // as crawlers.GroupFor reads the table
-		if ok && a.Operator == "" {
+		if c, ok := crawlers.Lookup(t); ok {
 			a.Operator, a.Purpose, a.Source = c.Operator, string(c.Purpose), c.Source
+			break
 		}
 	}
 	return a
@@ -134,7 +130,7 @@ func Agents(spec string) ([]Agent, error) {
 			return nil, err
 		}
 		for _, a := range set {
-			k := strings.ToLower(a.Name())
+			k := grammar.LowerString(a.Name())
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, a)

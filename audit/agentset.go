@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // SetInfo describes a bundled agent set.
@@ -99,12 +101,8 @@ func aiRobotsAgents() ([]Agent, error) {
 }
 
 // lineToken returns the product token that Google's parser reads from a
-// User-agent line with value v: its longest prefix of [A-Za-z_-].
-// TestLineTokenSeam holds it to the parser.
+// User-agent line with value v (grammar.AgentToken, as the parser calls it):
+// its longest prefix of [A-Za-z_-]. TestLineTokenSeam holds it to the parser.
 func lineToken(v string) string {
-	n := 0
-	for n < len(v) && (v[n] == '-' || v[n] == '_' || 'a' <= v[n]|0x20 && v[n]|0x20 <= 'z') {
-		n++
-	}
-	return v[:n]
+	return string(grammar.AgentToken([]byte(v)))
 }

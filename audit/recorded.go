@@ -1,6 +1,10 @@
 package audit
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+)
 
 // asRecorded returns a URL or path of the input in the form the core is
 // asked it: as recorded, with each byte from 0x80 up and each space
@@ -24,10 +28,10 @@ func asRecorded(u string) string {
 	b.WriteString(u[:i])
 	for j := i; j < len(u); j++ {
 		switch c := u[j]; {
-		case c == '%' && j+2 < len(u) && isHex(u[j+1]) && isHex(u[j+2]):
+		case c == '%' && j+2 < len(u) && grammar.IsHex(u[j+1]) && grammar.IsHex(u[j+2]):
 			b.WriteByte('%')
-			b.WriteByte(upperHex(u[j+1]))
-			b.WriteByte(upperHex(u[j+2]))
+			b.WriteByte(grammar.Upper(u[j+1]))
+			b.WriteByte(grammar.Upper(u[j+2]))
 			j += 2
 		case c >= 0x80 || c == ' ':
 			b.WriteByte('%')
@@ -47,17 +51,6 @@ func recordedWork(u string, i int) bool {
 	if c >= 0x80 || c == ' ' {
 		return true
 	}
-	return c == '%' && i+2 < len(u) && isHex(u[i+1]) && isHex(u[i+2]) &&
-		(u[i+1] != upperHex(u[i+1]) || u[i+2] != upperHex(u[i+2]))
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func upperHex(c byte) byte {
-	if 'a' <= c && c <= 'f' {
-		return c - 'a' + 'A'
-	}
-	return c
+	return c == '%' && i+2 < len(u) && grammar.IsHex(u[i+1]) && grammar.IsHex(u[i+2]) &&
+		(grammar.IsLowerHex(u[i+1]) || grammar.IsLowerHex(u[i+2]))
 }

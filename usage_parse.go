@@ -1,10 +1,6 @@
 package robotstxt
 
-import (
-	"bytes"
-
-	"github.com/robotstxt-go/robotstxt/internal/grammar"
-)
+import "github.com/robotstxt-go/robotstxt/internal/grammar"
 
 // This file reads Content-Usage and Content-Signal lines into usage records
 // while a file is parsed (see usage.go for what they answer and layout.go
@@ -21,20 +17,8 @@ import (
 // value, and unknown keys, state nothing. ok is false when the value does
 // not parse, and then nothing is stated.
 func parseUsagePrefs(pref []byte) (prefs uint16, ok bool) {
-	ok = grammar.ParseSFDictionary(pref, func(key, token []byte, isToken bool) {
-		for c, label := range categoryLabels {
-			if string(key) != label {
-				continue
-			}
-			p := PrefUnknown
-			switch {
-			case isToken && string(token) == grammar.UsageYes:
-				p = PrefYes
-			case isToken && string(token) == grammar.UsageNo:
-				p = PrefNo
-			}
-			prefs = withPref(prefs, c, p)
-		}
+	ok = grammar.EachUsageMember(pref, func(c int, v byte) {
+		prefs = withPref(prefs, c, memberPref(v))
 	})
 	if !ok {
 		return 0, false
@@ -46,28 +30,25 @@ func parseUsagePrefs(pref []byte) (prefs uint16, ok bool) {
 // Signal. The policy gives no grammar beyond its examples
 // ("search=yes, ai-train=no"), so the reading is lenient: entries are
 // separated by commas, a key and its value by '=', both compared ignoring
-// ASCII case; a known signal with yes or no states it, the last entry for a
+// case; a known signal with yes or no states it, the last entry for a
 // signal counts, and anything else states nothing.
 func parseSignals(value []byte) (prefs uint16) {
-	grammar.EachSignalEntry(value, func(e grammar.SignalEntry) {
-		if !e.OK {
-			return
-		}
-		for s, label := range signalLabels {
-			if !bytes.EqualFold(e.Key, []byte(label)) {
-				continue
-			}
-			p := PrefUnknown
-			switch {
-			case bytes.EqualFold(e.Value, []byte(grammar.SignalYes)):
-				p = PrefYes
-			case bytes.EqualFold(e.Value, []byte(grammar.SignalNo)):
-				p = PrefNo
-			}
-			prefs = withPref(prefs, s, p)
-		}
+	grammar.EachSignalMember(value, func(s int, v byte) {
+		prefs = withPref(prefs, s, memberPref(v))
 	})
 	return prefs
+}
+
+// memberPref is the Pref of a member's value as the grammar's member
+// readers give it: 'y', 'n', or 0 for a value that states nothing.
+func memberPref(v byte) Pref {
+	switch v {
+	case 'y':
+		return PrefYes
+	case 'n':
+		return PrefNo
+	}
+	return PrefUnknown
 }
 
 // addUsage keeps a Content-Usage or Content-Signal line of group (or

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
@@ -68,13 +69,23 @@ type usageState struct {
 func (d *diagnoser) usageConflicts(ln *Line, kind grammar.UsageKind, path, pref []byte, hasPath bool) {
 	signal := kind == grammar.ContentSignal
 	name := usageName(signal)
-	// The line's own preferences, the last member of a key counting.
+	// The line's own preferences, read as the parser reads them: the last
+	// member of a key counts, and a value other than yes or no states
+	// nothing (v == 0).
 	var labels []string
 	own := map[string]byte{}
-	state := func(label string, v byte, written string) {
+	state := func(i int, v byte) {
+		label := grammar.CategoryLabels[i]
+		if signal {
+			label = grammar.SignalLabels[i]
+		}
 		if old, ok := own[label]; ok && old != v {
+			read := "nothing for " + label
+			if v != 0 {
+				read = label + "=" + prefWord(signal, v)
+			}
 			d.add(ln.Num, SeverityWarning, ErrUsageConflict,
-				"%s states %s twice in one line: only the last counts, so crawlers read %s", name, label, written)
+				"%s states %s twice in one line: only the last counts, so crawlers read %s", name, label, read)
 		}
 		if _, ok := own[label]; !ok {
 			labels = append(labels, label)
@@ -82,33 +93,18 @@ func (d *diagnoser) usageConflicts(ln *Line, kind grammar.UsageKind, path, pref 
 		own[label] = v
 	}
 	if signal {
-		grammar.EachSignalEntry(pref, func(e grammar.SignalEntry) {
-			for _, label := range grammar.SignalLabels {
-				switch {
-				case !e.OK || !bytes.EqualFold(e.Key, []byte(label)):
-				case bytes.EqualFold(e.Value, []byte(grammar.SignalYes)):
-					state(label, 'y', label+"="+grammar.SignalYes)
-				case bytes.EqualFold(e.Value, []byte(grammar.SignalNo)):
-					state(label, 'n', label+"="+grammar.SignalNo)
-				}
-			}
-		})
+		grammar.EachSignalMember(pref, state)
 	} else {
-		var members [][2]string
-		if grammar.ParseSFDictionary(pref, func(key, token []byte, isToken bool) {
-			if isToken {
-				members = append(members, [2]string{string(key), string(token)})
-			}
-		}) {
+		var members [][2]int
+		if grammar.EachUsageMember(pref, func(i int, v byte) { members = append(members, [2]int{i, int(v)}) }) {
 			for _, m := range members {
-				for _, label := range grammar.CategoryLabels {
-					if m[0] == label && (m[1] == grammar.UsageYes || m[1] == grammar.UsageNo) {
-						state(label, m[1][0], label+"="+m[1])
-					}
-				}
+				state(m[0], byte(m[1]))
 			}
 		}
 	}
+	// A label whose last member states nothing takes no part in the lines'
+	// combining.
+	labels = slices.DeleteFunc(labels, func(label string) bool { return own[label] == 0 })
 	if len(labels) == 0 {
 		return
 	}

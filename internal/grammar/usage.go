@@ -115,3 +115,55 @@ func TrimOWS(b []byte) []byte {
 	}
 	return b
 }
+
+// EachUsageMember calls f, in order, for each member of a Content-Usage
+// preference whose key is a label of CategoryLabels (vocab-08 §6.5): i is
+// the label's index, and v is 'y' or 'n' for the Token y or n, or 0 for
+// any other value, which states nothing. The last call for a label is what
+// the preference states for it (§6.5.1). It reports false when the
+// preference is no Dictionary; then it states nothing, whatever f was
+// called with. The parser and lint both read preferences through it.
+func EachUsageMember(pref []byte, f func(i int, v byte)) bool {
+	return ParseSFDictionary(pref, func(key, token []byte, isToken bool) {
+		for i, label := range CategoryLabels {
+			if string(key) != label {
+				continue
+			}
+			var v byte
+			switch {
+			case isToken && string(token) == UsageYes:
+				v = 'y'
+			case isToken && string(token) == UsageNo:
+				v = 'n'
+			}
+			f(i, v)
+		}
+	})
+}
+
+// EachSignalMember calls f, in order, for each key=value entry of a
+// Content-Signal value whose key is a name of SignalLabels, compared
+// ignoring case: i is the name's index, and v is 'y' or 'n' for yes or no
+// (case ignored), or 0 for any other value, which states nothing. The last
+// call for a name is what the value states for it. The parser and lint
+// both read signals through it.
+func EachSignalMember(value []byte, f func(i int, v byte)) {
+	EachSignalEntry(value, func(e SignalEntry) {
+		if !e.OK {
+			return
+		}
+		for i, label := range SignalLabels {
+			if !bytes.EqualFold(e.Key, []byte(label)) {
+				continue
+			}
+			var v byte
+			switch {
+			case bytes.EqualFold(e.Value, []byte(SignalYes)):
+				v = 'y'
+			case bytes.EqualFold(e.Value, []byte(SignalNo)):
+				v = 'n'
+			}
+			f(i, v)
+		}
+	})
+}

@@ -337,9 +337,10 @@ func sortFewByLiteral(keys []uint64, lits [][]byte) {
 
 // fewSorted is the number of keys up to which sortFewByLiteral and
 // sortLayout sort them by insertion: rules are often listed in about the
-// order of their paths, and on the small files of the corpus insertion
-// took fewer instructions than slices.Sort in both (7% fewer in
-// sortFewByLiteral).
+// order of their paths. Over the corpus's files of at most 4 KiB, each
+// parsed and asked Googlebot about "/", a pass takes 56.19M instructions
+// with 64 and 56.55M with 0 (slices.Sort always): callgrind with
+// GOGC=off, the difference of 5 passes and 1, divided by 4.
 const fewSorted = 64
 
 // sortFew sorts keys in increasing order: by insertion up to fewSorted

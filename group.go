@@ -207,20 +207,21 @@ func (r *Robots) NamesAgent(agent string) bool {
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool {
-	ru, found := g.decide(url)
-	if !found {
+	_, o := g.decide(url)
+	if o == 0 {
 		return g.allowsUnmatched()
 	}
-	return ru.allows()
+	return orderAllows(o)
 }
 
 // Decide reports whether url may be fetched and which rule decided; see
 // [Robots.Decide].
 func (g Group) Decide(url string) Decision {
-	ru, found := g.decide(url)
-	if !found {
+	i, o := g.decide(url)
+	if o == 0 {
 		return Decision{Allowed: g.allowsUnmatched()}
 	}
+	ru := g.r.rule(i)
 	return Decision{
 		Allowed: ru.allows(),
 		Line:    int(ru.line),
@@ -237,31 +238,37 @@ func (g Group) allowsUnmatched() bool { return g.r == nil || g.r.kind != Disallo
 // pattern matches with priority 0 and never disallows.
 func (ru rule) allows() bool { return ru.flags&ruleAllow != 0 || ru.priority() == 0 }
 
-// decide returns the rule that decides for url, if any rule matches. A
-// DisallowAll Robots has no rules: Allowed and Decide tell it apart.
-func (g Group) decide(url string) (best rule, found bool) {
+// orderAllows is rule.allows for the rule of order o (see rule.order).
+func orderAllows(o uint64) bool {
+	rank := o >> 32
+	return rank&uint64(ruleAllow) != 0 || rank == 0
+}
+
+// decide returns the rule that decides for url, as its index and its order
+// (see rule.order), or order 0 when no rule matches. A DisallowAll Robots
+// has no rules: Allowed and Decide tell it apart.
+func (g Group) decide(url string) (i uint32, o uint64) {
 	if g.r == nil || g.n == 0 {
-		return rule{}, false
+		return 0, 0
 	}
 	q := query{p: pathOf(url)}
 	if g.merged != 0 {
-		return g.r.first(g.merged-1, &q, best, found)
+		return g.r.first(g.merged-1, &q, 0, 0)
 	}
-	for i := uint32(0); i < g.n; i++ {
-		if ru, ok := g.r.first(g.id(i), &q, best, found); ok {
-			best, found = ru, true
-		}
+	for k := uint32(0); k < g.n; k++ {
+		i, o = g.r.first(g.id(k), &q, i, o)
 	}
-	return best, found
+	return i, o
 }
 
-// first returns the rule of group id that decides for p, if it takes
-// precedence over best (when found), or else false. Be careful when changing
-// it: it is the inner loop of Allowed.
-func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) {
+// first returns the rule that decides for the query among those of group id
+// and the best so far, rule bi of order bo (bo 0 for none), as its index and
+// order (see decide). Be careful when changing it: it is the inner loop of
+// Allowed.
+func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	wild, wildEnd, end := r.groupRules(id)
 	if wildEnd&idxBit != 0 {
-		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, best, found)
+		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, bi, bo)
 	}
 	keyed, keyedEnd := end, end
 	if c, ok := q.p.key(); ok {
@@ -281,35 +288,56 @@ func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) 
 		}
 	}
 	// Both parts are in precedence order; walk them as one, and stop at the
-	// first match or once no rule left can beat best.
-	var w, k rule
+	// first match or once no rule left can beat the best so far. A rule is
+	// read as its order until it is tested.
+	var w, k uint64 // the orders of the next rules of each part, or 0
 	if wild < wildEnd {
-		w = r.rule(wild)
+		w = r.orderAt(wild)
 	}
 	if keyed < keyedEnd {
-		k = r.rule(keyed)
+		k = r.orderAt(keyed)
 	}
-	for wild < wildEnd || keyed < keyedEnd {
-		var ru rule
-		if wild < wildEnd && (keyed == keyedEnd || before(w, k)) {
-			ru = w
+	for {
+		var i uint32
+		var o uint64
+		if w > k {
+			i, o = wild, w
+			w = 0
 			if wild++; wild < wildEnd {
-				w = r.rule(wild)
+				w = r.orderAt(wild)
 			}
 		} else {
-			ru = k
+			i, o = keyed, k
+			k = 0
 			if keyed++; keyed < keyedEnd {
-				k = r.rule(keyed)
+				k = r.orderAt(keyed)
 			}
 		}
-		if found && !before(ru, best) {
-			break
+		if o <= bo {
+			return bi, bo
 		}
-		if r.matches(ru, q) {
-			return ru, true
+		if r.matchesAt(i, q) {
+			return i, o
 		}
 	}
-	return rule{}, false
+}
+
+// order returns a number that orders rules as before does: a takes
+// precedence over b when a.order() > b.order(). From the top: rank, then
+// the line, inverted. It is never 0.
+func (ru rule) order() uint64 {
+	return uint64(ru.rank())<<32 | uint64(^ru.line)
+}
+
+// orderAt returns the order of rule i (see rule.order) from its record:
+// the pattern's length, '$' included, is its priority.
+func (r *Robots) orderAt(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
+	if recStar(w1) {
+		end -= filterLen
+	}
+	return uint64((end-recOff(w0))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
 }
 
 // query is the path a query asks about, and the set of its byte pairs once
@@ -331,11 +359,21 @@ func (q *query) admits(probes uint32) bool {
 	return q.f.admits(probes)
 }
 
-// matches reports whether the rule's pattern matches the query's path.
-func (r *Robots) matches(ru rule, q *query) bool {
-	lit := r.text[ru.off : ru.off+uint32(ru.n)]
-	anchored := ru.flags&ruleAnchored != 0
-	if ru.flags&ruleStar == 0 {
+// matchesAt reports whether the pattern of rule i matches the query's
+// path.
+func (r *Robots) matchesAt(i uint32, q *query) bool {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	w1, off, end := le32(s[4:8]), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	star := recStar(w1)
+	if star {
+		end -= filterLen
+	}
+	lit := r.text[off:end]
+	anchored := len(lit) > 0 && lit[len(lit)-1] == '$'
+	if anchored {
+		lit = lit[:len(lit)-1]
+	}
+	if !star {
 		if !q.p.slash {
 			// The common case: a literal prefix, or a whole path when
 			// anchored.
@@ -344,7 +382,7 @@ func (r *Robots) matches(ru rule, q *query) bool {
 			}
 			return len(q.p.rest) >= len(lit) && q.p.rest[:len(lit)] == lit
 		}
-	} else if !q.admits(r.probes(ru)) {
+	} else if !q.admits(le32(r.text[end : end+filterLen])) {
 		return false
 	}
 	return matchPath(lit, anchored, q.p)

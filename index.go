@@ -448,7 +448,7 @@ func (r *Robots) literalOf(i uint32) string {
 
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found bool) (rule, bool) {
+func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
@@ -470,7 +470,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 		}
 	}
 	if lo == start {
-		return rule{}, false
+		return bi, bo
 	}
 	run := lo - 1
 	if l := r.link(at, start, run); l&runBit != 0 {
@@ -483,7 +483,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 	for len(lit) > common {
 		l := r.link(at, start, run)
 		if l == 0 {
-			return rule{}, false
+			return bi, bo
 		}
 		run = start + l - 1
 		lit = r.literalOf(run)
@@ -492,7 +492,6 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 	if p.slash {
 		pathLen++
 	}
-	var got bool
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
 		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
@@ -511,12 +510,13 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 					continue
 				}
 			}
-			ru := r.rule(i)
-			if found && !before(ru, best) {
+			o := r.orderAt(i)
+			if o <= bo {
 				break
 			}
 			// The literal prefix matches: a rule without '*' matches
 			// unless anchored to a longer path.
+			ru := r.rule(i)
 			var ok bool
 			switch {
 			case ru.flags&ruleStar != 0:
@@ -527,13 +527,13 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 				ok = true
 			}
 			if ok {
-				best, found, got = ru, true, true
+				bi, bo = i, o
 				break
 			}
 		}
 		l := r.link(at, start, run)
 		if l == 0 {
-			return best, got
+			return bi, bo
 		}
 		run = start + l - 1
 	}

@@ -129,7 +129,7 @@ func hashOrNUL(v uint64) uint64 { return (zeros(v^'#'*ones) | zeros(v)) & highs 
 // whole, shifted down past the bytes before i.
 func scanPathStartOrHash(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		if t := pathStartOrHash(le64(s[i:i+8])); t != 0 {
+		if t := pathStartOrHash(le64(s[i : i+8])); t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
 	}
@@ -145,7 +145,7 @@ func scanPathStartOrHash(s string, i int) int {
 // scanHashOrNUL is scanPathStartOrHash for '#' and NUL.
 func scanHashOrNUL(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		if t := hashOrNUL(le64(s[i:i+8])); t != 0 {
+		if t := hashOrNUL(le64(s[i : i+8])); t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
 	}

@@ -88,11 +88,27 @@ func (b *builder) sortNames() []uint64 {
 // case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
 // no token, and the search finds none for it.
 func (r *Robots) findAgent(agent string) (uint32, bool) {
-	base, hi := r.agents()
+	if !r.hasWords() {
+		return 0, false
+	}
+	// The agent records, and the word after them, which holds where the
+	// last token ends (see agents and tokenAt), read in one piece.
+	h := r.words(hAgents, 2)
+	base := le32(h[0:4])
+	hi := (le32(h[4:8])-base)/agentWords - 1
+	recs := r.words(base, hi*agentWords+1)
 	lo := uint32(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		switch c := grammar.CompareFold(agent, r.tokenAt(base, m)); {
+		rec := recs[m*4*agentWords : m*4*agentWords+4*agentWords+4]
+		from, to := le32(rec[0:4]), le32(rec[4*agentWords:])
+		// Tokens are ordered by length first (see grammar.CompareFold):
+		// most comparisons end there.
+		c := len(agent) - int(to-from)
+		if c == 0 {
+			c = grammar.CompareFold(agent, r.text[from:to])
+		}
+		switch {
 		case c == 0:
 			return m, true
 		case c > 0:

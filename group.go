@@ -118,11 +118,20 @@ func (r *Robots) Group(agent string) Group {
 	if r == nil {
 		return Group{}
 	}
-	if i, ok := r.findAgent(agent); ok {
-		at, n, merged := r.agentGroups(i)
-		return Group{r: r, at: at, n: n, merged: merged}
+	at, n, merged := r.groupsOf(agent)
+	return Group{r: r, at: at, n: n, merged: merged}
+}
+
+// groupsOf returns the groups that decide for agent as agentGroups does:
+// the agent's, or else those that name "*"; none when r has no records.
+func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
+	if !r.hasWords() {
+		return 0, 0, 0
 	}
-	return r.globalGroup()
+	if i, ok := r.findAgent(agent); ok {
+		return r.agentGroups(i)
+	}
+	return r.list(r.word(hLists))
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one
@@ -248,15 +257,29 @@ func orderAllows(o uint64) bool {
 // (see rule.order), or order 0 when no rule matches. A DisallowAll Robots
 // has no rules: Allowed and Decide tell it apart.
 func (g Group) decide(url string) (i uint32, o uint64) {
-	if g.r == nil || g.n == 0 {
+	if g.r == nil {
+		return 0, 0
+	}
+	return g.r.decide(g.at, g.n, g.merged, g.ids, url)
+}
+
+// decide is Group.decide for the groups at, n, merged and ids of a Group.
+func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint32, o uint64) {
+	if n == 0 {
 		return 0, 0
 	}
 	q := query{p: pathOf(url)}
-	if g.merged != 0 {
-		return g.r.first(g.merged-1, &q, 0, 0)
+	if merged != 0 {
+		return r.first(merged-1, &q, 0, 0)
 	}
-	for k := uint32(0); k < g.n; k++ {
-		i, o = g.r.first(g.id(k), &q, i, o)
+	for k := uint32(0); k < n; k++ {
+		var id uint32
+		if ids != nil {
+			id = ids[k]
+		} else {
+			id = r.word(at + k)
+		}
+		i, o = r.first(id, &q, i, o)
 	}
 	return i, o
 }

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -446,6 +447,56 @@ func (r *Robots) literalOf(i uint32) string {
 	return literal(strings.TrimSuffix(r.text[recOff(w0):end], "$"), recStar(w1))
 }
 
+// compareLiteral compares the path with the literal prefix of rule i, as
+// strings.Compare does: it is p.compare(r.literalOf(i)), which reads the
+// pattern once and looks for its '*' only as far as the path agrees with
+// it.
+func (r *Robots) compareLiteral(p urlPath, i uint32) int {
+	if p.slash {
+		return p.compare(r.literalOf(i))
+	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	if star {
+		end -= filterLen
+	}
+	pat, path := r.text[off:end], p.rest
+	j := sharedPrefix(path, pat)
+	// lit is where the literal prefix ends, or a place past j when it
+	// ends past j.
+	lit := len(pat)
+	if lit > 0 && pat[lit-1] == '$' {
+		lit--
+	}
+	if star {
+		if k := strings.IndexByte(pat[:min(j+1, lit)], '*'); k >= 0 {
+			lit = k
+		}
+	}
+	switch {
+	case lit <= j && len(path) == lit:
+		return 0
+	case lit <= j:
+		return 1 // the literal prefix is a proper prefix of the path
+	case j == len(path) || path[j] < pat[j]:
+		return -1
+	}
+	return 1
+}
+
+// orderPattern returns the order of rule i (see rule.order), its pattern,
+// final '$' included, and whether it has a '*'.
+func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
+	star = recStar(w1)
+	if star {
+		end -= filterLen
+	}
+	pat = r.text[recOff(w0):end]
+	return uint64(uint32(len(pat))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1)), pat, star
+}
+
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
 func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
@@ -463,7 +514,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	}
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		if p.compare(r.literalOf(m)) >= 0 {
+		if r.compareLiteral(p, m) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
@@ -510,19 +561,22 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 					continue
 				}
 			}
-			o := r.orderAt(i)
+			o, pat, star := r.orderPattern(i)
 			if o <= bo {
 				break
 			}
 			// The literal prefix matches: a rule without '*' matches
 			// unless anchored to a longer path.
-			ru := r.rule(i)
+			anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+			if anchored {
+				pat = pat[:len(pat)-1]
+			}
 			var ok bool
 			switch {
-			case ru.flags&ruleStar != 0:
-				ok = matchPath(r.text[ru.off:ru.off+uint32(ru.n)], ru.flags&ruleAnchored != 0, p)
-			case ru.flags&ruleAnchored != 0:
-				ok = int(ru.n) == pathLen
+			case star:
+				ok = matchPath(pat, anchored, p)
+			case anchored:
+				ok = len(pat) == pathLen
 			default:
 				ok = true
 			}
@@ -615,14 +669,30 @@ func (p urlPath) commonPrefix(s string) int {
 		}
 		s, n = s[1:], 1
 	}
-	rest := p.rest
-	m := min(len(rest), len(s))
-	i := 0
-	for i+8 <= m && rest[i:i+8] == s[i:i+8] {
-		i += 8
+	return n + sharedPrefix(p.rest, s)
+}
+
+// sharedPrefix returns the length of the longest common prefix of a and b.
+// It compares eight bytes at a time, the last word of the shorter read
+// whole.
+func sharedPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	if n < 8 {
+		i := 0
+		for i < n && a[i] == b[i] {
+			i++
+		}
+		return i
 	}
-	for i < m && rest[i] == s[i] {
-		i++
+	a, b = a[:n], b[:n]
+	for i := 0; i+8 <= n; i += 8 {
+		if x := le64(a[i:i+8]) ^ le64(b[i:i+8]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
 	}
-	return n + i
+	// The bytes of the last word before those tested agree.
+	if x := le64(a[n-8:]) ^ le64(b[n-8:]); x != 0 {
+		return n - 8 + bits.TrailingZeros64(x)/8
+	}
+	return n
 }

@@ -91,15 +91,18 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 	if !r.hasWords() {
 		return 0, false
 	}
+	base, n := r.agents()
+	return r.searchAgent(agent, base, n)
+}
+
+// searchAgent is findAgent over the n agent records from word base.
+func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
 	// The agent records, and the word after them, which holds where the
-	// last token ends (see agents and tokenAt), read in one piece.
-	h := r.words(hAgents, 2)
-	base := le32(h[0:4])
-	hi := (le32(h[4:8])-base)/agentWords - 1
-	recs := r.words(base, hi*agentWords+1)
-	lo := uint32(0)
+	// last token ends (see tokenAt), read in one piece.
+	recs := r.words(base, n*agentWords+1)
+	lo, hi := 0, int(n)
 	for lo < hi {
-		m := uint32(uint(lo+hi) >> 1)
+		m := int(uint(lo+hi) >> 1)
 		rec := recs[m*4*agentWords : m*4*agentWords+4*agentWords+4]
 		from, to := le32(rec[0:4]), le32(rec[4*agentWords:])
 		// Tokens are ordered by length first (see grammar.CompareFold):
@@ -110,7 +113,7 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 		}
 		switch {
 		case c == 0:
-			return m, true
+			return uint32(m), true
 		case c > 0:
 			lo = m + 1
 		default:

@@ -128,10 +128,13 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 	if !r.hasWords() {
 		return 0, 0, 0
 	}
-	if i, ok := r.findAgent(agent); ok {
-		return r.agentGroups(i)
+	// As findAgent and agentGroups do, reading the header once.
+	h := r.words(hAgents, 2)
+	base, lists := le32(h[0:4]), le32(h[4:8])
+	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
+		return r.agentGroupsFrom(base, lists, i)
 	}
-	return r.list(r.word(hLists))
+	return r.list(lists) // the global list comes first
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one

@@ -458,8 +458,12 @@ func (r *Robots) agents() (base, n uint32) {
 		return 0, 0
 	}
 	base = r.word(hAgents)
-	return base, (r.word(hLists)-base)/agentWords - 1
+	return base, agentCount(base, r.word(hLists))
 }
+
+// agentCount returns the number of agent records from word base when the
+// lists start at word lists: the records end with a closing one.
+func agentCount(base, lists uint32) uint32 { return (lists-base)/agentWords - 1 }
 
 // tokenAt returns the lower-case token of agent i, whose records start at
 // word base (see agents). It ends where the next agent's token begins.
@@ -471,9 +475,15 @@ func (r *Robots) tokenAt(base, i uint32) string {
 // agentGroups returns where the indexes of the groups that name agent i
 // are, n words from word at, and their merged copy + 1, or 0.
 func (r *Robots) agentGroups(i uint32) (at, n, merged uint32) {
-	a := r.word(hAgents) + i*agentWords + 1
+	return r.agentGroupsFrom(r.word(hAgents), r.word(hLists), i)
+}
+
+// agentGroupsFrom is agentGroups when the agent records start at word base
+// and the lists at word lists.
+func (r *Robots) agentGroupsFrom(base, lists, i uint32) (at, n, merged uint32) {
+	a := base + i*agentWords + 1
 	if g := r.word(a); g&listBit != 0 {
-		return r.list(r.word(hLists) + g&^listBit)
+		return r.list(lists + g&^listBit)
 	}
 	return a, 1, 0
 }

@@ -484,6 +484,34 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	return 1
 }
 
+// literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
+// rule i's literal prefix, big-endian and padded with zeros. Neither a
+// literal prefix nor a path holds a NUL byte, so heads compare as the
+// strings do, unless they are equal.
+func (r *Robots) literalHead(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	if star {
+		end -= filterLen
+	}
+	n := int(end - off)
+	if n > 0 && r.text[end-1] == '$' {
+		n--
+	}
+	// The records follow the patterns: eight bytes from any pattern's
+	// start are in the text.
+	v := le64(r.text[off : off+8])
+	if star {
+		if t := zeros(v^'*'*ones) & highs; t != 0 {
+			n = min(n, bits.TrailingZeros64(t)/8)
+		}
+	}
+	if n < 8 {
+		v &= 1<<(8*n) - 1
+	}
+	return bits.ReverseBytes64(v)
+}
+
 // orderPattern returns the order of rule i (see rule.order), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
@@ -512,9 +540,12 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
 		}
 	}
+	// Most steps are decided by the first eight bytes.
+	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		if r.compareLiteral(p, m) >= 0 {
+		h := r.literalHead(m)
+		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m

@@ -315,29 +315,26 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 	}
 	// Both parts are in precedence order; walk them as one, and stop at the
 	// first match or once no rule left can beat the best so far. A rule is
-	// read as its order until it is tested.
-	var w, k uint64 // the orders of the next rules of each part, or 0
-	if wild < wildEnd {
-		w = r.orderAt(wild)
-	}
-	if keyed < keyedEnd {
-		k = r.orderAt(keyed)
-	}
+	// read as its order until it is tested; a part's next order is read
+	// when the part has none (0) and rules left.
+	var w, k uint64
 	for {
+		if w == 0 && wild < wildEnd {
+			s := r.words(headerWords+wild*ruleWords, ruleWords+1)
+			w = recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
+		}
+		if k == 0 && keyed < keyedEnd {
+			s := r.words(headerWords+keyed*ruleWords, ruleWords+1)
+			k = recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
+		}
 		var i uint32
 		var o uint64
 		if w > k {
-			i, o = wild, w
-			w = 0
-			if wild++; wild < wildEnd {
-				w = r.orderAt(wild)
-			}
+			i, o, w = wild, w, 0
+			wild++
 		} else {
-			i, o = keyed, k
-			k = 0
-			if keyed++; keyed < keyedEnd {
-				k = r.orderAt(keyed)
-			}
+			i, o, k = keyed, k, 0
+			keyed++
 		}
 		if o <= bo {
 			return bi, bo
@@ -348,6 +345,14 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 	}
 }
 
+// recOrder returns the order (see rule.order) of the rule whose record is
+// w0, w1 and the first word of the next: its pattern's length, '$'
+// included, is its priority.
+func recOrder(w0, w1, next uint32) uint64 {
+	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
+	return uint64(n<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
+}
+
 // order returns a number that orders rules as before does: a takes
 // precedence over b when a.order() > b.order(). From the top: rank, then
 // the line, inverted. It is never 0.
@@ -355,15 +360,10 @@ func (ru rule) order() uint64 {
 	return uint64(ru.rank())<<32 | uint64(^ru.line)
 }
 
-// orderAt returns the order of rule i (see rule.order) from its record:
-// the pattern's length, '$' included, is its priority.
+// orderAt returns the order of rule i (see rule.order).
 func (r *Robots) orderAt(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
-	if recStar(w1) {
-		end -= filterLen
-	}
-	return uint64((end-recOff(w0))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
+	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
 }
 
 // query is the path a query asks about, and the set of its byte pairs once

@@ -442,8 +442,8 @@ func (r *Robots) group(i uint32) group {
 // groupRules returns where the rules of group i start, where its keyed
 // rules start, and where they end.
 func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
-	k := r.word(hGroups) + i*groupWords
-	return r.word(k), r.word(k+1) &^ copyBit, r.word(k + groupWords)
+	s := r.words(r.word(hGroups)+i*groupWords, groupWords+1)
+	return le32(s[0:4]), le32(s[4:8]) &^ copyBit, le32(s[4*groupWords:])
 }
 
 // isCopy reports whether group i is the merged copy of the groups of a

@@ -116,9 +116,10 @@ const (
 func zeros(x uint64) uint64 { return (x - ones) &^ x }
 
 // pathStartOrHash marks the first byte of v that is '/', '?', ';' or '#'
-// as zeros does.
+// as zeros does. '/' (0x2f) and '?' (0x3f) are the two bytes that setting
+// bit 0x10 makes '?', so one test finds both.
 func pathStartOrHash(v uint64) uint64 {
-	return (zeros(v^'/'*ones) | zeros(v^'?'*ones) | zeros(v^';'*ones) | zeros(v^'#'*ones)) & highs
+	return (zeros((v|0x10*ones)^'?'*ones) | zeros(v^';'*ones) | zeros(v^'#'*ones)) & highs
 }
 
 // hashOrNUL marks the first byte of v that is '#' or NUL as zeros does.

@@ -577,21 +577,12 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
 		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
-		for i := run; len(recs) >= 4*linkWords; i++ {
-			rec := recs[:4*linkWords]
-			recs = recs[4*linkWords:]
-			if i > run && le32(rec[4:8])&runBit == 0 {
+		for k := 0; ; k++ {
+			k = q.admitted(recs, k)
+			if k < 0 {
 				break // the next run
 			}
-			if probes := le32(rec[0:4]); probes != 0 {
-				if !q.filtered {
-					q.f, q.filtered = q.p.filter(), true
-				}
-				// Most wildcard rules lack their first probe.
-				if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 == 0 || !q.f.admits(probes) {
-					continue
-				}
-			}
+			i := run + uint32(k)
 			o, pat, star := r.orderPattern(i)
 			if o <= bo {
 				break
@@ -622,6 +613,32 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 		}
 		run = start + l - 1
 	}
+}
+
+// admitted returns the first rule of a run, from its k-th on, whose probes
+// the path has, or -1 when the run ends first. recs holds the probes and
+// links of the run's rules and of those after it, 8 bytes a rule (see the
+// top of this file). A loop of its own keeps its few values in registers:
+// a query may pass over hundreds of wildcard rules here.
+func (q *query) admitted(recs string, k int) int {
+	for ; 4*linkWords*k+4*linkWords <= len(recs); k++ {
+		rec := recs[4*linkWords*k : 4*linkWords*k+4*linkWords]
+		if k > 0 && le32(rec[4:8])&runBit == 0 {
+			return -1 // the next run
+		}
+		probes := le32(rec[0:4])
+		if probes == 0 {
+			return k
+		}
+		if !q.filtered {
+			q.f, q.filtered = q.p.filter(), true
+		}
+		// Most wildcard rules lack their first probe.
+		if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 != 0 && q.f.admits(probes) {
+			return k
+		}
+	}
+	return -1
 }
 
 // sampled returns the rules between which the last rule whose literal

@@ -147,6 +147,8 @@ func run(w io.Writer, cfg config) error {
 	parse.rows(t)
 	small.rows(t)
 	query.rows(t)
+	pass.rows(t)
+	query.slowestRow(t)
 	allocs.rows(t)
 	heap.rows(t)
 	hostile.rows(t)

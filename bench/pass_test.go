@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPassPathColumn checks the pass's second temoto column: the path it
 // is given, cut from the URL outside the timed call, is the one the first
@@ -24,11 +27,22 @@ func TestPassPathColumn(t *testing.T) {
 	fq.answer[iOurs], _ = ours.open(data)
 	var l loop
 	m := newPassMeasure(&queryMeasure{files: []*fileQuery{fq}}, &l)
-	if m.files != 1 || len(m.orders) != 3 {
-		t.Fatalf("pass over %d files in %d orders, want 1 file in 3", m.files, len(m.orders))
+	// The file has corpus.tsv questions and a crawled URL but no derived
+	// questions, so the derived order is left out.
+	if m.files != 1 || len(m.orders) != 4 {
+		t.Fatalf("pass over %d files in %d orders, want 1 file in 4", m.files, len(m.orders))
 	}
-	if n := m.orders[1].n; n != len(f.questions) {
-		t.Errorf("the corpus.tsv order asks %d questions, want the file's %d", n, len(f.questions))
+	crawler := m.order(crawlerOrder)
+	if crawler == nil || crawler.n != len(f.questions) || !crawler.target {
+		t.Fatalf("the crawler-like order is %+v, want the file's %d corpus.tsv questions, with the target", crawler, len(f.questions))
+	}
+	for _, o := range m.orders {
+		if o != crawler && o.target {
+			t.Errorf("%s: the target applies to the crawler-like order alone", o.name)
+		}
+	}
+	if c := m.order("crawled URLs alone (as Googlebot), corpus order"); c == nil || c.n != len(f.crawled) {
+		t.Errorf("the crawled order is %+v, want the file's %d crawled URLs", c, len(f.crawled))
 	}
 	byPath, err := temotoLib.openPath(data)
 	if err != nil {
@@ -45,6 +59,30 @@ func TestPassPathColumn(t *testing.T) {
 	for _, o := range m.orders {
 		if !o.series[iTemoto].ok() || !o.temotoPath.ok() || !o.series[iOurs].ok() {
 			t.Errorf("%s: a series has no sample", o.name)
+		}
+	}
+	var tab table
+	m.rows(&tab)
+	if len(tab.rows) != 1 || !strings.HasPrefix(tab.rows[0][0], "Crawler-like pass: corpus.tsv's 6 questions") {
+		t.Errorf("main table rows %q, want the crawler-like pass over 6 questions", tab.rows)
+	}
+}
+
+// TestPassMet checks the target's arithmetic: the median of the per-round
+// ratios, not their best round.
+func TestPassMet(t *testing.T) {
+	for _, c := range []struct {
+		rp   []float64
+		want bool
+	}{
+		{nil, false},
+		{[]float64{10}, true},
+		{[]float64{9.99}, false},
+		{[]float64{6.8, 7.2, 30}, false}, // one fast round does not carry it
+		{[]float64{9, 10, 11}, true},
+	} {
+		if got := passMet(c.rp); got != c.want {
+			t.Errorf("passMet(%v) = %v, want %v", c.rp, got, c.want)
 		}
 	}
 }

@@ -10,6 +10,16 @@ import (
 // held against.
 const crawlerOrder = "crawler-like: corpus.tsv's questions, corpus order"
 
+// crawlerQuestions returns the questions the crawler-like pass asks about
+// f: its corpus.tsv rows, none when temoto cannot open f (the pass asks
+// only the files both libraries opened).
+func crawlerQuestions(f *file) []question {
+	if _, err := temotoLib.open(f.data); err != nil {
+		return nil
+	}
+	return f.questions
+}
+
 // probe is one question and the library's parsed file that answers it.
 type probe struct {
 	answer func(q *question) bool

@@ -36,6 +36,18 @@ func TestPassPathColumn(t *testing.T) {
 	if crawler == nil || crawler.n != len(f.questions) || !crawler.target {
 		t.Fatalf("the crawler-like order is %+v, want the file's %d corpus.tsv questions, with the target", crawler, len(f.questions))
 	}
+	if n := len(crawlerQuestions(f)); n != crawler.n {
+		t.Errorf("crawlerQuestions (the -profile crawler workload) has %d questions, the pass's order %d", n, crawler.n)
+	}
+	// A file temoto cannot open is left out of the pass, so out of the
+	// profiled workload too.
+	bad := &file{name: "real/b.txt", data: []byte("User-agent: *\nCrawl-delay: soon\n"), questions: f.questions[:1]}
+	if _, err := temotoLib.open(bad.data); err == nil {
+		t.Fatal("temoto opened a file with an invalid Crawl-delay; the test needs a file it rejects")
+	}
+	if qs := crawlerQuestions(bad); len(qs) != 0 {
+		t.Errorf("crawlerQuestions asks %d questions of a file temoto rejects, want none", len(qs))
+	}
 	for _, o := range m.orders {
 		if o != crawler && o.target {
 			t.Errorf("%s: the target applies to the crawler-like order alone", o.name)
@@ -84,5 +96,39 @@ func TestPassMet(t *testing.T) {
 		if got := passMet(c.rp); got != c.want {
 			t.Errorf("passMet(%v) = %v, want %v", c.rp, got, c.want)
 		}
+	}
+}
+
+// TestSlowestRow checks the main table's slowest-file row: the slowest
+// file over its corpus.tsv questions and over all its questions can be
+// two files, and the 1 µs target needs both.
+func TestSlowestRow(t *testing.T) {
+	at := func(ns float64) *series { return &series{samples: []float64{ns}} }
+	q := func(n int) []question { return make([]question, n) }
+	// a: 900 ns over its 2 corpus.tsv questions, 300 ns over 8 more.
+	a := &fileQuery{f: &file{name: "real/a.txt", questions: q(2), crawled: q(8)}}
+	a.query[iOurs], a.extra[iOurs] = at(900), at(300)
+	// b: 600 ns over corpus.tsv's, 1.2 µs over its 2 crawled URLs: 900 ns in all.
+	b := &fileQuery{f: &file{name: "real/b.txt", questions: q(2), crawled: q(2)}}
+	b.query[iOurs], b.extra[iOurs] = at(600), at(1200)
+	for _, fq := range []*fileQuery{a, b} {
+		fq.query[iTemoto], fq.extra[iTemoto] = at(5000), at(5000)
+	}
+	var tab table
+	(&queryMeasure{files: []*fileQuery{a, b}}).slowestRow(&tab)
+	if len(tab.rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(tab.rows))
+	}
+	if got, want := tab.rows[0][3], "900 ns (a.txt); 900 ns (b.txt)"; got != want {
+		t.Errorf("ours cell %q, want %q", got, want)
+	}
+	if got := tab.rows[0][5]; got != "≤ 1 µs ✓" {
+		t.Errorf("target %q, want met", got)
+	}
+	b.extra[iOurs] = at(1600) // b: 1.1 µs over all its questions
+	tab = table{}
+	(&queryMeasure{files: []*fileQuery{a, b}}).slowestRow(&tab)
+	if got := tab.rows[0][5]; got != "≤ 1 µs ✗" {
+		t.Errorf("target %q with b at 1.1 µs over all its questions, want missed", got)
 	}
 }

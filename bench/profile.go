@@ -15,7 +15,9 @@ import (
 //   - "parse": Parse of every real file, over and over (the whole-corpus
 //     parse of the main table);
 //   - "pass": every question of every real file in corpus order, each file
-//     parsed once beforehand (the cache-cold pass of pass.go).
+//     parsed once beforehand (the cache-cold pass of pass.go);
+//   - "crawler": the crawler-like pass of pass.go, corpus.tsv's questions
+//     alone, in corpus order, of the files temoto also opens.
 func profile(c *corpus, what, out string, d time.Duration) error {
 	work, _, _, err := oursWork(c, what)
 	if err != nil {
@@ -53,7 +55,7 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 				sinkAny = robotstxt.Parse(f.data)
 			}
 		}
-	case "pass":
+	case "pass", "crawler":
 		type ask struct {
 			r *robotstxt.Robots
 			q question
@@ -61,6 +63,9 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 		var asks []ask
 		for _, f := range c.real {
 			qs := f.probes()
+			if what == "crawler" {
+				qs = crawlerQuestions(f)
+			}
 			if len(qs) == 0 {
 				continue
 			}
@@ -76,7 +81,7 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 			}
 		}
 	default:
-		return nil, 0, 0, fmt.Errorf("-profile %q: want parse or pass", what)
+		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass or crawler", what)
 	}
 	return work, n, bytes, nil
 }

@@ -180,6 +180,9 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		}
 		for k := a; k < z; k++ {
 			ru := b.sort.rules[keys[k]&idxMask]
+			if ru.probes == 0 && probesPay(ru, true) {
+				ru.probes = patternProbes(b.patternBytes(ru))
+			}
 			rules[k] = ru
 			links = append(links, ru.probes, parent)
 			parent = runBit | uint32(a)
@@ -303,15 +306,23 @@ const (
 // keys, which hold the rules' indexes alone: the index then leaves room for
 // seven bytes of literal prefix in a key, which tell most prefixes of a
 // group apart, so one sort of integers does nearly all the work; the keys
-// that tie on seven bytes are sorted by the rest of their prefixes. It
-// spares sortByLiteral's passes from depth to depth, five bytes at a time.
-func sortFewByLiteral(keys []uint64, lits [][]byte) {
+// that tie on seven bytes are sorted again, by integers, on the next seven.
+// It spares sortByLiteral's passes from depth to depth, five bytes at a
+// time, and comparing the rest of tied prefixes byte by byte: in the small
+// files of the corpus, seven in ten rules of an indexed group share their
+// first seven bytes with another rule of the group.
+func sortFewByLiteral(keys []uint64, lits [][]byte) { sortFewFrom(keys, lits, 0) }
+
+// sortFewFrom is sortFewByLiteral from byte depth on, for keys that hold
+// the rules' indexes alone; they come back so.
+func sortFewFrom(keys []uint64, lits [][]byte, depth int) {
 	const digits = 8 - smallIdxBits/8
 	for k, key := range keys {
 		i := key & smallIdxMask
-		keys[k] = headAt(lits[i], 0)>>smallIdxBits<<smallIdxBits | i
+		keys[k] = headBytes(lits[i], depth)>>smallIdxBits<<smallIdxBits | i
 	}
 	sortFew(keys)
+	next := depth + digits
 	for a := 0; a < len(keys); {
 		z := a + 1
 		for z < len(keys) && keys[z]>>smallIdxBits == keys[a]>>smallIdxBits {
@@ -321,19 +332,25 @@ func sortFewByLiteral(keys []uint64, lits [][]byte) {
 			keys[k] &= smallIdxMask
 		}
 		// As in sortByLiteral, the prefixes of a tie either all end before
-		// the digits, and are equal, or all go on.
-		if z-a > 1 && len(lits[keys[a]]) >= digits {
-			tie := keys[a:z]
-			if len(tie) <= smallTie {
-				insertionSortFrom(tie, lits, digits)
-			} else {
-				slices.SortStableFunc(tie, func(x, y uint64) int {
-					return bytes.Compare(lits[x][digits:], lits[y][digits:])
-				})
-			}
+		// next, and are equal, or all reach it.
+		if z-a > 1 && len(lits[keys[a]]) >= next {
+			sortFewFrom(keys[a:z], lits, next)
 		}
 		a = z
 	}
+}
+
+// headBytes is headAt for a slice, read with one load when the slice's
+// room holds the 8 bytes: the bytes past its end are masked off.
+func headBytes(lit []byte, depth int) uint64 {
+	if depth+8 <= cap(lit) && depth <= len(lit) {
+		h := be64(lit[depth : depth+8 : depth+8])
+		if n := len(lit) - depth; n < 8 {
+			h &^= 1<<(64-8*n) - 1
+		}
+		return h
+	}
+	return headAt(lit, depth)
 }
 
 // fewSorted is the number of keys up to which sortFewByLiteral and

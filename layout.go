@@ -51,7 +51,10 @@ import (
 // The text before the words starts with the rules' patterns, final '$'
 // included, in rule order, each pattern with a '*' followed by its 4 bytes
 // of probes (see patternProbes), so a pattern ends where the next begins,
-// or 4 bytes before. Then
+// or 4 bytes before. The probes are 0, which every path admits, for a rule
+// of a group that is not indexed and whose pattern starts with '/' and a
+// literal byte: only the paths of its key meet it (see builder.probesPay).
+// Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the
 // sitemaps, and last the agent tokens in the order of the agents, so a token

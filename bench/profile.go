@@ -17,6 +17,8 @@ import (
 //     parse of the main table);
 //   - "pass": every question of every real file in corpus order, each file
 //     parsed once beforehand (the cache-cold pass of pass.go);
+//   - "crawler": the crawler-like pass of pass.go, corpus.tsv's questions
+//     alone, in corpus order, of the files temoto also opens;
 //   - "small": the questions of w2 on the small files (small.go), 20 a
 //     file, each file parsed once beforehand: the cost of a question alone.
 //
@@ -30,9 +32,9 @@ import (
 //
 // counts the instructions of two rounds (the warm-up and one pass; an
 // empty -cpuprofile leaves the profiler, whose signals callgrind does not
-// take, off); the
-// difference of the counts at -profilepasses 3 and 1, divided by 2 and by
-// the questions the log line gives, is the cost of one question.
+// take, off); the difference of the counts at -profilepasses 3 and 1,
+// divided by 2 and by the questions the log line gives, is the cost of one
+// question.
 func profile(c *corpus, what, out string, d time.Duration, passes int) error {
 	work, count, _, err := oursWork(c, what)
 	if err != nil {
@@ -77,7 +79,7 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 				sinkAny = robotstxt.Parse(f.data)
 			}
 		}
-	case "pass":
+	case "pass", "crawler":
 		type ask struct {
 			r *robotstxt.Robots
 			q question
@@ -85,6 +87,9 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 		var asks []ask
 		for _, f := range c.real {
 			qs := f.probes()
+			if what == "crawler" {
+				qs = crawlerQuestions(f)
+			}
 			if len(qs) == 0 {
 				continue
 			}
@@ -119,7 +124,7 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 			}
 		}
 	default:
-		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass or small", what)
+		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass, crawler or small", what)
 	}
 	return work, n, bytes, nil
 }

@@ -88,13 +88,32 @@ func (b *builder) sortNames() []uint64 {
 // case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
 // no token, and the search finds none for it.
 func (r *Robots) findAgent(agent string) (uint32, bool) {
-	base, hi := r.agents()
-	lo := uint32(0)
+	if !r.hasWords() {
+		return 0, false
+	}
+	base, n := r.agents()
+	return r.searchAgent(agent, base, n)
+}
+
+// searchAgent is findAgent over the n agent records from word base.
+func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
+	// The agent records, and the word after them, which holds where the
+	// last token ends (see tokenAt), read in one piece.
+	recs := r.words(base, n*agentWords+1)
+	lo, hi := 0, int(n)
 	for lo < hi {
-		m := uint32(uint(lo+hi) >> 1)
-		switch c := grammar.CompareFold(agent, r.tokenAt(base, m)); {
+		m := int(uint(lo+hi) >> 1)
+		rec := recs[m*4*agentWords : m*4*agentWords+4*agentWords+4]
+		from, to := le32(rec[0:4]), le32(rec[4*agentWords:])
+		// Tokens are ordered by length first (see grammar.CompareFold):
+		// most comparisons end there.
+		c := len(agent) - int(to-from)
+		if c == 0 {
+			c = grammar.CompareFold(agent, r.text[from:to])
+		}
+		switch {
 		case c == 0:
-			return m, true
+			return uint32(m), true
 		case c > 0:
 			lo = m + 1
 		default:

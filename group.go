@@ -118,11 +118,23 @@ func (r *Robots) Group(agent string) Group {
 	if r == nil {
 		return Group{}
 	}
-	if i, ok := r.findAgent(agent); ok {
-		at, n, merged := r.agentGroups(i)
-		return Group{r: r, at: at, n: n, merged: merged}
+	at, n, merged := r.groupsOf(agent)
+	return Group{r: r, at: at, n: n, merged: merged}
+}
+
+// groupsOf returns the groups that decide for agent as agentGroups does:
+// the agent's, or else those that name "*"; none when r has no records.
+func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
+	if !r.hasWords() {
+		return 0, 0, 0
 	}
-	return r.globalGroup()
+	// As findAgent and agentGroups do, reading the header once.
+	h := r.words(hAgents, 2)
+	base, lists := le32(h[0:4]), le32(h[4:8])
+	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
+		return r.agentGroupsFrom(base, lists, i)
+	}
+	return r.list(lists) // the global list comes first
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one
@@ -207,20 +219,21 @@ func (r *Robots) NamesAgent(agent string) bool {
 
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool {
-	ru, found := g.decide(url)
-	if !found {
+	_, o := g.decide(url)
+	if o == 0 {
 		return g.allowsUnmatched()
 	}
-	return ru.allows()
+	return orderAllows(o)
 }
 
 // Decide reports whether url may be fetched and which rule decided; see
 // [Robots.Decide].
 func (g Group) Decide(url string) Decision {
-	ru, found := g.decide(url)
-	if !found {
+	i, o := g.decide(url)
+	if o == 0 {
 		return Decision{Allowed: g.allowsUnmatched()}
 	}
+	ru := g.r.rule(i)
 	return Decision{
 		Allowed: ru.allows(),
 		Line:    int(ru.line),
@@ -237,31 +250,51 @@ func (g Group) allowsUnmatched() bool { return g.r == nil || g.r.kind != Disallo
 // pattern matches with priority 0 and never disallows.
 func (ru rule) allows() bool { return ru.flags&ruleAllow != 0 || ru.priority() == 0 }
 
-// decide returns the rule that decides for url, if any rule matches. A
-// DisallowAll Robots has no rules: Allowed and Decide tell it apart.
-func (g Group) decide(url string) (best rule, found bool) {
-	if g.r == nil || g.n == 0 {
-		return rule{}, false
-	}
-	q := query{p: pathOf(url)}
-	if g.merged != 0 {
-		return g.r.first(g.merged-1, &q, best, found)
-	}
-	for i := uint32(0); i < g.n; i++ {
-		if ru, ok := g.r.first(g.id(i), &q, best, found); ok {
-			best, found = ru, true
-		}
-	}
-	return best, found
+// orderAllows is rule.allows for the rule of order o (see rule.order).
+func orderAllows(o uint64) bool {
+	rank := o >> 32
+	return rank&uint64(ruleAllow) != 0 || rank == 0
 }
 
-// first returns the rule of group id that decides for p, if it takes
-// precedence over best (when found), or else false. Be careful when changing
-// it: it is the inner loop of Allowed.
-func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) {
+// decide returns the rule that decides for url, as its index and its order
+// (see rule.order), or order 0 when no rule matches. A DisallowAll Robots
+// has no rules: Allowed and Decide tell it apart.
+func (g Group) decide(url string) (i uint32, o uint64) {
+	if g.r == nil {
+		return 0, 0
+	}
+	return g.r.decide(g.at, g.n, g.merged, g.ids, url)
+}
+
+// decide is Group.decide for the groups at, n, merged and ids of a Group.
+func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint32, o uint64) {
+	if n == 0 {
+		return 0, 0
+	}
+	q := query{p: pathOf(url)}
+	if merged != 0 {
+		return r.first(merged-1, &q, 0, 0)
+	}
+	for k := uint32(0); k < n; k++ {
+		var id uint32
+		if ids != nil {
+			id = ids[k]
+		} else {
+			id = r.word(at + k)
+		}
+		i, o = r.first(id, &q, i, o)
+	}
+	return i, o
+}
+
+// first returns the rule that decides for the query among those of group id
+// and the best so far, rule bi of order bo (bo 0 for none), as its index and
+// order (see decide). Be careful when changing it: it is the inner loop of
+// Allowed.
+func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	wild, wildEnd, end := r.groupRules(id)
 	if wildEnd&idxBit != 0 {
-		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, best, found)
+		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, bi, bo)
 	}
 	keyed, keyedEnd := end, end
 	if c, ok := q.p.key(); ok {
@@ -281,35 +314,56 @@ func (r *Robots) first(id uint32, q *query, best rule, found bool) (rule, bool) 
 		}
 	}
 	// Both parts are in precedence order; walk them as one, and stop at the
-	// first match or once no rule left can beat best.
-	var w, k rule
-	if wild < wildEnd {
-		w = r.rule(wild)
-	}
-	if keyed < keyedEnd {
-		k = r.rule(keyed)
-	}
-	for wild < wildEnd || keyed < keyedEnd {
-		var ru rule
-		if wild < wildEnd && (keyed == keyedEnd || before(w, k)) {
-			ru = w
-			if wild++; wild < wildEnd {
-				w = r.rule(wild)
-			}
+	// first match or once no rule left can beat the best so far. A rule is
+	// read as its order until it is tested; a part's next order is read
+	// when the part has none (0) and rules left.
+	var w, k uint64
+	for {
+		if w == 0 && wild < wildEnd {
+			s := r.words(headerWords+wild*ruleWords, ruleWords+1)
+			w = recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
+		}
+		if k == 0 && keyed < keyedEnd {
+			s := r.words(headerWords+keyed*ruleWords, ruleWords+1)
+			k = recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
+		}
+		var i uint32
+		var o uint64
+		if w > k {
+			i, o, w = wild, w, 0
+			wild++
 		} else {
-			ru = k
-			if keyed++; keyed < keyedEnd {
-				k = r.rule(keyed)
-			}
+			i, o, k = keyed, k, 0
+			keyed++
 		}
-		if found && !before(ru, best) {
-			break
+		if o <= bo {
+			return bi, bo
 		}
-		if r.matches(ru, q) {
-			return ru, true
+		if r.matchesAt(i, q) {
+			return i, o
 		}
 	}
-	return rule{}, false
+}
+
+// recOrder returns the order (see rule.order) of the rule whose record is
+// w0, w1 and the first word of the next: its pattern's length, '$'
+// included, is its priority.
+func recOrder(w0, w1, next uint32) uint64 {
+	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
+	return uint64(n<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
+}
+
+// order returns a number that orders rules as before does: a takes
+// precedence over b when a.order() > b.order(). From the top: rank, then
+// the line, inverted. It is never 0.
+func (ru rule) order() uint64 {
+	return uint64(ru.rank())<<32 | uint64(^ru.line)
+}
+
+// orderAt returns the order of rule i (see rule.order).
+func (r *Robots) orderAt(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
 }
 
 // query is the path a query asks about, and the set of its byte pairs once
@@ -331,11 +385,21 @@ func (q *query) admits(probes uint32) bool {
 	return q.f.admits(probes)
 }
 
-// matches reports whether the rule's pattern matches the query's path.
-func (r *Robots) matches(ru rule, q *query) bool {
-	lit := r.text[ru.off : ru.off+uint32(ru.n)]
-	anchored := ru.flags&ruleAnchored != 0
-	if ru.flags&ruleStar == 0 {
+// matchesAt reports whether the pattern of rule i matches the query's
+// path.
+func (r *Robots) matchesAt(i uint32, q *query) bool {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	w1, off, end := le32(s[4:8]), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	star := recStar(w1)
+	if star {
+		end -= filterLen
+	}
+	lit := r.text[off:end]
+	anchored := len(lit) > 0 && lit[len(lit)-1] == '$'
+	if anchored {
+		lit = lit[:len(lit)-1]
+	}
+	if !star {
 		if !q.p.slash {
 			// The common case: a literal prefix, or a whole path when
 			// anchored.
@@ -344,7 +408,7 @@ func (r *Robots) matches(ru rule, q *query) bool {
 			}
 			return len(q.p.rest) >= len(lit) && q.p.rest[:len(lit)] == lit
 		}
-	} else if !q.admits(r.probes(ru)) {
+	} else if !q.admits(le32(r.text[end : end+filterLen])) {
 		return false
 	}
 	return matchPath(lit, anchored, q.p)

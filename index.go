@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -463,9 +464,87 @@ func (r *Robots) literalOf(i uint32) string {
 	return literal(strings.TrimSuffix(r.text[recOff(w0):end], "$"), recStar(w1))
 }
 
+// compareLiteral compares the path with the literal prefix of rule i, as
+// strings.Compare does: it is p.compare(r.literalOf(i)), which reads the
+// pattern once and looks for its '*' only as far as the path agrees with
+// it.
+func (r *Robots) compareLiteral(p urlPath, i uint32) int {
+	if p.slash {
+		return p.compare(r.literalOf(i))
+	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	if star {
+		end -= filterLen
+	}
+	pat, path := r.text[off:end], p.rest
+	j := sharedPrefix(path, pat)
+	// lit is where the literal prefix ends, or a place past j when it
+	// ends past j.
+	lit := len(pat)
+	if lit > 0 && pat[lit-1] == '$' {
+		lit--
+	}
+	if star {
+		if k := strings.IndexByte(pat[:min(j+1, lit)], '*'); k >= 0 {
+			lit = k
+		}
+	}
+	switch {
+	case lit <= j && len(path) == lit:
+		return 0
+	case lit <= j:
+		return 1 // the literal prefix is a proper prefix of the path
+	case j == len(path) || path[j] < pat[j]:
+		return -1
+	}
+	return 1
+}
+
+// literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
+// rule i's literal prefix, big-endian and padded with zeros. Neither a
+// literal prefix nor a path holds a NUL byte, so heads compare as the
+// strings do, unless they are equal.
+func (r *Robots) literalHead(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	if star {
+		end -= filterLen
+	}
+	n := int(end - off)
+	if n > 0 && r.text[end-1] == '$' {
+		n--
+	}
+	// The records follow the patterns: eight bytes from any pattern's
+	// start are in the text.
+	v := le64(r.text[off : off+8])
+	if star {
+		if t := zeros(v^'*'*ones) & highs; t != 0 {
+			n = min(n, bits.TrailingZeros64(t)/8)
+		}
+	}
+	if n < 8 {
+		v &= 1<<(8*n) - 1
+	}
+	return bits.ReverseBytes64(v)
+}
+
+// orderPattern returns the order of rule i (see rule.order), its pattern,
+// final '$' included, and whether it has a '*'.
+func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
+	star = recStar(w1)
+	if star {
+		end -= filterLen
+	}
+	pat = r.text[recOff(w0):end]
+	return uint64(uint32(len(pat))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1)), pat, star
+}
+
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found bool) (rule, bool) {
+func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
@@ -478,16 +557,19 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
 		}
 	}
+	// Most steps are decided by the first eight bytes.
+	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		if p.compare(r.literalOf(m)) >= 0 {
+		h := r.literalHead(m)
+		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	if lo == start {
-		return rule{}, false
+		return bi, bo
 	}
 	run := lo - 1
 	if l := r.link(at, start, run); l&runBit != 0 {
@@ -500,7 +582,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 	for len(lit) > common {
 		l := r.link(at, start, run)
 		if l == 0 {
-			return rule{}, false
+			return bi, bo
 		}
 		run = start + l - 1
 		lit = r.literalOf(run)
@@ -509,51 +591,71 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, best rule, found 
 	if p.slash {
 		pathLen++
 	}
-	var got bool
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
 		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
-		for i := run; len(recs) >= 4*linkWords; i++ {
-			rec := recs[:4*linkWords]
-			recs = recs[4*linkWords:]
-			if i > run && le32(rec[4:8])&runBit == 0 {
+		for k := 0; ; k++ {
+			k = q.admitted(recs, k)
+			if k < 0 {
 				break // the next run
 			}
-			if probes := le32(rec[0:4]); probes != 0 {
-				if !q.filtered {
-					q.f, q.filtered = q.p.filter(), true
-				}
-				// Most wildcard rules lack their first probe.
-				if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 == 0 || !q.f.admits(probes) {
-					continue
-				}
-			}
-			ru := r.rule(i)
-			if found && !before(ru, best) {
+			i := run + uint32(k)
+			o, pat, star := r.orderPattern(i)
+			if o <= bo {
 				break
 			}
 			// The literal prefix matches: a rule without '*' matches
 			// unless anchored to a longer path.
+			anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+			if anchored {
+				pat = pat[:len(pat)-1]
+			}
 			var ok bool
 			switch {
-			case ru.flags&ruleStar != 0:
-				ok = matchPath(r.text[ru.off:ru.off+uint32(ru.n)], ru.flags&ruleAnchored != 0, p)
-			case ru.flags&ruleAnchored != 0:
-				ok = int(ru.n) == pathLen
+			case star:
+				ok = matchPath(pat, anchored, p)
+			case anchored:
+				ok = len(pat) == pathLen
 			default:
 				ok = true
 			}
 			if ok {
-				best, found, got = ru, true, true
+				bi, bo = i, o
 				break
 			}
 		}
 		l := r.link(at, start, run)
 		if l == 0 {
-			return best, got
+			return bi, bo
 		}
 		run = start + l - 1
 	}
+}
+
+// admitted returns the first rule of a run, from its k-th on, whose probes
+// the path has, or -1 when the run ends first. recs holds the probes and
+// links of the run's rules and of those after it, 8 bytes a rule (see the
+// top of this file). A loop of its own keeps its few values in registers:
+// a query may pass over hundreds of wildcard rules here.
+func (q *query) admitted(recs string, k int) int {
+	for ; 4*linkWords*k+4*linkWords <= len(recs); k++ {
+		rec := recs[4*linkWords*k : 4*linkWords*k+4*linkWords]
+		if k > 0 && le32(rec[4:8])&runBit == 0 {
+			return -1 // the next run
+		}
+		probes := le32(rec[0:4])
+		if probes == 0 {
+			return k
+		}
+		if !q.filtered {
+			q.f, q.filtered = q.p.filter(), true
+		}
+		// Most wildcard rules lack their first probe.
+		if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 != 0 && q.f.admits(probes) {
+			return k
+		}
+	}
+	return -1
 }
 
 // sampled returns the rules between which the last rule whose literal
@@ -632,14 +734,30 @@ func (p urlPath) commonPrefix(s string) int {
 		}
 		s, n = s[1:], 1
 	}
-	rest := p.rest
-	m := min(len(rest), len(s))
-	i := 0
-	for i+8 <= m && rest[i:i+8] == s[i:i+8] {
-		i += 8
+	return n + sharedPrefix(p.rest, s)
+}
+
+// sharedPrefix returns the length of the longest common prefix of a and b.
+// It compares eight bytes at a time, the last word of the shorter read
+// whole.
+func sharedPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	if n < 8 {
+		i := 0
+		for i < n && a[i] == b[i] {
+			i++
+		}
+		return i
 	}
-	for i < m && rest[i] == s[i] {
-		i++
+	a, b = a[:n], b[:n]
+	for i := 0; i+8 <= n; i += 8 {
+		if x := le64(a[i:i+8]) ^ le64(b[i:i+8]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
 	}
-	return n + i
+	// The bytes of the last word before those tested agree.
+	if x := le64(a[n-8:]) ^ le64(b[n-8:]); x != 0 {
+		return n - 8 + bits.TrailingZeros64(x)/8
+	}
+	return n
 }

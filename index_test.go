@@ -332,3 +332,39 @@ func TestSortFewByLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralReaders pins the readers a query's binary search uses against
+// the literal prefix they stand for: literalHead(i) is headAt of
+// literalOf(i), and compareLiteral(p, i) is p.compare(literalOf(i)), on
+// random indexed files and paths that run along their prefixes, with and
+// without the virtual leading '/'.
+func TestLiteralReaders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 8))
+	for range 40 {
+		body := randIndexedFile(rng)
+		// Longer pieces too, so that heads of eight bytes tie.
+		body = append(body, "User-agent: *\nDisallow: /abcdefgh*x\nDisallow: /abcdefghij$\nAllow: /abcdefg*\nDisallow: /abcdefgh\n"...)
+		r := parseWith(body, 1)
+		n := uint32(0)
+		if r.hasWords() {
+			n = r.group(r.numGroups()).start
+		}
+		for i := range n {
+			lit := r.literalOf(i)
+			if got, want := r.literalHead(i), headAt(lit, 0); got != want {
+				t.Fatalf("rule %d, literal %q: literalHead = %#x, want %#x", i, lit, got, want)
+			}
+			for range 10 {
+				u := randIndexedURL(rng)
+				if rng.IntN(3) == 0 {
+					u = lit + u[1:]
+				}
+				for _, p := range []urlPath{pathOf(u), {rest: strings.TrimPrefix(u, "/"), slash: true}} {
+					if got, want := r.compareLiteral(p, i), p.compare(lit); got != want {
+						t.Fatalf("path %q, literal %q: compareLiteral = %d, want %d", p.String(), lit, got, want)
+					}
+				}
+			}
+		}
+	}
+}

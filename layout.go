@@ -445,8 +445,8 @@ func (r *Robots) group(i uint32) group {
 // groupRules returns where the rules of group i start, where its keyed
 // rules start, and where they end.
 func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
-	k := r.word(hGroups) + i*groupWords
-	return r.word(k), r.word(k+1) &^ copyBit, r.word(k + groupWords)
+	s := r.words(r.word(hGroups)+i*groupWords, groupWords+1)
+	return le32(s[0:4]), le32(s[4:8]) &^ copyBit, le32(s[4*groupWords:])
 }
 
 // isCopy reports whether group i is the merged copy of the groups of a
@@ -461,8 +461,12 @@ func (r *Robots) agents() (base, n uint32) {
 		return 0, 0
 	}
 	base = r.word(hAgents)
-	return base, (r.word(hLists)-base)/agentWords - 1
+	return base, agentCount(base, r.word(hLists))
 }
+
+// agentCount returns the number of agent records from word base when the
+// lists start at word lists: the records end with a closing one.
+func agentCount(base, lists uint32) uint32 { return (lists-base)/agentWords - 1 }
 
 // tokenAt returns the lower-case token of agent i, whose records start at
 // word base (see agents). It ends where the next agent's token begins.
@@ -474,9 +478,15 @@ func (r *Robots) tokenAt(base, i uint32) string {
 // agentGroups returns where the indexes of the groups that name agent i
 // are, n words from word at, and their merged copy + 1, or 0.
 func (r *Robots) agentGroups(i uint32) (at, n, merged uint32) {
-	a := r.word(hAgents) + i*agentWords + 1
+	return r.agentGroupsFrom(r.word(hAgents), r.word(hLists), i)
+}
+
+// agentGroupsFrom is agentGroups when the agent records start at word base
+// and the lists at word lists.
+func (r *Robots) agentGroupsFrom(base, lists, i uint32) (at, n, merged uint32) {
+	a := base + i*agentWords + 1
 	if g := r.word(a); g&listBit != 0 {
-		return r.list(r.word(hLists) + g&^listBit)
+		return r.list(lists + g&^listBit)
 	}
 	return a, 1, 0
 }

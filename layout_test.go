@@ -86,3 +86,39 @@ func TestUsageRecordFields(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleOrder pins the order a query reads from a rule's record (see
+// rule.order) to the rule it decodes to: orderAt(i) is rule(i).order(),
+// order compares as before does, and orderAllows as allows, over the
+// rules of files that use every flag.
+func TestRuleOrder(t *testing.T) {
+	bodies := []string{
+		"User-agent: *\nAllow: /dir/index.htm\nDisallow: /a*b$\nDisallow: /%e9t%C3%A9\nAllow: /x$\nDisallow:\nAllow:\nDisallow: /ab\nAllow: /*b\nDisallow: *\n",
+		"User-agent: a\nDisallow: /p\nAllow: /p\nDisallow: /p\nAllow: /q$\nDisallow: /q*\n",
+	}
+	var rules []rule
+	for _, body := range bodies {
+		r := parseWith([]byte(body), 1)
+		n := (r.word(hLinks) - headerWords - 1) / ruleWords
+		for i := range n {
+			ru := r.rule(i)
+			if got, want := r.orderAt(i), ru.order(); got != want {
+				t.Errorf("rule %d %q: orderAt = %#x, rule(i).order() = %#x", i, r.pattern(i), got, want)
+			}
+			if got, want := orderAllows(ru.order()), ru.allows(); got != want {
+				t.Errorf("rule %d %q: orderAllows = %v, allows = %v", i, r.pattern(i), got, want)
+			}
+			rules = append(rules, ru)
+		}
+	}
+	for _, a := range rules {
+		if a.order() == 0 {
+			t.Errorf("rule %+v has order 0, which stands for no rule", a)
+		}
+		for _, b := range rules {
+			if got, want := a.order() > b.order(), before(a, b); got != want {
+				t.Errorf("%+v, %+v: order says %v, before says %v", a, b, got, want)
+			}
+		}
+	}
+}

@@ -75,6 +75,19 @@ func TestURLPath(t *testing.T) {
 		{"§5 upper-case scheme", "HTTPS://h/x", "/x"},
 		{"§5 https:// alone", "https://", "/"},
 		{"§5 http:/// has an empty host", "http:///x", "/x"},
+		// pathOf scans the host and the path eight bytes at a time, the
+		// last word read whole: each row puts the byte sought at one edge.
+		{"scan: path starts in the last, partial word", "https://a.b.c.d.e/x", "/x"},
+		{"scan: a host shorter than a word after the scheme's slashes", "https://a?q", "/?q"},
+		{"scan: '#' in a short host", "https://a#b/c", "/"},
+		{"scan: ';' ends a host of exactly a word", "https://abcdefgh;p", "/;p"},
+		{"scan: '#' in the path's last, partial word", "https://h/abcdefghij#k", "/abcdefghij"},
+		{"scan: NUL in a short path", "https://h/a\x00b", "/a"},
+		{"scan: NUL in the host is not in the path", "https://h\x00i/ab", "/ab"},
+		{"scan: NUL in the host, then a one-byte path", "https://hostname\x00/", "/"},
+		{"scan: '#' at a word's last byte", "https://h/abcdef#", "/abcdef"},
+		{"scan: '#' and NUL in one word: the first ends it", "https://h/ab\x00c#d", "/ab"},
+		{"scan: bytes one bit from a target do not stop it", "https://h.c/a.>\x01\"x", "/a.>\x01\"x"},
 	}
 	for _, tt := range tests {
 		if got := pathOf(tt.url).String(); got != tt.want {

@@ -207,7 +207,16 @@ func FromStatus(code int, body []byte) *Robots {
 // patterns are stored in. A crawler that holds a User-Agent header finds
 // its agent with [ProductToken].
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.Group(agent).Allowed(url)
+	// r.Group(agent).Allowed(url), without building the Group.
+	if r == nil {
+		return true
+	}
+	at, n, merged := r.groupsOf(agent)
+	_, o := r.decide(at, n, merged, nil, url)
+	if o == 0 {
+		return r.kind != DisallowAll
+	}
+	return orderAllows(o)
 }
 
 // Decide is [Robots.Allowed] with the reason: the deciding line and rule.

@@ -57,9 +57,10 @@ func main() {
 		cfg    config
 		quick  = flag.Bool("quick", false, "quick mode: every 10th real file, 2 rounds, 100µs batches (under a minute)")
 		heapKB = flag.Int("heapkb", 64, "source KiB parsed per file for the retained-heap measurement")
-		prof   = flag.String("profile", "", "instead of the report, run ours' `parse`, `pass` or `crawler` alone under the CPU profiler (see -cpuprofile)")
-		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile")
+		prof   = flag.String("profile", "", "instead of the report, run ours' `parse`, `pass`, `crawler` or `small` (w2's questions on the small files) alone under the CPU profiler (see -cpuprofile)")
+		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile; empty: run without the profiler")
 		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
+		profN  = flag.Int("profilepasses", 0, "if positive, -profile runs this many passes instead of -profiletime (for counting instructions, see profile.go)")
 		smaps  = flag.Bool("sitemaps", false, "instead of the report, compare the sitemap readers (needs no corpus)")
 	)
 	flag.StringVar(&cfg.shared, "shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
@@ -98,7 +99,7 @@ func main() {
 	if *prof != "" {
 		c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled, cfg.derived)
 		if err == nil {
-			err = profile(c, *prof, *profTo, *profD)
+			err = profile(c, *prof, *profTo, *profD, *profN)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

@@ -9,35 +9,59 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 )
 
-// profile runs one of ours' workloads alone for d under the CPU profiler
-// and writes the profile to out, for `go tool pprof`:
+// profile runs one of ours' workloads alone for d, or for passes passes
+// when passes > 0, under the CPU profiler and writes the profile to out,
+// for `go tool pprof`:
 //
 //   - "parse": Parse of every real file, over and over (the whole-corpus
 //     parse of the main table);
 //   - "pass": every question of every real file in corpus order, each file
 //     parsed once beforehand (the cache-cold pass of pass.go);
 //   - "crawler": the crawler-like pass of pass.go, corpus.tsv's questions
-//     alone, in corpus order, of the files temoto also opens.
-func profile(c *corpus, what, out string, d time.Duration) error {
-	work, _, _, err := oursWork(c, what)
+//     alone, in corpus order, of the files temoto also opens;
+//   - "small": the questions of w2 on the small files (small.go), 20 a
+//     file, each file parsed once beforehand: the cost of a question alone.
+//
+// A fixed number of passes is for counting instructions, which the load of
+// the machine does not change: the work of one round is the function
+// oursWork returns, so
+//
+//	go build -o /tmp/bench . && GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 \
+//	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect='main.oursWork.func*' \
+//	  /tmp/bench -profile small -profilepasses 1 -cpuprofile ''
+//
+// counts the instructions of two rounds (the warm-up and one pass; an
+// empty -cpuprofile leaves the profiler, whose signals callgrind does not
+// take, off); the difference of the counts at -profilepasses 3 and 1,
+// divided by 2 and by the questions the log line gives, is the cost of one
+// question.
+func profile(c *corpus, what, out string, d time.Duration, passes int) error {
+	work, count, _, err := oursWork(c, what)
 	if err != nil {
 		return err
 	}
 	work() // warm up: the pools, the page cache of the parsed forms
-	fh, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := pprof.StartCPUProfile(fh); err != nil {
-		fh.Close()
-		return err
+	var fh *os.File
+	if out != "" {
+		if fh, err = os.Create(out); err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(fh); err != nil {
+			fh.Close()
+			return err
+		}
 	}
 	n := 0
-	for start := time.Now(); time.Since(start) < d; n++ {
+	start := time.Now()
+	for ; passes > 0 && n < passes || passes <= 0 && time.Since(start) < d; n++ {
 		work()
 	}
+	if fh == nil {
+		logf("profile %s: %d passes of %d in %v, not profiled", what, n, count, time.Since(start))
+		return nil
+	}
 	pprof.StopCPUProfile()
-	logf("profile %s: %d passes in %v, written to %s", what, n, d, out)
+	logf("profile %s: %d passes of %d in %v, written to %s", what, n, count, time.Since(start), out)
 	return fh.Close()
 }
 
@@ -80,8 +104,27 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 				sinkBool = asks[i].r.Allowed(asks[i].q.agent, asks[i].q.url)
 			}
 		}
+	case "small":
+		type file struct {
+			r  *robotstxt.Robots
+			qs []question
+		}
+		set, b := smallSet(c.real)
+		files := make([]file, len(set))
+		for i, w := range set {
+			files[i] = file{robotstxt.Parse(w.data), w.qs[1:]}
+			n += len(w.qs) - 1
+		}
+		bytes = int64(b)
+		work = func() {
+			for _, f := range files {
+				for k := range f.qs {
+					sinkBool = f.r.Allowed(f.qs[k].agent, f.qs[k].url)
+				}
+			}
+		}
 	default:
-		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass or crawler", what)
+		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass, crawler or small", what)
 	}
 	return work, n, bytes, nil
 }

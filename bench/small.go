@@ -38,9 +38,9 @@ type smallWork struct {
 	qs   []question // w2's; qs[0] is w1's
 }
 
-func newSmallMeasure(real []*file, l *loop) *smallMeasure {
-	m := &smallMeasure{}
-	var work []smallWork
+// smallSet returns the small files of real with their questions, as
+// smallMeasure asks them, and their bytes in all.
+func smallSet(real []*file) (work []smallWork, bytes int) {
 	for _, f := range real {
 		if len(f.data) > smallMax {
 			continue
@@ -61,8 +61,15 @@ func newSmallMeasure(real []*file, l *loop) *smallMeasure {
 		}
 		w.qs[0].path = "/"
 		work = append(work, w)
-		m.bytes += len(f.data)
+		bytes += len(f.data)
 	}
+	return work, bytes
+}
+
+func newSmallMeasure(real []*file, l *loop) *smallMeasure {
+	m := &smallMeasure{}
+	work, bytes := smallSet(real)
+	m.bytes = bytes
 	m.files = len(work)
 	if m.files == 0 {
 		return m

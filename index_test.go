@@ -300,22 +300,31 @@ func TestSortByLiteral(t *testing.T) {
 // TestSortFewByLiteral checks that the sort of small indexed groups orders
 // rules as sortByLiteral does (by literal prefix, equal prefixes in file
 // order), on random prefixes built to share long beginnings, to tie on the
-// seven bytes of a key and past them, and to repeat.
+// seven bytes of a key and past them (stems of 7 and 14 bytes end on those
+// boundaries), and to repeat. As in a parse, the prefixes are slices of one
+// buffer whose room runs on into the bytes after them, which headBytes
+// reads and must mask off.
 func TestSortFewByLiteral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 4096))
-	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/catalog/product/", "/x?"}
+	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/wp-admin/ajax", "/catalog/product/", "/x?"}
 	for trial := range 2000 {
 		n := 1 + rng.IntN(smallIdxMask)
 		if trial%2 == 0 {
 			n = 1 + rng.IntN(20)
 		}
+		var buf []byte
+		ends := make([]int, n+1)
+		for i := range n {
+			buf = append(buf, stems[rng.IntN(len(stems))]...)
+			for range rng.IntN(10) {
+				buf = append(buf, "ab/-z"[rng.IntN(5)])
+			}
+			ends[i+1] = len(buf)
+		}
+		buf = append(buf, "/trailing"...) // room past the last prefix, too
 		lits := make([][]byte, n)
 		for i := range lits {
-			b := []byte(stems[rng.IntN(len(stems))])
-			for range rng.IntN(10) {
-				b = append(b, "ab/-z"[rng.IntN(5)])
-			}
-			lits[i] = b
+			lits[i] = buf[ends[i]:ends[i+1]]
 		}
 		few, want := make([]uint64, n), make([]uint64, n)
 		for i := range n {

@@ -377,3 +377,57 @@ func TestLiteralReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestProbesOfMergedCopies pins where a keyed wildcard rule keeps its
+// probes (see probesPay): 0 in the small groups of a file, which are walked
+// by key, and the pattern's probes once copied into a merged group that is
+// indexed. Either way the answers are the slow reference's, before and
+// after the binary round trip.
+func TestProbesOfMergedCopies(t *testing.T) {
+	var b strings.Builder
+	for i := range 2 * mergeMin {
+		fmt.Fprintf(&b, "User-agent: a\nDisallow: /d%d*.pdf\nAllow: /d*/keep%d$\nDisallow: /e*x%d\n", i, i, i)
+	}
+	body := []byte(b.String())
+	r, slow := Parse(body), slowParse(body)
+	var walked, indexed int
+	for g := range r.numGroups() {
+		start, _, end := r.groupRules(g)
+		isIndexed := r.group(g).wild&idxBit != 0
+		if isIndexed != r.isCopy(g) {
+			t.Fatalf("group %d: indexed %v, merged copy %v; the test wants the copy alone indexed", g, isIndexed, r.isCopy(g))
+		}
+		for i := start; i < end; i++ {
+			pat := r.pattern(i)
+			ru := r.rule(i)
+			if ru.flags&ruleStar == 0 || ruleKey(pat) == 0 {
+				t.Fatalf("rule %d %q: the test wants keyed wildcard rules only", i, pat)
+			}
+			want := uint32(0)
+			if isIndexed {
+				want = patternProbes([]byte(strings.TrimSuffix(pat, "$")))
+				indexed++
+			} else {
+				walked++
+			}
+			if got := r.probes(ru); got != want {
+				t.Errorf("rule %d %q (indexed group %v): probes %#x, want %#x", i, pat, isIndexed, got, want)
+			}
+		}
+	}
+	if walked == 0 || indexed == 0 {
+		t.Fatalf("%d rules in groups walked by key, %d in indexed ones: want both", walked, indexed)
+	}
+	loaded := load(t, r)
+	for i := range 2 * mergeMin {
+		for _, u := range []string{
+			fmt.Sprintf("/d%d/a.pdf", i), fmt.Sprintf("/d%d/keep%d", i, i), fmt.Sprintf("/d/keep%d", i),
+			fmt.Sprintf("/e/x%d", i), fmt.Sprintf("/ex%d/", i), "/d.pdf", "/f",
+		} {
+			for _, agent := range []string{"a", "b"} {
+				checkDecide(t, body, r, slow, agent, u)
+				checkDecide(t, body, loaded, slow, agent, u)
+			}
+		}
+	}
+}

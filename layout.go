@@ -384,13 +384,6 @@ func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	return w0, w1, end
 }
 
-// probes returns the probes of rule ru, which has a '*' (see
-// patternProbes).
-func (r *Robots) probes(ru rule) uint32 {
-	at := int(ru.off) + ru.priority()
-	return le32(r.text[at : at+filterLen])
-}
-
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
 	w0, _, end := r.ruleWords3(i)

@@ -461,13 +461,6 @@ func (r *Robots) agents() (base, n uint32) {
 // lists start at word lists: the records end with a closing one.
 func agentCount(base, lists uint32) uint32 { return (lists-base)/agentWords - 1 }
 
-// tokenAt returns the lower-case token of agent i, whose records start at
-// word base (see agents). It ends where the next agent's token begins.
-func (r *Robots) tokenAt(base, i uint32) string {
-	s := r.words(base+i*agentWords, agentWords+1)
-	return r.text[le32(s[0:4]):le32(s[4*agentWords:])]
-}
-
 // agentGroups returns where the indexes of the groups that name agent i
 // are, n words from word at, and their merged copy + 1, or 0.
 func (r *Robots) agentGroups(i uint32) (at, n, merged uint32) {

@@ -346,10 +346,16 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 }
 
 // recOrder returns the order (see rule.order) of the rule whose record is
-// w0, w1 and the first word of the next: its pattern's length, '$'
-// included, is its priority.
+// w0, w1 and the first word of the next.
 func recOrder(w0, w1, next uint32) uint64 {
 	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
+	return patternOrder(n, w0, w1)
+}
+
+// patternOrder returns the order (see rule.order) of the rule whose record
+// is w0 and w1 and whose pattern, '$' included, has n bytes: n is its
+// priority.
+func patternOrder(n, w0, w1 uint32) uint64 {
 	return uint64(n<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
 }
 

@@ -539,7 +539,7 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 		end -= filterLen
 	}
 	pat = r.text[recOff(w0):end]
-	return uint64(uint32(len(pat))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1)), pat, star
+	return patternOrder(uint32(len(pat)), w0, w1), pat, star
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

@@ -221,7 +221,7 @@ func (r *Robots) NamesAgent(agent string) bool {
 func (g Group) Allowed(url string) bool {
 	_, o := g.decide(url)
 	if o == 0 {
-		return g.allowsUnmatched()
+		return g.r.allowsUnmatched()
 	}
 	return orderAllows(o)
 }
@@ -231,7 +231,7 @@ func (g Group) Allowed(url string) bool {
 func (g Group) Decide(url string) Decision {
 	i, o := g.decide(url)
 	if o == 0 {
-		return Decision{Allowed: g.allowsUnmatched()}
+		return Decision{Allowed: g.r.allowsUnmatched()}
 	}
 	ru := g.r.rule(i)
 	return Decision{
@@ -244,7 +244,7 @@ func (g Group) Decide(url string) Decision {
 
 // allowsUnmatched reports whether a URL that no rule matches is allowed:
 // always, but for the Robots of an unreachable robots.txt.
-func (g Group) allowsUnmatched() bool { return g.r == nil || g.r.kind != DisallowAll }
+func (r *Robots) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
 
 // allows reports whether the deciding rule ru allows the URL. An empty
 // pattern matches with priority 0 and never disallows.

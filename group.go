@@ -105,11 +105,15 @@ type Group struct {
 }
 
 // id returns the index of the i-th group of g.
-func (g Group) id(i uint32) uint32 {
-	if g.ids != nil {
-		return g.ids[i]
+func (g Group) id(i uint32) uint32 { return g.r.groupID(g.at, g.ids, i) }
+
+// groupID returns the index of the i-th group of a Group whose at and ids
+// are at and ids (see Group.id).
+func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
+	if ids != nil {
+		return ids[i]
 	}
-	return g.r.word(g.at + i)
+	return r.word(at + i)
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
@@ -276,13 +280,7 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 		return r.first(merged-1, &q, 0, 0)
 	}
 	for k := uint32(0); k < n; k++ {
-		var id uint32
-		if ids != nil {
-			id = ids[k]
-		} else {
-			id = r.word(at + k)
-		}
-		i, o = r.first(id, &q, i, o)
+		i, o = r.first(r.groupID(at, ids, k), &q, i, o)
 	}
 	return i, o
 }

@@ -314,7 +314,8 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 	// Both parts are in precedence order; walk them as one, and stop at the
 	// first match or once no rule left can beat the best so far. A rule is
 	// read as its order until it is tested; a part's next order is read
-	// when the part has none (0) and rules left.
+	// when the part has none (0) and rules left. Once both parts are spent
+	// the order taken is 0, never above the best so far: the walk ends.
 	var w, k uint64
 	for {
 		if w == 0 && wild < wildEnd {

@@ -502,9 +502,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 }
 
 // literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
-// rule i's literal prefix, big-endian and padded with zeros. Neither a
-// literal prefix nor a path holds a NUL byte, so heads compare as the
-// strings do, unless they are equal.
+// rule i's literal prefix, big-endian and padded with zeros. The padding
+// sorts no higher than any byte, so heads that differ compare as the
+// strings do; equal heads say nothing.
 func (r *Robots) literalHead(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))

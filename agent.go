@@ -98,7 +98,8 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 // searchAgent is findAgent over the n agent records from word base.
 func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
 	// The agent records, and the word after them, which holds where the
-	// last token ends (see tokenAt), read in one piece.
+	// last token ends, read in one piece: a token ends where the next
+	// begins (see layout.go).
 	recs := r.words(base, n*agentWords+1)
 	lo, hi := 0, int(n)
 	for lo < hi {

@@ -244,6 +244,14 @@ func exercise(t *testing.T, data []byte) {
 	}
 }
 
+// tokenAt returns the lower-case token of agent i, whose records start at
+// word base (see Robots.agents). It ends where the next agent's token
+// begins.
+func (r *Robots) tokenAt(base, i uint32) string {
+	s := r.words(base+i*agentWords, agentWords+1)
+	return r.text[le32(s[0:4]):le32(s[4*agentWords:])]
+}
+
 // FuzzUnmarshal loads any bytes, raw and with the checksum recomputed so
 // that the checks of the records are reached; a value that loads must
 // answer every query without panicking and marshal back to itself.

@@ -105,11 +105,15 @@ type Group struct {
 }
 
 // id returns the index of the i-th group of g.
-func (g Group) id(i uint32) uint32 {
-	if g.ids != nil {
-		return g.ids[i]
+func (g Group) id(i uint32) uint32 { return g.r.groupID(g.at, g.ids, i) }
+
+// groupID returns the index of the i-th group of a Group whose at and ids
+// are at and ids (see Group.id).
+func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
+	if ids != nil {
+		return ids[i]
 	}
-	return g.r.word(g.at + i)
+	return r.word(at + i)
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
@@ -221,7 +225,7 @@ func (r *Robots) NamesAgent(agent string) bool {
 func (g Group) Allowed(url string) bool {
 	_, o := g.decide(url)
 	if o == 0 {
-		return g.allowsUnmatched()
+		return g.r.allowsUnmatched()
 	}
 	return orderAllows(o)
 }
@@ -231,7 +235,7 @@ func (g Group) Allowed(url string) bool {
 func (g Group) Decide(url string) Decision {
 	i, o := g.decide(url)
 	if o == 0 {
-		return Decision{Allowed: g.allowsUnmatched()}
+		return Decision{Allowed: g.r.allowsUnmatched()}
 	}
 	ru := g.r.rule(i)
 	return Decision{
@@ -244,7 +248,7 @@ func (g Group) Decide(url string) Decision {
 
 // allowsUnmatched reports whether a URL that no rule matches is allowed:
 // always, but for the Robots of an unreachable robots.txt.
-func (g Group) allowsUnmatched() bool { return g.r == nil || g.r.kind != DisallowAll }
+func (r *Robots) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
 
 // allows reports whether the deciding rule ru allows the URL. An empty
 // pattern matches with priority 0 and never disallows.
@@ -276,13 +280,7 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 		return r.first(merged-1, &q, 0, 0)
 	}
 	for k := uint32(0); k < n; k++ {
-		var id uint32
-		if ids != nil {
-			id = ids[k]
-		} else {
-			id = r.word(at + k)
-		}
-		i, o = r.first(id, &q, i, o)
+		i, o = r.first(r.groupID(at, ids, k), &q, i, o)
 	}
 	return i, o
 }
@@ -316,7 +314,8 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 	// Both parts are in precedence order; walk them as one, and stop at the
 	// first match or once no rule left can beat the best so far. A rule is
 	// read as its order until it is tested; a part's next order is read
-	// when the part has none (0) and rules left.
+	// when the part has none (0) and rules left. Once both parts are spent
+	// the order taken is 0, never above the best so far: the walk ends.
 	var w, k uint64
 	for {
 		if w == 0 && wild < wildEnd {
@@ -346,10 +345,16 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 }
 
 // recOrder returns the order (see rule.order) of the rule whose record is
-// w0, w1 and the first word of the next: its pattern's length, '$'
-// included, is its priority.
+// w0, w1 and the first word of the next.
 func recOrder(w0, w1, next uint32) uint64 {
 	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
+	return patternOrder(n, w0, w1)
+}
+
+// patternOrder returns the order (see rule.order) of the rule whose record
+// is w0 and w1 and whose pattern, '$' included, has n bytes: n is its
+// priority.
+func patternOrder(n, w0, w1 uint32) uint64 {
 	return uint64(n<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
 }
 

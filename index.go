@@ -502,9 +502,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 }
 
 // literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
-// rule i's literal prefix, big-endian and padded with zeros. Neither a
-// literal prefix nor a path holds a NUL byte, so heads compare as the
-// strings do, unless they are equal.
+// rule i's literal prefix, big-endian and padded with zeros. The padding
+// sorts no higher than any byte, so heads that differ compare as the
+// strings do; equal heads say nothing.
 func (r *Robots) literalHead(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
@@ -539,7 +539,7 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 		end -= filterLen
 	}
 	pat = r.text[recOff(w0):end]
-	return uint64(uint32(len(pat))<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1)), pat, star
+	return patternOrder(uint32(len(pat)), w0, w1), pat, star
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

@@ -384,13 +384,6 @@ func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	return w0, w1, end
 }
 
-// probes returns the probes of rule ru, which has a '*' (see
-// patternProbes).
-func (r *Robots) probes(ru rule) uint32 {
-	at := int(ru.off) + ru.priority()
-	return le32(r.text[at : at+filterLen])
-}
-
 // pattern returns the normalised pattern of rule i, final '$' included.
 func (r *Robots) pattern(i uint32) string {
 	w0, _, end := r.ruleWords3(i)
@@ -467,13 +460,6 @@ func (r *Robots) agents() (base, n uint32) {
 // agentCount returns the number of agent records from word base when the
 // lists start at word lists: the records end with a closing one.
 func agentCount(base, lists uint32) uint32 { return (lists-base)/agentWords - 1 }
-
-// tokenAt returns the lower-case token of agent i, whose records start at
-// word base (see agents). It ends where the next agent's token begins.
-func (r *Robots) tokenAt(base, i uint32) string {
-	s := r.words(base+i*agentWords, agentWords+1)
-	return r.text[le32(s[0:4]):le32(s[4*agentWords:])]
-}
 
 // agentGroups returns where the indexes of the groups that name agent i
 // are, n words from word at, and their merged copy + 1, or 0.

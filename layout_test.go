@@ -88,9 +88,9 @@ func TestUsageRecordFields(t *testing.T) {
 }
 
 // TestRuleOrder pins the order a query reads from a rule's record (see
-// rule.order) to the rule it decodes to: orderAt(i) is rule(i).order(),
-// order compares as before does, and orderAllows as allows, over the
-// rules of files that use every flag.
+// rule.order) to the rule it decodes to: orderAt(i) and orderPattern(i)
+// are rule(i).order(), order compares as before does, and orderAllows as
+// allows, over the rules of files that use every flag.
 func TestRuleOrder(t *testing.T) {
 	bodies := []string{
 		"User-agent: *\nAllow: /dir/index.htm\nDisallow: /a*b$\nDisallow: /%e9t%C3%A9\nAllow: /x$\nDisallow:\nAllow:\nDisallow: /ab\nAllow: /*b\nDisallow: *\n",
@@ -104,6 +104,9 @@ func TestRuleOrder(t *testing.T) {
 			ru := r.rule(i)
 			if got, want := r.orderAt(i), ru.order(); got != want {
 				t.Errorf("rule %d %q: orderAt = %#x, rule(i).order() = %#x", i, r.pattern(i), got, want)
+			}
+			if got, _, _ := r.orderPattern(i); got != ru.order() {
+				t.Errorf("rule %d %q: orderPattern = %#x, rule(i).order() = %#x", i, r.pattern(i), got, ru.order())
 			}
 			if got, want := orderAllows(ru.order()), ru.allows(); got != want {
 				t.Errorf("rule %d %q: orderAllows = %v, allows = %v", i, r.pattern(i), got, want)

@@ -95,11 +95,13 @@ func pathFrom(s string, begin int) urlPath {
 }
 
 // longPath is the length from which pathFrom looks for the path's end with
-// IndexByte. Scanning eight bytes at a time made a question about a path of
-// 100,000 bytes four times as slow as IndexByte's scan; from 32 bytes on
-// (6% of the paths of cppspeed's small set), IndexByte costs no more (bench
-// -profile small: 1,197.6 instructions a question at 32, 1,199.5 at 64,
-// 1,200.6 at 128).
+// IndexByte. Scanning eight bytes at a time made the questions about paths
+// of 10,000 and 100,000 bytes up to four times as slow as IndexByte's scan
+// (cd bench && go run . -quick); from 32 bytes on, IndexByte costs no more
+// on the small files' questions (instructions a question under callgrind,
+// cd bench && go run . -profile small -profilepasses N: 1,197.6 at 32,
+// 1,199.5 at 64, 1,200.6 at 128; see bench/README.md, "A question on a
+// parsed file").
 const longPath = 32
 
 // schemeLen returns the length of a leading "https://" or "http://", or 0:

@@ -214,7 +214,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	at, n, merged := r.groupsOf(agent)
 	_, o := r.decide(at, n, merged, nil, url)
 	if o == 0 {
-		return r.kind != DisallowAll
+		return r.allowsUnmatched()
 	}
 	return orderAllows(o)
 }

@@ -19,7 +19,7 @@ type rule struct {
 	i     uint32 // index among the rules of a Robots (decoded rules)
 	raw   uint32 // where the value as written is in builder.raws (builder)
 
-	probes uint32 // of a pattern with a '*' (see patternProbes), or 0; builder only
+	probes uint32 // of a pattern with a '*' (see patternProbes), or 0 where they do not pay (see probesPay); builder only
 }
 
 type ruleFlags uint8

@@ -300,22 +300,31 @@ func TestSortByLiteral(t *testing.T) {
 // TestSortFewByLiteral checks that the sort of small indexed groups orders
 // rules as sortByLiteral does (by literal prefix, equal prefixes in file
 // order), on random prefixes built to share long beginnings, to tie on the
-// seven bytes of a key and past them, and to repeat.
+// seven bytes of a key and past them (stems of 7 and 14 bytes end on those
+// boundaries), and to repeat. As in a parse, the prefixes are slices of one
+// buffer whose room runs on into the bytes after them, which headBytes
+// reads and must mask off.
 func TestSortFewByLiteral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 4096))
-	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/catalog/product/", "/x?"}
+	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/wp-admin/ajax", "/catalog/product/", "/x?"}
 	for trial := range 2000 {
 		n := 1 + rng.IntN(smallIdxMask)
 		if trial%2 == 0 {
 			n = 1 + rng.IntN(20)
 		}
+		var buf []byte
+		ends := make([]int, n+1)
+		for i := range n {
+			buf = append(buf, stems[rng.IntN(len(stems))]...)
+			for range rng.IntN(10) {
+				buf = append(buf, "ab/-z"[rng.IntN(5)])
+			}
+			ends[i+1] = len(buf)
+		}
+		buf = append(buf, "/trailing"...) // room past the last prefix, too
 		lits := make([][]byte, n)
 		for i := range lits {
-			b := []byte(stems[rng.IntN(len(stems))])
-			for range rng.IntN(10) {
-				b = append(b, "ab/-z"[rng.IntN(5)])
-			}
-			lits[i] = b
+			lits[i] = buf[ends[i]:ends[i+1]]
 		}
 		few, want := make([]uint64, n), make([]uint64, n)
 		for i := range n {
@@ -364,6 +373,61 @@ func TestLiteralReaders(t *testing.T) {
 						t.Fatalf("path %q, literal %q: compareLiteral = %d, want %d", p.String(), lit, got, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestProbesOfMergedCopies pins where a keyed wildcard rule keeps its
+// probes (see probesPay): 0 in the small groups of a file, which are walked
+// by key, and the pattern's probes once copied into a merged group that is
+// indexed. Either way the answers are the slow reference's, before and
+// after the binary round trip.
+func TestProbesOfMergedCopies(t *testing.T) {
+	var b strings.Builder
+	for i := range 2 * mergeMin {
+		fmt.Fprintf(&b, "User-agent: a\nDisallow: /d%d*.pdf\nAllow: /d*/keep%d$\nDisallow: /e*x%d\n", i, i, i)
+	}
+	body := []byte(b.String())
+	r, slow := Parse(body), slowParse(body)
+	var walked, indexed int
+	for g := range r.numGroups() {
+		start, _, end := r.groupRules(g)
+		isIndexed := r.group(g).wild&idxBit != 0
+		if isIndexed != r.isCopy(g) {
+			t.Fatalf("group %d: indexed %v, merged copy %v; the test wants the copy alone indexed", g, isIndexed, r.isCopy(g))
+		}
+		for i := start; i < end; i++ {
+			pat := r.pattern(i)
+			_, w1, patEnd := r.ruleWords3(i)
+			if !recStar(w1) || ruleKey(pat) == 0 {
+				t.Fatalf("rule %d %q: the test wants keyed wildcard rules only", i, pat)
+			}
+			want := uint32(0)
+			if isIndexed {
+				want = patternProbes([]byte(strings.TrimSuffix(pat, "$")))
+				indexed++
+			} else {
+				walked++
+			}
+			// A wildcard pattern is followed by its probes.
+			if got := le32(r.text[patEnd : patEnd+filterLen]); got != want {
+				t.Errorf("rule %d %q (indexed group %v): probes %#x, want %#x", i, pat, isIndexed, got, want)
+			}
+		}
+	}
+	if walked == 0 || indexed == 0 {
+		t.Fatalf("%d rules in groups walked by key, %d in indexed ones: want both", walked, indexed)
+	}
+	loaded := load(t, r)
+	for i := range 2 * mergeMin {
+		for _, u := range []string{
+			fmt.Sprintf("/d%d/a.pdf", i), fmt.Sprintf("/d%d/keep%d", i, i), fmt.Sprintf("/d/keep%d", i),
+			fmt.Sprintf("/e/x%d", i), fmt.Sprintf("/ex%d/", i), "/d.pdf", "/f",
+		} {
+			for _, agent := range []string{"a", "b"} {
+				checkDecide(t, body, r, slow, agent, u)
+				checkDecide(t, body, loaded, slow, agent, u)
 			}
 		}
 	}

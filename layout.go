@@ -53,7 +53,7 @@ import (
 // of probes (see patternProbes), so a pattern ends where the next begins,
 // or 4 bytes before. The probes are 0, which every path admits, for a rule
 // of a group that is not indexed and whose pattern starts with '/' and a
-// literal byte: only the paths of its key meet it (see builder.probesPay).
+// literal byte: only the paths of its key meet it (see probesPay).
 // Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the

@@ -365,12 +365,6 @@ func (ru rule) order() uint64 {
 	return uint64(ru.rank())<<32 | uint64(^ru.line)
 }
 
-// orderAt returns the order of rule i (see rule.order).
-func (r *Robots) orderAt(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
-}
-
 // query is the path a query asks about, and the set of its byte pairs once
 // a rule with a '*' has needed it (see patternProbes).
 type query struct {

@@ -87,6 +87,13 @@ func TestUsageRecordFields(t *testing.T) {
 	}
 }
 
+// orderAt returns the order of rule i (see rule.order), read from its
+// record as a query's walk reads it (see Robots.first).
+func (r *Robots) orderAt(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
+}
+
 // TestRuleOrder pins the order a query reads from a rule's record (see
 // rule.order) to the rule it decodes to: orderAt(i) and orderPattern(i)
 // are rule(i).order(), order compares as before does, and orderAllows as

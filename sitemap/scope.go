@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // InScope reports whether the sitemap at sitemapURL may list loc by its
@@ -32,7 +33,7 @@ func Prefix(rawURL string) (string, bool) {
 	if err != nil || u.Host == "" || u.User != nil {
 		return "", false
 	}
-	scheme := strings.ToLower(u.Scheme)
+	scheme := grammar.LowerString(u.Scheme)
 	if scheme != "http" && scheme != "https" {
 		return "", false
 	}

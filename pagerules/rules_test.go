@@ -205,3 +205,26 @@ func (r *repeater) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestMayIndexEmbedded checks what indexifembedded changes: the content of
+// a noindex page may be indexed where another page embeds it, and a page
+// that may be indexed may be embedded too.
+func TestMayIndexEmbedded(t *testing.T) {
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		why      string
+		header   string
+		embedded bool
+	}{
+		{google + " indexifembedded with noindex: embedded content may be indexed", "noindex, indexifembedded", true},
+		{google + " noindex alone: not even embedded", "noindex", false},
+		{"no rule: the page may be indexed, so embedded too", "nofollow", true},
+		{google + " indexifembedded alone changes nothing", "indexifembedded", true},
+	} {
+		var r Rules
+		r.AddHeader(header("X-Robots-Tag: "+tt.header), "Googlebot")
+		if got := r.MayIndexEmbedded(now); got != tt.embedded {
+			t.Errorf("%s: MayIndexEmbedded after %q = %v, want %v", tt.why, tt.header, got, tt.embedded)
+		}
+	}
+}

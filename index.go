@@ -14,9 +14,10 @@ import (
 // A rule's literal prefix is its pattern up to the first '*', or the whole
 // pattern without a final '$'. A rule can match a path only if its literal
 // prefix is a prefix of the path. The rules of an indexed group are sorted
-// by literal prefix, then in precedence order (see before); rules with equal
-// literal prefixes form a run. Each rule has two more words: its probes
-// (see patternProbes; 0, which every path admits, for a rule without '*'),
+// by literal prefix, then in precedence order (SPEC §5, see sortLayout);
+// rules with equal literal prefixes form a run. Each rule has two more
+// words: its probes (see patternProbes; 0, which every path admits, for a
+// rule without '*'),
 // so that a query rejects most wildcard rules without decoding them, and
 // its link:
 //
@@ -529,7 +530,7 @@ func (r *Robots) literalHead(i uint32) uint64 {
 	return bits.ReverseBytes64(v)
 }
 
-// orderPattern returns the order of rule i (see rule.order), its pattern,
+// orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)

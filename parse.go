@@ -303,7 +303,8 @@ func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
 // without those of keyed rules in groups walked by key, the parse and
 // first question of each of the corpus's files of at most 4 KiB take 0.7%
 // fewer (55.98M → 55.58M a pass), and their 20 questions a file 0.9% fewer
-// (callgrind; bench/README.md, "Small files").
+// (callgrind; bench/README.md, "Small files: probes where they pay, ties
+// sorted as integers", gives the commands).
 func probesPay(ru rule, indexed bool) bool {
 	return ru.flags&ruleStar != 0 && (ru.key == 0 || indexed)
 }

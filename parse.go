@@ -326,12 +326,8 @@ func indexFallback(value []byte) int {
 // normalising changes it (see grammar.NeedsEscape) and whether it has a '*'. It
 // tests eight bytes at a time: most values are plain paths.
 func scanValue(value []byte) (escape, star bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	// A byte of x is zero where v has the byte sought; (x-ones)&^x sets the
-	// high bit of some byte exactly when x has a zero byte.
+	// A byte of x is zero where v has the byte sought; zeros(x) sets the
+	// high bit of some byte exactly when x has a zero byte (see match.go).
 	var high, pct, stars uint64
 	for i := 0; i < len(value); i += 8 {
 		var v uint64
@@ -350,8 +346,8 @@ func scanValue(value []byte) (escape, star bool) {
 		}
 		x, y := v^('%'*ones), v^('*'*ones)
 		high |= v
-		pct |= (x - ones) &^ x
-		stars |= (y - ones) &^ y
+		pct |= zeros(x)
+		stars |= zeros(y)
 	}
 	star = stars&highs != 0
 	switch {

@@ -80,7 +80,7 @@ func NormalizeURL(rawURL string) string {
 		switch c := rawURL[j]; {
 		case !needsWork[c]:
 			b.WriteByte(c)
-		case c == '%' && isEscape(rawURL, j):
+		case c == '%' && grammar.IsEscape(rawURL, j):
 			b.WriteByte('%')
 			b.WriteByte(grammar.Upper(rawURL[j+1]))
 			b.WriteByte(grammar.Upper(rawURL[j+2]))
@@ -114,7 +114,7 @@ func firstToNormalize(s string) int {
 			i++
 		case c != '%':
 			return i
-		case !isEscape(s, i):
+		case !grammar.IsEscape(s, i):
 			i++
 		case grammar.IsLowerHex(s[i+1]) || grammar.IsLowerHex(s[i+2]):
 			return i
@@ -144,9 +144,4 @@ func plainWord(v uint64) bool {
 	at := (v &^ (ones * 0x20)) ^ (ones * 0x40)
 	flags := v | (v - ones*'&') | (v + ones*(0x7F-'z')) | zeros(lg) | zeros(bc) | zeros(at)
 	return flags&highs == 0
-}
-
-// isEscape reports whether s[i] starts a %-escape: '%' and two hex digits.
-func isEscape(s string, i int) bool {
-	return i+2 < len(s) && grammar.IsHex(s[i+1]) && grammar.IsHex(s[i+2])
 }

@@ -346,7 +346,7 @@ func unescapeHost(s string) (string, bool) {
 			b.WriteByte(s[i])
 			continue
 		}
-		if i+2 >= len(s) || !grammar.IsHex(s[i+1]) || !grammar.IsHex(s[i+2]) {
+		if !grammar.IsEscape(s, i) {
 			return "", false
 		}
 		b.WriteByte(unhexDigit(s[i+1])<<4 | unhexDigit(s[i+2]))

@@ -14,7 +14,7 @@ func AppendEscaped(dst, value []byte) []byte {
 	for i := 0; i < len(value); i++ {
 		c := value[i]
 		switch {
-		case c == '%' && i+2 < len(value) && IsHex(value[i+1]) && IsHex(value[i+2]):
+		case c == '%' && IsEscape(value, i):
 			dst = append(dst, '%', Upper(value[i+1]), Upper(value[i+2]))
 			i += 2
 		case c >= 0x80:
@@ -49,7 +49,7 @@ func NeedsEscape(value []byte) bool {
 		if c >= 0x80 {
 			return true
 		}
-		if c == '%' && i+2 < len(value) && IsHex(value[i+1]) && IsHex(value[i+2]) {
+		if c == '%' && IsEscape(value, i) {
 			if IsLowerHex(value[i+1]) || IsLowerHex(value[i+2]) {
 				return true
 			}
@@ -57,6 +57,13 @@ func NeedsEscape(value []byte) bool {
 		}
 	}
 	return false
+}
+
+// IsEscape reports whether the '%' at s[i] starts a %-escape: two hex
+// digits follow it, in either case. Every part that reads %-escapes asks
+// it here.
+func IsEscape[T string | []byte](s T, i int) bool {
+	return i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2])
 }
 
 // IsHex reports whether c is a hex digit, in either case.

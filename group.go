@@ -131,7 +131,7 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
 		return r.agentGroupsFrom(base, lists, i)
 	}
-	return r.list(lists) // the global list comes first
+	return r.globalList(lists)
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one
@@ -152,9 +152,13 @@ func (r *Robots) globalGroup() Group {
 	if !r.hasWords() {
 		return Group{r: r}
 	}
-	at, n, merged := r.list(r.word(hLists))
+	at, n, merged := r.globalList(r.word(hLists))
 	return Group{r: r, at: at, n: n, merged: merged}
 }
+
+// globalList returns the groups that name "*", from the group lists that
+// start at word lists: theirs is the first list (see layout.go).
+func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
 
 // GroupFor returns the merged group that decides for a crawler that
 // answers to several agents, as Google's parser takes a list of them: every

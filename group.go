@@ -344,8 +344,7 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 // recOrder returns the order (see patternOrder) of the rule whose record is
 // w0, w1 and the first word of the next.
 func recOrder(w0, w1, next uint32) uint64 {
-	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
-	return patternOrder(n, w0, w1)
+	return patternOrder(recEnd(w1, next)-recOff(w0), w0, w1)
 }
 
 // patternOrder returns the order of the rule whose record is w0 and w1 and
@@ -380,13 +379,11 @@ func (q *query) admits(probes uint32) bool {
 // matchesAt reports whether the pattern of rule i matches the query's
 // path.
 func (r *Robots) matchesAt(i uint32, q *query) bool {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w1, off, end := le32(s[4:8]), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
 	star := recStar(w1)
-	if star {
-		end -= filterLen
-	}
-	lit := r.text[off:end]
+	end := recEnd(w1, le32(s[8:12]))
+	lit := r.text[recOff(le32(s[0:4])):end]
 	anchored := len(lit) > 0 && lit[len(lit)-1] == '$'
 	if anchored {
 		lit = lit[:len(lit)-1]

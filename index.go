@@ -477,11 +477,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	if p.slash {
 		return p.compare(r.literalOf(i))
 	}
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
-	if star {
-		end -= filterLen
-	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
+	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
 	pat, path := r.text[off:end], p.rest
 	j := sharedPrefix(path, pat)
 	// lit is where the literal prefix ends, or a place past j when it
@@ -511,11 +509,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 // sorts no higher than any byte, so heads that differ compare as the
 // strings do; equal heads say nothing.
 func (r *Robots) literalHead(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
-	if star {
-		end -= filterLen
-	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
+	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
 	n := int(end - off)
 	if n > 0 && r.text[end-1] == '$' {
 		n--
@@ -537,14 +533,10 @@ func (r *Robots) literalHead(i uint32) uint64 {
 // orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
-	star = recStar(w1)
-	if star {
-		end -= filterLen
-	}
-	pat = r.text[recOff(w0):end]
-	return patternOrder(uint32(len(pat)), w0, w1), pat, star
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w0, w1 := le32(s[0:4]), le32(s[4:8])
+	pat = r.text[recOff(w0):recEnd(w1, le32(s[8:12]))]
+	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

@@ -69,6 +69,15 @@ func IsEscape[T string | []byte](s T, i int) bool {
 // IsHex reports whether c is a hex digit, in either case.
 func IsHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
+// HexValue returns the value of the hex digit c, in either case (see
+// IsHex).
+func HexValue(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
+}
+
 // IsLowerHex reports whether c is a lower-case hex letter.
 func IsLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
 

@@ -53,13 +53,6 @@ func (ru rule) rank() int {
 	return ru.priority()<<1 | int(ru.flags&ruleAllow)
 }
 
-// before reports whether a takes precedence over b: longer pattern first,
-// then Allow, then the earlier line (SPEC §5).
-func before(a, b rule) bool {
-	ra, rb := a.rank(), b.rank()
-	return ra > rb || ra == rb && a.line < b.line
-}
-
 // sortScratch holds the buffers sortLayout reuses between groups.
 type sortScratch struct {
 	keys  []uint64
@@ -71,14 +64,14 @@ type sortScratch struct {
 
 // sortLayout orders the rules of a group: rules that can match any path
 // (key 0) first, then the others by key; within each part, in precedence
-// order (see before). The rules come in file order.
+// order (SPEC §5: by rank, then line). The rules come in file order.
 func sortLayout(rules []rule, s *sortScratch) {
 	if len(rules) < 2 {
 		return
 	}
 	// Sorting one integer per rule spares a comparison function call per
 	// pair of rules. From the top bit down: key (8 bits), inverted rank (18, see rank),
-	// index (38), which orders as before does: the rules are in file order,
+	// index (38), which orders rules by precedence: they are in file order,
 	// so the index stands for the line.
 	const index = 1<<38 - 1
 	s.keys = s.keys[:0]
@@ -138,7 +131,7 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
 		return r.agentGroupsFrom(base, lists, i)
 	}
-	return r.list(lists) // the global list comes first
+	return r.globalList(lists)
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one
@@ -159,9 +152,13 @@ func (r *Robots) globalGroup() Group {
 	if !r.hasWords() {
 		return Group{r: r}
 	}
-	at, n, merged := r.list(r.word(hLists))
+	at, n, merged := r.globalList(r.word(hLists))
 	return Group{r: r, at: at, n: n, merged: merged}
 }
+
+// globalList returns the groups that name "*", from the group lists that
+// start at word lists: theirs is the first list (see layout.go).
+func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
 
 // GroupFor returns the merged group that decides for a crawler that
 // answers to several agents, as Google's parser takes a list of them: every
@@ -254,14 +251,14 @@ func (r *Robots) allowsUnmatched() bool { return r == nil || r.kind != DisallowA
 // pattern matches with priority 0 and never disallows.
 func (ru rule) allows() bool { return ru.flags&ruleAllow != 0 || ru.priority() == 0 }
 
-// orderAllows is rule.allows for the rule of order o (see rule.order).
+// orderAllows is rule.allows for the rule of order o (see patternOrder).
 func orderAllows(o uint64) bool {
 	rank := o >> 32
 	return rank&uint64(ruleAllow) != 0 || rank == 0
 }
 
 // decide returns the rule that decides for url, as its index and its order
-// (see rule.order), or order 0 when no rule matches. A DisallowAll Robots
+// (see patternOrder), or order 0 when no rule matches. A DisallowAll Robots
 // has no rules: Allowed and Decide tell it apart.
 func (g Group) decide(url string) (i uint32, o uint64) {
 	if g.r == nil {
@@ -344,25 +341,20 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 	}
 }
 
-// recOrder returns the order (see rule.order) of the rule whose record is
+// recOrder returns the order (see patternOrder) of the rule whose record is
 // w0, w1 and the first word of the next.
 func recOrder(w0, w1, next uint32) uint64 {
-	n := recOff(next) - recOff(w0) - filterLen*(w1>>ruleLineBits&1) // probes follow a pattern with '*'
-	return patternOrder(n, w0, w1)
+	return patternOrder(recEnd(w1, next)-recOff(w0), w0, w1)
 }
 
-// patternOrder returns the order (see rule.order) of the rule whose record
-// is w0 and w1 and whose pattern, '$' included, has n bytes: n is its
-// priority.
+// patternOrder returns the order of the rule whose record is w0 and w1 and
+// whose pattern, '$' included, has n bytes: n is its priority. The order
+// of a rule is a number that ranks rules by precedence (SPEC §5): a takes
+// precedence over b when a's order is the greater. From the top: rank
+// (see rule.rank), then the line, inverted. It is never 0, which stands
+// for no rule. TestRuleOrder pins it to the rules it is read from.
 func patternOrder(n, w0, w1 uint32) uint64 {
 	return uint64(n<<1|w0>>ruleOffBits)<<32 | uint64(^recLine(w1))
-}
-
-// order returns a number that orders rules as before does: a takes
-// precedence over b when a.order() > b.order(). From the top: rank, then
-// the line, inverted. It is never 0.
-func (ru rule) order() uint64 {
-	return uint64(ru.rank())<<32 | uint64(^ru.line)
 }
 
 // query is the path a query asks about, and the set of its byte pairs once
@@ -387,13 +379,11 @@ func (q *query) admits(probes uint32) bool {
 // matchesAt reports whether the pattern of rule i matches the query's
 // path.
 func (r *Robots) matchesAt(i uint32, q *query) bool {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w1, off, end := le32(s[4:8]), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
 	star := recStar(w1)
-	if star {
-		end -= filterLen
-	}
-	lit := r.text[off:end]
+	end := recEnd(w1, le32(s[8:12]))
+	lit := r.text[recOff(le32(s[0:4])):end]
 	anchored := len(lit) > 0 && lit[len(lit)-1] == '$'
 	if anchored {
 		lit = lit[:len(lit)-1]

@@ -14,9 +14,10 @@ import (
 // A rule's literal prefix is its pattern up to the first '*', or the whole
 // pattern without a final '$'. A rule can match a path only if its literal
 // prefix is a prefix of the path. The rules of an indexed group are sorted
-// by literal prefix, then in precedence order (see before); rules with equal
-// literal prefixes form a run. Each rule has two more words: its probes
-// (see patternProbes; 0, which every path admits, for a rule without '*'),
+// by literal prefix, then in precedence order (SPEC §5, see sortLayout);
+// rules with equal literal prefixes form a run. Each rule has two more
+// words: its probes (see patternProbes; 0, which every path admits, for a
+// rule without '*'),
 // so that a query rejects most wildcard rules without decoding them, and
 // its link:
 //
@@ -310,7 +311,9 @@ const (
 // It spares sortByLiteral's passes from depth to depth, five bytes at a
 // time, and comparing the rest of tied prefixes byte by byte: in the small
 // files of the corpus, seven in ten rules of an indexed group share their
-// first seven bytes with another rule of the group.
+// first seven bytes with another rule of the group (bench/README.md,
+// "Small files: probes where they pay, ties sorted as integers", has the
+// instructions it saves and how they were counted).
 func sortFewByLiteral(keys []uint64, lits [][]byte) { sortFewFrom(keys, lits, 0) }
 
 // sortFewFrom is sortFewByLiteral from byte depth on, for keys that hold
@@ -356,9 +359,11 @@ func headBytes(lit []byte, depth int) uint64 {
 // fewSorted is the number of keys up to which sortFewByLiteral and
 // sortLayout sort them by insertion: rules are often listed in about the
 // order of their paths. Over the corpus's files of at most 4 KiB, each
-// parsed and asked Googlebot about "/", a pass takes 56.19M instructions
-// with 64 and 56.55M with 0 (slices.Sort always): callgrind with
-// GOGC=off, the difference of 5 passes and 1, divided by 4.
+// parsed and asked Googlebot about "/" (w1), a pass takes 56.19M
+// instructions with 64 and 56.55M with 0 (slices.Sort always): callgrind
+// with GOGC=off, the difference of 5 passes and 1, divided by 4. The w1
+// program and how it is counted: bench/README.md, "Small files: the index
+// only where a group needs it", which reports this change as -0.27M.
 const fewSorted = 64
 
 // sortFew sorts keys in increasing order: by insertion up to fewSorted
@@ -472,11 +477,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	if p.slash {
 		return p.compare(r.literalOf(i))
 	}
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
-	if star {
-		end -= filterLen
-	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
+	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
 	pat, path := r.text[off:end], p.rest
 	j := sharedPrefix(path, pat)
 	// lit is where the literal prefix ends, or a place past j when it
@@ -506,11 +509,9 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 // sorts no higher than any byte, so heads that differ compare as the
 // strings do; equal heads say nothing.
 func (r *Robots) literalHead(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	star, off, end := recStar(le32(s[4:8])), recOff(le32(s[0:4])), recOff(le32(s[8:12]))
-	if star {
-		end -= filterLen
-	}
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
+	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
 	n := int(end - off)
 	if n > 0 && r.text[end-1] == '$' {
 		n--
@@ -529,17 +530,13 @@ func (r *Robots) literalHead(i uint32) uint64 {
 	return bits.ReverseBytes64(v)
 }
 
-// orderPattern returns the order of rule i (see rule.order), its pattern,
+// orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end := le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
-	star = recStar(w1)
-	if star {
-		end -= filterLen
-	}
-	pat = r.text[recOff(w0):end]
-	return patternOrder(uint32(len(pat)), w0, w1), pat, star
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w0, w1 := le32(s[0:4]), le32(s[4:8])
+	pat = r.text[recOff(w0):recEnd(w1, le32(s[8:12]))]
+	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
 }
 
 // firstIndexed is first for an indexed group whose rules are [start:end)

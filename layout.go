@@ -374,14 +374,22 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 
 // ruleWords3 returns the two words of rule i and where its pattern ends,
 // read from the first word of the next with one bounds check: a pattern
-// with a '*' is followed by its probes (see patternProbes).
+// with a '*' is followed by its probes (see patternProbes). It is too large
+// to inline: the query's functions (matchesAt, orderPattern,
+// compareLiteral, literalHead) read the three words themselves, and share
+// recEnd.
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
-	w0, w1, end = le32(s[0:4]), le32(s[4:8]), recOff(le32(s[8:12]))
-	if recStar(w1) {
-		end -= filterLen
-	}
-	return w0, w1, end
+	w0, w1 = le32(s[0:4]), le32(s[4:8])
+	return w0, w1, recEnd(w1, le32(s[8:12]))
+}
+
+// recEnd returns where the pattern of a rule ends, from the second word of
+// its record and the first word of the next record: where the next pattern
+// begins, less the probes that follow a pattern with a '*' (see
+// patternProbes).
+func recEnd(w1, next uint32) uint32 {
+	return recOff(next) - filterLen*(w1>>ruleLineBits&1)
 }
 
 // pattern returns the normalised pattern of rule i, final '$' included.

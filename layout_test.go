@@ -87,15 +87,28 @@ func TestUsageRecordFields(t *testing.T) {
 	}
 }
 
-// orderAt returns the order of rule i (see rule.order), read from its
+// orderAt returns the order of rule i (see patternOrder), read from its
 // record as a query's walk reads it (see Robots.first).
 func (r *Robots) orderAt(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
 }
 
+// order returns the order of a decoded rule (see patternOrder), from its
+// rank and line, as the test's reference.
+func (ru rule) order() uint64 {
+	return uint64(ru.rank())<<32 | uint64(^ru.line)
+}
+
+// before reports whether a takes precedence over b, as SPEC §5 says it:
+// longer pattern first, then Allow, then the earlier line.
+func before(a, b rule) bool {
+	ra, rb := a.rank(), b.rank()
+	return ra > rb || ra == rb && a.line < b.line
+}
+
 // TestRuleOrder pins the order a query reads from a rule's record (see
-// rule.order) to the rule it decodes to: orderAt(i) and orderPattern(i)
+// patternOrder) to the rule it decodes to: orderAt(i) and orderPattern(i)
 // are rule(i).order(), order compares as before does, and orderAllows as
 // allows, over the rules of files that use every flag.
 func TestRuleOrder(t *testing.T) {

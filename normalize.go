@@ -80,7 +80,7 @@ func NormalizeURL(rawURL string) string {
 		switch c := rawURL[j]; {
 		case !needsWork[c]:
 			b.WriteByte(c)
-		case c == '%' && isEscape(rawURL, j):
+		case c == '%' && grammar.IsEscape(rawURL, j):
 			b.WriteByte('%')
 			b.WriteByte(grammar.Upper(rawURL[j+1]))
 			b.WriteByte(grammar.Upper(rawURL[j+2]))
@@ -104,7 +104,7 @@ func NormalizeURL(rawURL string) string {
 func firstToNormalize(s string) int {
 	i := 0
 	for i < len(s) {
-		if i+8 <= len(s) && plainWord(load64(s, i)) {
+		if i+8 <= len(s) && plainWord(le64(s[i:i+8])) {
 			i += 8
 			continue
 		}
@@ -114,7 +114,7 @@ func firstToNormalize(s string) int {
 			i++
 		case c != '%':
 			return i
-		case !isEscape(s, i):
+		case !grammar.IsEscape(s, i):
 			i++
 		case grammar.IsLowerHex(s[i+1]) || grammar.IsLowerHex(s[i+2]):
 			return i
@@ -133,32 +133,15 @@ func firstToNormalize(s string) int {
 // together with '@'. Be careful when changing it: with each test a few
 // operations per word, it is most of what a plain URL costs.
 func plainWord(v uint64) bool {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	// With every byte below 0x80 (v's own high bits are tested too):
 	// v-ones*n sets a byte's high bit where the byte is below n, and
 	// v+ones*(0x7F-n) where it is above n. x^(ones*c) has a zero byte
-	// where x holds c, and (y-ones)&^y sets a high bit when y has a zero
-	// byte. Clearing bit 1 makes '<' and '>' both 0x3C, and '\' and '^'
-	// both 0x5C; clearing bit 5 makes '`' and '@' both 0x40.
+	// where x holds c, and zeros(y) sets a high bit when y has a zero byte
+	// (see match.go). Clearing bit 1 makes '<' and '>' both 0x3C, and '\'
+	// and '^' both 0x5C; clearing bit 5 makes '`' and '@' both 0x40.
 	m := v &^ (ones * 0x02)
 	lg, bc := m^(ones*0x3C), m^(ones*0x5C)
 	at := (v &^ (ones * 0x20)) ^ (ones * 0x40)
-	flags := v | (v - ones*'&') | (v + ones*(0x7F-'z')) |
-		(lg-ones)&^lg | (bc-ones)&^bc | (at-ones)&^at
+	flags := v | (v - ones*'&') | (v + ones*(0x7F-'z')) | zeros(lg) | zeros(bc) | zeros(at)
 	return flags&highs == 0
-}
-
-// load64 reads s[i:i+8] as a little-endian word.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// isEscape reports whether s[i] starts a %-escape: '%' and two hex digits.
-func isEscape(s string, i int) bool {
-	return i+2 < len(s) && grammar.IsHex(s[i+1]) && grammar.IsHex(s[i+2])
 }

@@ -303,7 +303,8 @@ func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
 // without those of keyed rules in groups walked by key, the parse and
 // first question of each of the corpus's files of at most 4 KiB take 0.7%
 // fewer (55.98M → 55.58M a pass), and their 20 questions a file 0.9% fewer
-// (callgrind; bench/README.md, "Small files").
+// (callgrind; bench/README.md, "Small files: probes where they pay, ties
+// sorted as integers", gives the commands).
 func probesPay(ru rule, indexed bool) bool {
 	return ru.flags&ruleStar != 0 && (ru.key == 0 || indexed)
 }
@@ -325,12 +326,8 @@ func indexFallback(value []byte) int {
 // normalising changes it (see grammar.NeedsEscape) and whether it has a '*'. It
 // tests eight bytes at a time: most values are plain paths.
 func scanValue(value []byte) (escape, star bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	// A byte of x is zero where v has the byte sought; (x-ones)&^x sets the
-	// high bit of some byte exactly when x has a zero byte.
+	// A byte of x is zero where v has the byte sought; zeros(x) sets the
+	// high bit of some byte exactly when x has a zero byte (see match.go).
 	var high, pct, stars uint64
 	for i := 0; i < len(value); i += 8 {
 		var v uint64
@@ -349,8 +346,8 @@ func scanValue(value []byte) (escape, star bool) {
 		}
 		x, y := v^('%'*ones), v^('*'*ones)
 		high |= v
-		pct |= (x - ones) &^ x
-		stars |= (y - ones) &^ y
+		pct |= zeros(x)
+		stars |= zeros(y)
 	}
 	star = stars&highs != 0
 	switch {

@@ -346,20 +346,13 @@ func unescapeHost(s string) (string, bool) {
 			b.WriteByte(s[i])
 			continue
 		}
-		if i+2 >= len(s) || !grammar.IsHex(s[i+1]) || !grammar.IsHex(s[i+2]) {
+		if !grammar.IsEscape(s, i) {
 			return "", false
 		}
-		b.WriteByte(unhexDigit(s[i+1])<<4 | unhexDigit(s[i+2]))
+		b.WriteByte(grammar.HexValue(s[i+1])<<4 | grammar.HexValue(s[i+2]))
 		i += 2
 	}
 	return b.String(), true
-}
-
-func unhexDigit(c byte) byte {
-	if asciiDigit(c) {
-		return c - '0'
-	}
-	return c | 0x20 - 'a' + 10
 }
 
 // canonicalIPv6 checks a bracketed IPv6 literal and writes it as RFC 5952

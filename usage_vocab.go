@@ -36,14 +36,21 @@ const (
 	NumCategories                 // the number of categories
 )
 
-// categoryLabels are the labels of §6.1 of the vocabulary, by Category
-// (see grammar.CategoryLabels). They are case-sensitive (§6.1, §6.5.1).
-var categoryLabels [NumCategories]string = grammar.CategoryLabels
+// grammar.CategoryLabels are the labels of §6.1 of the vocabulary, by
+// Category, and grammar.SignalLabels the signals' names, by Signal: one of
+// each for every value, checked here when the package compiles.
+const (
+	_ = uint(len(grammar.CategoryLabels) - int(NumCategories))
+	_ = uint(int(NumCategories) - len(grammar.CategoryLabels))
+	_ = uint(len(grammar.SignalLabels) - int(NumSignals))
+	_ = uint(int(NumSignals) - len(grammar.SignalLabels))
+)
 
-// String returns the category's label, as Content-Usage writes it.
+// String returns the category's label, as Content-Usage writes it. Labels
+// are case-sensitive (§6.1, §6.5.1).
 func (c Category) String() string {
 	if c < NumCategories {
-		return categoryLabels[c]
+		return grammar.CategoryLabels[c]
 	}
 	return "unknown"
 }
@@ -60,14 +67,10 @@ const (
 	NumSignals                  // the number of signals
 )
 
-// signalLabels are the signals' names, by Signal (see
-// grammar.SignalLabels).
-var signalLabels [NumSignals]string = grammar.SignalLabels
-
 // String returns the signal's name, as Content-Signal writes it.
 func (s Signal) String() string {
 	if s < NumSignals {
-		return signalLabels[s]
+		return grammar.SignalLabels[s]
 	}
 	return "unknown"
 }

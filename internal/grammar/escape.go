@@ -14,7 +14,7 @@ func AppendEscaped(dst, value []byte) []byte {
 	for i := 0; i < len(value); i++ {
 		c := value[i]
 		switch {
-		case c == '%' && i+2 < len(value) && IsHex(value[i+1]) && IsHex(value[i+2]):
+		case c == '%' && IsEscape(value, i):
 			dst = append(dst, '%', Upper(value[i+1]), Upper(value[i+2]))
 			i += 2
 		case c >= 0x80:
@@ -49,7 +49,7 @@ func NeedsEscape(value []byte) bool {
 		if c >= 0x80 {
 			return true
 		}
-		if c == '%' && i+2 < len(value) && IsHex(value[i+1]) && IsHex(value[i+2]) {
+		if c == '%' && IsEscape(value, i) {
 			if IsLowerHex(value[i+1]) || IsLowerHex(value[i+2]) {
 				return true
 			}
@@ -59,8 +59,24 @@ func NeedsEscape(value []byte) bool {
 	return false
 }
 
+// IsEscape reports whether the '%' at s[i] starts a %-escape: two hex
+// digits follow it, in either case. Every part that reads %-escapes asks
+// it here.
+func IsEscape[T string | []byte](s T, i int) bool {
+	return i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2])
+}
+
 // IsHex reports whether c is a hex digit, in either case.
 func IsHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
+
+// HexValue returns the value of the hex digit c, in either case (see
+// IsHex).
+func HexValue(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
+}
 
 // IsLowerHex reports whether c is a lower-case hex letter.
 func IsLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }

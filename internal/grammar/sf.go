@@ -308,7 +308,7 @@ func (p *sfParser) displayString() bool {
 			if p.i+2 > len(p.s) || !isLowerHexDigit(p.s[p.i]) || !isLowerHexDigit(p.s[p.i+1]) {
 				return false
 			}
-			decoded = append(decoded, hexValue(p.s[p.i])<<4|hexValue(p.s[p.i+1]))
+			decoded = append(decoded, HexValue(p.s[p.i])<<4|HexValue(p.s[p.i+1]))
 			p.i += 2
 		case c == '"':
 			return utf8.Valid(decoded)
@@ -319,11 +319,4 @@ func (p *sfParser) displayString() bool {
 	return false
 }
 
-func isLowerHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
-
-func hexValue(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c - 'a' + 10
-}
+func isLowerHexDigit(c byte) bool { return '0' <= c && c <= '9' || IsLowerHex(c) }

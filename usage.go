@@ -1,6 +1,10 @@
 package robotstxt
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
+)
 
 // This file answers what a robots.txt file says a crawler may use a page
 // for, next to whether it may fetch it: the Content-Usage lines of the IETF
@@ -24,15 +28,15 @@ type Pref uint8
 const (
 	// PrefUnknown: no line states a preference for the category (the
 	// vocabulary's "unknown", vocab-08 §5).
-	PrefUnknown Pref = iota
+	PrefUnknown Pref = grammar.PrefUnknown
 	// PrefYes: the use is allowed (y, or yes).
-	PrefYes
+	PrefYes Pref = grammar.PrefYes
 	// PrefNo: the use is disallowed (n, or no).
-	PrefNo
+	PrefNo Pref = grammar.PrefNo
 	// PrefNotCrawlable: the group disallows fetching the URL, and no
 	// usage preference applies to a URL that may not be fetched
 	// (attach-05 §3.1). It is never stated by a line.
-	PrefNotCrawlable
+	PrefNotCrawlable Pref = grammar.PrefNotCrawlable
 )
 
 // String returns "unknown", "y", "n" or "not crawlable".
@@ -115,7 +119,7 @@ func (u Usage) Combined(c Category) Pref {
 	p := u.ContentUsage[c].Pref
 	for s, cat := range signalCategory {
 		if cat == c {
-			p = combinePrefs(p, u.ContentSignal[s].Pref)
+			p = grammar.CombinePrefs(p, u.ContentSignal[s].Pref)
 		}
 	}
 	return p
@@ -198,7 +202,7 @@ func (b *usageBest) add(u usageRec, pri int, count int) {
 	b.line = min(b.line, u.line)
 	for i := range count {
 		old, got := prefAt(b.prefs, i), prefAt(u.prefs, i)
-		p := combinePrefs(old, got)
+		p := grammar.CombinePrefs(old, got)
 		switch {
 		case p != old:
 			b.lines[i] = u.line

@@ -85,16 +85,3 @@ var signalCategory = [NumSignals]Category{
 	SignalAIInput: AIUse,
 	SignalAITrain: TrainAI,
 }
-
-// combinePrefs combines two statements about one category as vocab-08 §5.1
-// says: a disallow wins, then an allow; otherwise the preference is
-// unknown.
-func combinePrefs(a, b Pref) Pref {
-	switch {
-	case a == PrefNo || b == PrefNo:
-		return PrefNo
-	case a == PrefYes || b == PrefYes:
-		return PrefYes
-	}
-	return PrefUnknown
-}

@@ -313,12 +313,13 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 		w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.Status, Message: "answered " + resp.Status + ": not read"})
 		return true, nil
 	}
+	dir, _ := sitemap.Prefix(it.url) // once per sitemap; "" when none, and Under refuses every loc
 	r := sitemap.NewReader(resp.Body, &sitemap.Options{
 		URL:         it.url,
 		ContentType: resp.Header.Get("Content-Type"),
 		MaxURLs:     w.o.MaxURLs,
 		MaxBytes:    w.o.MaxBytes,
-		Allow:       func(loc string) bool { return w.allowed(ctx, it, loc) },
+		Allow:       func(loc string) bool { return w.allowed(ctx, it, dir, loc) },
 		Seen:        w.seen,
 		OnFinding:   func(f sitemap.Finding) { visit.Findings++; w.find(f) },
 	})
@@ -402,11 +403,11 @@ func (w *walker) fetchFailed(it sitemapItem, err error) {
 }
 
 // allowed reports whether the sitemap it may list loc: loc is in the
-// sitemap's directory, or under the host whose robots.txt named the
+// sitemap's directory dir (sitemap.Prefix of it.url, "" for none), or under the host whose robots.txt named the
 // sitemap or its index, or on another host whose robots.txt names the
 // sitemap or its index (cross-submission).
-func (w *walker) allowed(ctx context.Context, it sitemapItem, loc string) bool {
-	if sitemap.InScope(it.url, loc) || it.namedBy != "" && sitemap.Under(it.namedBy, loc) {
+func (w *walker) allowed(ctx context.Context, it sitemapItem, dir, loc string) bool {
+	if sitemap.Under(dir, loc) || it.namedBy != "" && sitemap.Under(it.namedBy, loc) {
 		return true
 	}
 	by, _, err := w.namedIn(ctx, loc, it.url, it.parent)

@@ -7,10 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"math/rand/v2"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // A Store holds origins' fetch histories for caches that share it, so that
@@ -205,7 +206,7 @@ func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func()
 		return
 	}
 	s.store, s.now, s.timeout = o.Store, now, timeout
-	s.bind = binding{agent: strings.ToLower(agent), key: bytes.Clone(o.StoreKey)}
+	s.bind = binding{agent: grammar.LowerString(agent), key: bytes.Clone(o.StoreKey)}
 	s.storeTimeout = orDefault(o.StoreTimeout, DefaultStoreTimeout)
 	s.storeKeep = orDefault(o.StoreKeep, giveUpAfter)
 	s.storeRetry = orDefault(o.StoreRetry, DefaultStoreRetry)

@@ -3,6 +3,8 @@ package pagerules
 import (
 	"strings"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file reads the date of unavailable_after. Google accepts "a widely
@@ -184,7 +186,7 @@ func (d *dateScanner) zone() (int, bool) {
 		w := d.word()
 		found := false
 		for _, z := range zones {
-			if strings.EqualFold(w, z.name) {
+			if grammar.EqualFold(w, z.name) {
 				off, found = z.off*3600, true
 				break
 			}
@@ -283,7 +285,7 @@ func month(w string) (int, bool) {
 		return 0, false
 	}
 	for i, n := range monthNames {
-		if strings.EqualFold(w[:3], n) && (len(w) == 3 || strings.EqualFold(w, time.Month(i+1).String())) {
+		if grammar.EqualFold(w[:3], n) && (len(w) == 3 || grammar.EqualFold(w, time.Month(i+1).String())) {
 			return i + 1, true
 		}
 	}
@@ -298,7 +300,7 @@ func weekday(w string) (time.Weekday, bool) {
 		return 0, false
 	}
 	for i, n := range dayNames {
-		if strings.EqualFold(w[:3], n) && (len(w) == 3 || strings.EqualFold(w, time.Weekday(i).String())) {
+		if grammar.EqualFold(w[:3], n) && (len(w) == 3 || grammar.EqualFold(w, time.Weekday(i).String())) {
 			return time.Weekday(i), true
 		}
 	}

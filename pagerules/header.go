@@ -100,7 +100,7 @@ func (r *Rules) addList(s, agent string, o Origin, scoped bool) {
 
 // addresses reports whether rules addressed to name apply to agent.
 func addresses(name, agent string) bool {
-	return name == "" || strings.EqualFold(name, agent)
+	return name == "" || grammar.EqualFold(name, agent)
 }
 
 // nextComma returns the index of the first comma in s at or after i, or
@@ -241,7 +241,7 @@ func limit(s string) (int, bool) {
 // preview parses the value of max-image-preview, ignoring ASCII case.
 func preview(s string) (Preview, bool) {
 	for p := PreviewNone; p <= PreviewLarge; p++ {
-		if strings.EqualFold(s, previewNames[p]) {
+		if grammar.EqualFold(s, previewNames[p]) {
 			return p, true
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file reads the robots meta tags of an HTML head with the streaming
@@ -129,8 +131,8 @@ func (r *Rules) addMetaTag(z *html.Tokenizer, agent string, n int) {
 	switch {
 	case !hasContent:
 		return
-	case bytes.EqualFold(name, []byte("robots")):
-	case len(name) > 0 && len(agent) == len(name) && bytes.EqualFold(name, []byte(agent)):
+	case grammar.EqualFold(name, "robots"):
+	case len(name) > 0 && len(agent) == len(name) && grammar.EqualFold(name, agent):
 		o.Agent = string(name)
 	default:
 		return

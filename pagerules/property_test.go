@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // rulePool are rules as a page writes them; each reads the same in any case
@@ -162,7 +163,7 @@ func TestCombineIsRootCombine(t *testing.T) {
 			}
 			u := robotstxt.Parse([]byte(file)).Usage("Foobot", "/x")
 			want := u.Combined(robotstxt.TrainAI)
-			got := combine(u.ContentUsage[robotstxt.TrainAI].Pref, u.Signal(robotstxt.SignalAITrain))
+			got := grammar.CombinePrefs(u.ContentUsage[robotstxt.TrainAI].Pref, u.Signal(robotstxt.SignalAITrain))
 			if got != want {
 				t.Errorf("%q and %q: combine gives %v, Usage.Combined %v", usage[i], signal[j], got, want)
 			}

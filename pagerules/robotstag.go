@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file reads the Robots-Tag field of draft-illyes-repext §3.1.1: a
@@ -37,7 +38,7 @@ func (r *Rules) addRobotsTagMember(m, agent string, n int) {
 	}
 	o := Origin{Source: FromRobotsTag, N: n}
 	if item != "*" {
-		if !robotstxt.ValidAgent(item) || !strings.EqualFold(item, agent) {
+		if !robotstxt.ValidAgent(item) || !grammar.EqualFold(item, agent) {
 			return
 		}
 		o.Agent = item

@@ -108,6 +108,9 @@ var headerTests = []struct {
 	{repext + " §3.1.1 example for other crawlers", []string{"Robots-Tag: *;nosnippet, ExampleBot;noindex"}, "Foobot", "nosnippet"},
 	{repext + " rules with values as parameters", []string{`Robots-Tag: *;max-snippet=20;unavailable_after="Sat, 25 Aug 2007 15:00:00 EST"`}, "Foobot", "max-snippet:20 unavailable_after:2007-08-25T20:00:00Z"},
 	{repext + " both fields add up", []string{"X-Robots-Tag: nofollow", "Robots-Tag: *;noindex"}, "Foobot", "noindex nofollow"},
+	{"agents compare ignoring ASCII case only, as robots.txt product tokens: U+017F (long s) is not s", []string{"X-Robots-Tag: \u017Fpider: noindex", "Robots-Tag: \u017Fpider;nofollow"}, "spider", "?\u017Fpider: noindex"},
+	{"values compare ignoring ASCII case only: U+017F (long s) is not s", []string{"X-Robots-Tag: max-image-preview:\u017Ftandard"}, "Googlebot", "?max-image-preview:\u017Ftandard"},
+	{"month names compare ignoring ASCII case only: U+017F (long s) is not s", []string{"X-Robots-Tag: unavailable_after: 25 Augu\u017Ft 2007 15:00:00 EST"}, "Googlebot", "?unavailable_after: 25 Augu\u017Ft 2007 15:00:00 EST"},
 }
 
 func TestAddHeader(t *testing.T) {
@@ -148,6 +151,7 @@ var metaTests = []struct {
 	{"text in a title or script is no body", `<title>a, b</title><script>if (a<b) {}</script><meta name="robots" content="noindex">`, "Googlebot", "noindex"},
 	{"a byte order mark starts no body", "\xef\xbb\xbf<meta name=robots content=noindex>", "Googlebot", "noindex"},
 	{"a meta tag without content states nothing", `<meta name="robots"><meta name="robots" content="">`, "Googlebot", ""},
+	{"meta names compare with the agent ignoring ASCII case only: U+212A (Kelvin sign) is not k", `<meta name="\u212Abot" content="noindex">`, "kbot", ""},
 	{"no address inside content", `<meta name="robots" content="googlebot: noindex">`, "Googlebot", "?googlebot: noindex"},
 }
 
@@ -200,4 +204,27 @@ func (r *repeater) Read(p []byte) (int, error) {
 		r.i++
 	}
 	return len(p), nil
+}
+
+// TestMayIndexEmbedded checks what indexifembedded changes: the content of
+// a noindex page may be indexed where another page embeds it, and a page
+// that may be indexed may be embedded too.
+func TestMayIndexEmbedded(t *testing.T) {
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		why      string
+		header   string
+		embedded bool
+	}{
+		{google + " indexifembedded with noindex: embedded content may be indexed", "noindex, indexifembedded", true},
+		{google + " noindex alone: not even embedded", "noindex", false},
+		{"no rule: the page may be indexed, so embedded too", "nofollow", true},
+		{google + " indexifembedded alone changes nothing", "indexifembedded", true},
+	} {
+		var r Rules
+		r.AddHeader(header("X-Robots-Tag: "+tt.header), "Googlebot")
+		if got := r.MayIndexEmbedded(now); got != tt.embedded {
+			t.Errorf("%s: MayIndexEmbedded after %q = %v, want %v", tt.why, tt.header, got, tt.embedded)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file joins the usage preferences of the Content-Usage response header
@@ -85,22 +86,9 @@ func JoinUsage(robots robotstxt.Usage, h http.Header) Usage {
 			p.RobotsTxt.Line = robots.Decision.Line
 			p.Pref = robotstxt.PrefNotCrawlable
 		} else {
-			p.Pref = combine(p.RobotsTxt.Pref, p.Header)
+			p.Pref = grammar.CombinePrefs(p.RobotsTxt.Pref, p.Header)
 		}
 		u.Prefs[c] = p
 	}
 	return u
-}
-
-// combine combines two statements about one category as vocab-08 §5.1
-// says: a disallow wins, then an allow; otherwise unknown. It is the rule
-// robotstxt.Usage.Combined applies, which a test holds it to.
-func combine(a, b robotstxt.Pref) robotstxt.Pref {
-	switch {
-	case a == robotstxt.PrefNo || b == robotstxt.PrefNo:
-		return robotstxt.PrefNo
-	case a == robotstxt.PrefYes || b == robotstxt.PrefYes:
-		return robotstxt.PrefYes
-	}
-	return robotstxt.PrefUnknown
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // The fields of an entry.
@@ -61,7 +63,7 @@ var changeFreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "ye
 // changeFreq returns the value of a changefreq, in lower case.
 func changeFreq(b []byte) (string, bool) {
 	for _, f := range changeFreqs {
-		if bytes.EqualFold(b, []byte(f)) {
+		if grammar.EqualFold(b, f) {
 			return f, true
 		}
 	}

@@ -189,7 +189,8 @@ func (r *Reader) decompress() (io.Reader, error) {
 		return nil, err
 	}
 	in := io.MultiReader(bytes.NewReader(magic[:n]), r.src)
-	gzName := strings.HasSuffix(strings.ToLower(urlPath(r.o.URL)), ".gz")
+	p := urlPath(r.o.URL)
+	gzName := len(p) >= 3 && grammar.EqualFold(p[len(p)-3:], ".gz")
 	if n < 2 || !bytes.Equal(magic[:], gzipMagic) {
 		if gzName {
 			r.find(0, GzipName, "named .gz but not gzip-compressed: read as it is", "")

@@ -218,6 +218,40 @@ func TestReaderFields(t *testing.T) {
 	}
 }
 
+// TestReaderCompressed checks that Compressed tells a gzip stream, found by
+// its magic bytes, from a plain one, once the file is read.
+func TestReaderCompressed(t *testing.T) {
+	for _, tt := range []struct {
+		doc  []byte
+		want bool
+	}{{[]byte(urls("https://example.com/a")), false}, {gz(urls("https://example.com/a")), true}} {
+		r := sitemap.NewReader(bytes.NewReader(tt.doc), &sitemap.Options{URL: smURL})
+		if got := readAll(t, r); len(got) != 1 || r.Compressed() != tt.want {
+			t.Errorf("entries %q, Compressed %v; want one entry and %v", got, r.Compressed(), tt.want)
+		}
+	}
+}
+
+// TestReaderFreqFold checks that changefreq is compared ignoring ASCII case
+// only, the repository's one fold (internal/grammar): "wee\u212Aly" holds
+// the Kelvin sign, which Unicode folds to k, and is no changefreq.
+func TestReaderFreqFold(t *testing.T) {
+	doc := ns + "<url><loc>https://example.com/a</loc><changefreq>wee\u212Aly</changefreq></url></urlset>"
+	r := sitemap.NewReader(strings.NewReader(doc), &sitemap.Options{URL: smURL})
+	for e, err := range r.All() {
+		if err != nil || e.ChangeFreq != "" {
+			t.Errorf("entry %+v, %v: want no changefreq", e, err)
+		}
+	}
+	var codes []sitemap.Code
+	for _, f := range r.Findings() {
+		codes = append(codes, f.Code)
+	}
+	if want := []sitemap.Code{sitemap.BadFreq}; !slices.Equal(codes, want) {
+		t.Errorf("findings %v, want %v", codes, want)
+	}
+}
+
 // TestReaderStreamError checks that a failing stream is an error, not a
 // finding, and that what came before it is kept.
 func TestReaderStreamError(t *testing.T) {

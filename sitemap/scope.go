@@ -4,6 +4,9 @@ import (
 	"hash/maphash"
 	"net/url"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // InScope reports whether the sitemap at sitemapURL may list loc by its
@@ -20,16 +23,22 @@ func InScope(sitemapURL, loc string) bool {
 }
 
 // Prefix returns the directory of an absolute http or https URL: its
-// scheme and host in lower case and its path up to the last slash, such as
-// "http://example.com/catalog/" for http://Example.com/catalog/sitemap.xml.
-// It reports false for anything else.
+// origin as [robotstxt.Origin] writes it (scheme and host in lower case,
+// a Unicode host in its Punycode form, a default port dropped) and its path
+// up to the last slash, such as "http://example.com/catalog/" for
+// http://Example.com:80/catalog/sitemap.xml. It reports false for anything
+// else, and for a URL with userinfo.
 func Prefix(rawURL string) (string, bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" || u.User != nil {
 		return "", false
 	}
-	scheme := strings.ToLower(u.Scheme)
+	scheme := grammar.LowerString(u.Scheme)
 	if scheme != "http" && scheme != "https" {
+		return "", false
+	}
+	origin, err := robotstxt.Origin(rawURL)
+	if err != nil {
 		return "", false
 	}
 	p := u.EscapedPath()
@@ -42,28 +51,40 @@ func Prefix(rawURL string) (string, bool) {
 	if hasDotSegment(p) {
 		return "", false
 	}
-	return scheme + "://" + strings.ToLower(u.Host) + p, true
+	return origin + p, true
 }
 
-// Under reports whether loc is under prefix, as [Prefix] writes it: its
-// scheme and host equal prefix's ignoring case, and its path starts with
-// prefix's path. A loc whose path has a dot segment ("/../", "/./", or
-// their %2E forms), which a server may resolve to somewhere else, is not
-// under any prefix.
+// Under reports whether loc is under prefix, as [Prefix] writes it: the
+// origin of loc, as [robotstxt.Origin] writes it, is prefix's, and its
+// path starts with prefix's path. A loc with userinfo, or whose path has a
+// dot segment ("/../", "/./", or their %2E forms), which a server may
+// resolve to somewhere else, is not under any prefix.
 func Under(prefix, loc string) bool {
 	i := strings.Index(prefix, "://")
 	if i < 0 {
 		return false
 	}
 	j := strings.IndexByte(prefix[i+3:], '/')
-	if j < 0 || len(loc) < len(prefix) {
+	k := strings.Index(loc, "://")
+	if j < 0 || k < 0 {
 		return false
 	}
-	auth := i + 3 + j // the slash that begins the path
-	if !strings.EqualFold(loc[:auth], prefix[:auth]) || loc[auth:len(prefix)] != prefix[auth:] {
+	auth := i + 3 + j // the slash that begins prefix's path
+	end := len(loc)   // the end of loc's authority
+	if e := strings.IndexAny(loc[k+3:], "/?#"); e >= 0 {
+		end = k + 3 + e
+	}
+	if strings.IndexByte(loc[k+3:end], '@') >= 0 || !strings.HasPrefix(loc[end:], prefix[auth:]) {
 		return false
 	}
-	path := loc[auth:]
+	// prefix's origin is canonical, so a loc that spells it byte for byte
+	// has it; only other spellings need robotstxt.Origin.
+	if end != auth || loc[:auth] != prefix[:auth] {
+		if origin, err := robotstxt.Origin(loc); err != nil || origin != prefix[:auth] {
+			return false
+		}
+	}
+	path := loc[end:]
 	if k := strings.IndexAny(path, "?#"); k >= 0 {
 		path = path[:k]
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // The XML reader is a small streaming tokenizer, not encoding/xml: it
@@ -148,7 +150,7 @@ func (x *xmlReader) bang() error {
 	case bytes.HasPrefix(b, []byte("![CDATA[")):
 		x.br.Discard(8)
 		return x.cdata()
-	case len(b) >= 8 && strings.EqualFold(string(b[:8]), "!DOCTYPE"):
+	case len(b) >= 8 && grammar.EqualFold(b[:8], "!DOCTYPE"):
 		x.br.Discard(8)
 		return x.doctype()
 	}
@@ -233,7 +235,7 @@ func (x *xmlReader) doctype() error {
 		case c == ']':
 			depth--
 		case c == '>' && depth <= 0:
-			if strings.EqualFold(string(name), "html") {
+			if grammar.EqualFold(name, "html") {
 				x.r.find(x.r.line, HTML, "an HTML page, not a sitemap", "")
 				x.stop = true
 				return nil
@@ -407,7 +409,7 @@ func (x *xmlReader) root(local, prefix []byte) {
 	case "feed":
 		k = Atom
 	default:
-		if strings.EqualFold(string(local), "html") {
+		if grammar.EqualFold(local, "html") {
 			x.r.find(x.r.line, HTML, "an HTML page, not a sitemap", "")
 		} else {
 			x.r.find(x.r.line, UnknownRoot, "<"+string(local)+"> is the root of no sitemap format (urlset, sitemapindex, rss, feed)", "")

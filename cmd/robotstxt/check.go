@@ -434,19 +434,26 @@ type decisionJSON struct {
 	Usage     *usageJSON `json:"usage,omitempty"`     // stated Content-Usage and Content-Signal preferences
 }
 
-func (s *source) decisionJSON(url string, d robotstxt.Decision) decisionJSON {
+// newDecisionJSON holds what every command prints of a decision: the URL,
+// the verdict and the deciding line.
+func newDecisionJSON(url string, d robotstxt.Decision) decisionJSON {
 	j := decisionJSON{URL: url, Allowed: d.Allowed, Line: d.Line, Rule: d.Rule}
-	if k := s.robots.Kind(); k != robotstxt.Parsed {
-		j.Rules, j.Reason = k.String(), s.why
-	}
 	if d.Line > 0 {
 		j.Directive = "disallow"
 		if d.Allow {
 			j.Directive = "allow"
 		}
-		if s.report != nil && d.Line <= len(s.report.Lines) {
-			j.Key = s.report.Lines[d.Line-1].Key
-		}
+	}
+	return j
+}
+
+func (s *source) decisionJSON(url string, d robotstxt.Decision) decisionJSON {
+	j := newDecisionJSON(url, d)
+	if k := s.robots.Kind(); k != robotstxt.Parsed {
+		j.Rules, j.Reason = k.String(), s.why
+	}
+	if d.Line > 0 && s.report != nil && d.Line <= len(s.report.Lines) {
+		j.Key = s.report.Lines[d.Line-1].Key
 	}
 	return j
 }

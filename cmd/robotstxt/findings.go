@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -157,7 +158,7 @@ func describeURLError(err error) string {
 func withScheme(u string) string {
 	host, _, _ := strings.Cut(u, "/")
 	name, port, hasPort := strings.Cut(host, ":")
-	if name == "" || strings.Trim(strings.ToLower(name), "abcdefghijklmnopqrstuvwxyz0123456789.-") != "" ||
+	if name == "" || strings.Trim(grammar.LowerString(name), "abcdefghijklmnopqrstuvwxyz0123456789.-") != "" ||
 		hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
 		return ""
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 const serveHelp = `usage: robotstxt serve [-addr HOST:PORT] [-allow-private]
@@ -195,7 +197,7 @@ func (s *server) setHosts(a net.Addr, given string) {
 			host = netip.AddrPortFrom(ip.WithZone(""), 0).String()
 			host = host[:strings.LastIndexByte(host, ':')]
 		}
-		if h := strings.ToLower(host) + ":" + port; !slices.Contains(s.hosts, h) {
+		if h := grammar.LowerString(host) + ":" + port; !slices.Contains(s.hosts, h) {
 			s.hosts = append(s.hosts, h)
 		}
 	}
@@ -241,7 +243,7 @@ func interfaceAddrs() []netip.Addr {
 // hostAllowed reports whether the Host header host names this server: a
 // host without a port stands for port 80, as browsers leave it out.
 func (s *server) hostAllowed(host string) bool {
-	host = strings.ToLower(host)
+	host = grammar.LowerString(host)
 	if _, _, err := net.SplitHostPort(host); err != nil {
 		host = net.JoinHostPort(strings.Trim(host, "[]"), "80")
 	}
@@ -328,7 +330,7 @@ func (s *server) guard(next http.Handler) http.Handler {
 // host, comes from the tester's own page: the same host, with port 80 left
 // out or not.
 func (s *server) originAllowed(o, host string) bool {
-	u, ok := strings.CutPrefix(strings.ToLower(o), "http://")
+	u, ok := strings.CutPrefix(grammar.LowerString(o), "http://")
 	if !ok || !s.hostAllowed(u) {
 		return false
 	}
@@ -338,7 +340,7 @@ func (s *server) originAllowed(o, host string) bool {
 		}
 		return h
 	}
-	return norm(u) == norm(strings.ToLower(host))
+	return norm(u) == norm(grammar.LowerString(host))
 }
 
 // errNotPublic is the cause of a refused connection: the address is not a

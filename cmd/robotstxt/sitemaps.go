@@ -169,15 +169,9 @@ func explainDecision(d *fetch.Decision) string {
 
 // decisionOf is the decision as check -json prints it.
 func decisionOf(url string, d *fetch.Decision) decisionJSON {
-	j := decisionJSON{URL: url, Allowed: d.Allowed, Line: d.Line, Rule: d.Rule}
+	j := newDecisionJSON(url, d.Decision)
 	if k := d.Robots.Kind(); k != robotstxt.Parsed || d.Source == fetch.Unreachable || d.Source == fetch.GaveUp {
 		j.Rules, j.Reason = k.String(), explainDecision(d)
-	}
-	if d.Line > 0 {
-		j.Directive = "disallow"
-		if d.Allow {
-			j.Directive = "allow"
-		}
 	}
 	return j
 }

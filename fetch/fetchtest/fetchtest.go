@@ -15,9 +15,10 @@
 //	}, nil)
 //	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 //
-// Hosts are matched without the scheme and without the scheme's default
-// port, ignoring case: "example.com" serves http://example.com/ and
-// https://EXAMPLE.com:443/. A host not listed fails as an unknown DNS name
+// Hosts are matched as robotstxt.Origin writes them, without the scheme
+// and without the scheme's default port: "example.com" serves
+// http://example.com/ and https://EXAMPLE.com:443/, and "münchen.example"
+// serves http://xn--mnchen-3ya.example/. A host not listed fails as an unknown DNS name
 // would.
 package fetchtest
 
@@ -32,6 +33,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // Answer is how a host answers its /robots.txt.
@@ -262,17 +266,19 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// canonicalHost lower-cases host and drops the scheme's default port, so
-// that "EXAMPLE.com:80" and "example.com" are one site over http. Without
-// a scheme, as in the keys a test gives and in Host headers, both :80 and
-// :443 are dropped.
+// canonicalHost names host as robotstxt.Origin names it, as the cache
+// does: in lower case, a Unicode name in its Punycode form, the scheme's
+// default port dropped, so that "EXAMPLE.com:80" and "example.com" are one
+// site over http. Without a scheme, as in the keys a test gives and in Host
+// headers, both :80 and :443 are dropped. A host Origin refuses is only
+// folded to lower case, so that such a key still names itself.
 func canonicalHost(scheme, host string) string {
-	host = strings.ToLower(host)
-	switch {
-	case scheme != "https" && strings.HasSuffix(host, ":80"):
-		return strings.TrimSuffix(host, ":80")
-	case scheme != "http" && strings.HasSuffix(host, ":443"):
-		return strings.TrimSuffix(host, ":443")
+	if scheme == "" {
+		scheme, host = "http", strings.TrimSuffix(host, ":443")
 	}
-	return host
+	origin, err := robotstxt.Origin(scheme + "://" + host + "/")
+	if err != nil {
+		return grammar.LowerString(host)
+	}
+	return origin[strings.Index(origin, "://")+3:]
 }

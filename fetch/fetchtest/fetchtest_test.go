@@ -28,6 +28,7 @@ func newSites() *fetchtest.Sites {
 		"offline.example":   {Err: errRefused},
 		"moved.example":     {Status: 301, Header: http.Header{"Location": {"http://example.com/robots.txt"}}},
 		"slow.example":      {Body: "User-agent: *\nDisallow: /slow\n", Delay: time.Hour},
+		"MÜNCHEN.example":   {Body: "User-agent: *\nDisallow: /\n"},
 	}, nil)
 }
 
@@ -50,6 +51,7 @@ func TestSitesWithFetch(t *testing.T) {
 		{"http://down.example/", 503, robotstxt.DisallowAll, nil, "down.example", "a server error"},
 		{"http://offline.example/", 0, robotstxt.DisallowAll, errRefused, "offline.example", "Err fails the request as a network failure"},
 		{"http://moved.example/", 200, robotstxt.Parsed, nil, "moved.example", "redirects are followed to other sites"},
+		{"http://xn--mnchen-3ya.example/x", 200, robotstxt.Parsed, nil, "münchen.example", "hosts are named as robotstxt.Origin names them: a Unicode key serves its Punycode form"},
 		{"http://nowhere.example/", 0, robotstxt.DisallowAll, nil, "", "an unknown host fails as an unknown DNS name"},
 	}
 	for _, tt := range tests {

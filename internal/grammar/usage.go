@@ -64,6 +64,29 @@ const (
 	UsageNo  = "n"
 )
 
+// The preferences a statement can make about one category, as the values
+// of robotstxt.Pref (PrefUnknown, PrefYes, PrefNo, PrefNotCrawlable).
+const (
+	PrefUnknown = iota
+	PrefYes
+	PrefNo
+	PrefNotCrawlable
+)
+
+// CombinePrefs combines two statements about one category as vocab-08 §5.1
+// says: a disallow wins, then an allow; otherwise the preference is
+// unknown. robotstxt.Usage.Combined and package pagerules (robots.txt and
+// the Content-Usage header) both combine with it.
+func CombinePrefs[P ~uint8](a, b P) P {
+	switch {
+	case a == PrefNo || b == PrefNo:
+		return PrefNo
+	case a == PrefYes || b == PrefYes:
+		return PrefYes
+	}
+	return PrefUnknown
+}
+
 // SignalLabels are the names of the signals of the Content Signals Policy,
 // in the order of robotstxt.Signal.
 var SignalLabels = [...]string{"search", "ai-input", "ai-train"}

@@ -17,12 +17,6 @@ import (
 // the parser's own loop over the lines (package observe): the parser reads
 // each line once, and the checks here look at what it made of it.
 
-// maxBodySize is the number of bytes of a robots.txt body that Google's
-// crawler reads (500 KiB, as fetch.MaxBodySize); content past it is ignored.
-// RFC 9309 §2.5 asks crawlers to read at least 500 KiB. Parse itself reads
-// it all: the bound belongs to whoever reads the body from the network.
-const maxBodySize = 500 << 10
-
 // Diagnose reads data as [robotstxt.Parse] does, in the same pass, and
 // reports what it saw on every line and what looks wrong. The rules, groups
 // and sitemaps that the report counts are those of [Report.Robots], the file
@@ -91,7 +85,7 @@ type diagnoser struct {
 	lines       int          // lines read so far
 	sum         *Summary     // counting only (Summarize): no messages, no line records
 	delayNoted  bool         // the note that Google ignores crawl-delay is made
-	cut         bool         // the content past maxBodySize has been reported
+	cut         bool         // the content past grammar.MaxBodySize has been reported
 	usageRun    []int        // usage lines of the current group since its last user-agent line, while it has no rule
 	usageSeen   []usageState // what the usage lines of the current group state, by path (see usage_gaps.go)
 	scratch     []byte       // a normalised pattern, reused from rule to rule
@@ -139,19 +133,19 @@ func (d *diagnoser) Line(ev *observe.Line) {
 	if len(raw) == 0 && start == len(d.data) && (ev.Num > 1 || len(d.data) == 0) {
 		return
 	}
-	ln := Line{Num: ev.Num, PastLimit: start+len(raw) > maxBodySize || start >= maxBodySize}
+	ln := Line{Num: ev.Num, PastLimit: start+len(raw) > grammar.MaxBodySize || start >= grammar.MaxBodySize}
 	if d.sum == nil {
 		ln.Text = d.str(raw)
 	}
-	if !d.cut && start+len(raw) > maxBodySize {
+	if !d.cut && start+len(raw) > grammar.MaxBodySize {
 		d.cut = true
 		where := "from this line on"
-		if start < maxBodySize {
-			where = fmt.Sprintf("from byte %d of this line on", maxBodySize-start+1)
+		if start < grammar.MaxBodySize {
+			where = fmt.Sprintf("from byte %d of this line on", grammar.MaxBodySize-start+1)
 		}
 		d.addFile(ln.Num, SeverityWarning, ErrTooLarge,
 			"the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
-			len(d.data), maxBodySize, where)
+			len(d.data), grammar.MaxBodySize, where)
 	}
 	if !d.seenContent && len(grammar.TrimSpace(raw)) > 0 {
 		d.seenContent = true

@@ -50,14 +50,16 @@ func groupOf(r *robotstxt.Robots, a *Agent) (g robotstxt.Group, own bool, docume
 	}
 	switch {
 	case a.crawler != nil:
+		// Follows is asked once: its token selects the group as
+		// Crawler.Group does (TestGroupOfIsCrawlersGroup pins that).
 		switch f := a.crawler.Follows(r); f {
 		case a.crawler.Token:
+			g = r.Group(f)
 		case "":
-			documented = "ignores *"
+			g, documented = r.NoGroup(), "ignores *"
 		default:
-			documented = "obeys " + f
+			g, documented = r.Group(f), "obeys "+f
 		}
-		g, _ = a.crawler.Group(r)
 	case len(a.Tokens) == 1:
 		g = r.Group(a.Tokens[0])
 	default:

@@ -16,41 +16,16 @@ import (
 // TestAsRecordedSeam holds it to NormalizeURL on every other byte.
 func asRecorded(u string) string {
 	i := 0
-	for i < len(u) && !recordedWork(u, i) {
+	for i < len(u) && u[i] < 0x80 && u[i] != ' ' && u[i] != '%' {
 		i++
 	}
 	if i == len(u) {
 		return u
 	}
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(u) + 8)
-	b.WriteString(u[:i])
-	for j := i; j < len(u); j++ {
-		switch c := u[j]; {
-		case c == '%' && j+2 < len(u) && grammar.IsHex(u[j+1]) && grammar.IsHex(u[j+2]):
-			b.WriteByte('%')
-			b.WriteByte(grammar.Upper(u[j+1]))
-			b.WriteByte(grammar.Upper(u[j+2]))
-			j += 2
-		case c >= 0x80 || c == ' ':
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// recordedWork reports whether asRecorded changes the byte at u[i]: a byte
-// to escape, or an escape with a lower-case digit.
-func recordedWork(u string, i int) bool {
-	c := u[i]
-	if c >= 0x80 || c == ' ' {
-		return true
-	}
-	return c == '%' && i+2 < len(u) && grammar.IsHex(u[i+1]) && grammar.IsHex(u[i+2]) &&
-		(grammar.IsLowerHex(u[i+1]) || grammar.IsLowerHex(u[i+2]))
+	// The pattern's normalisation (grammar.AppendEscaped) with spaces
+	// escaped first: the "%20" it then meets is an escape already in
+	// upper case, which it keeps.
+	b := make([]byte, i, len(u)+8)
+	copy(b, u[:i])
+	return string(grammar.AppendEscaped(b, []byte(strings.ReplaceAll(u[i:], " ", "%20"))))
 }

@@ -109,12 +109,13 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // MaxBodySize is how much of a robots.txt body is read: 500 KiB, Google's
 // limit and the least RFC 9309 §2.5 allows.
-const MaxBodySize = 512000
+const MaxBodySize = grammar.MaxBodySize
 
 // MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
 // at least five). One more is answered as a 404 would be.

@@ -105,9 +105,8 @@ func looksBinary(data []byte) bool {
 // [Diagnose] makes about the whole file, whose cause is [ErrEncoding] or
 // [ErrHTML]. It reads the first KiB, and 4 KiB from the first line with
 // content, and the whole of a UTF-16 body only to say what it would hold as
-// UTF-8; it allocates
-// nothing for a robots.txt: it is what a fetcher asks of every body, where
-// Diagnose is for people.
+// UTF-8; it allocates nothing for a robots.txt (TestNotRobotsAllocs): it
+// is what a fetcher asks of every body, where Diagnose is for people.
 func NotRobots(body []byte) error {
 	if cause, msg := fileKind(body); cause != nil {
 		return &Error{Line: 1, Severity: SeverityError, Err: cause, Msg: msg}

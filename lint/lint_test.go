@@ -214,9 +214,9 @@ func TestDiagnoseTruncatedAndPastLimit(t *testing.T) {
 
 	// Exactly 512,000 bytes, ending with a line break: nothing is lost.
 	exact := "User-agent: *\n" + strings.Repeat(line, 511) + "Disallow: /" + strings.Repeat("y", 1000-14-len("Disallow: /")-1) + "\n"
-	if r := Diagnose([]byte(exact)); len(exact) != maxBodySize || len(r.Findings) != 0 || r.Lines[len(r.Lines)-1].PastLimit {
+	if r := Diagnose([]byte(exact)); len(exact) != grammar.MaxBodySize || len(r.Findings) != 0 || r.Lines[len(r.Lines)-1].PastLimit {
 		t.Errorf("a file of %d bytes: findings %v, last line past the limit: %v; want %d bytes, none, false",
-			len(exact), r.Findings, r.Lines[len(r.Lines)-1].PastLimit, maxBodySize)
+			len(exact), r.Findings, r.Lines[len(r.Lines)-1].PastLimit, grammar.MaxBodySize)
 	}
 
 	long := "User-agent: *\nDisallow: /" + strings.Repeat("a", 20000) + "\n"

@@ -36,8 +36,11 @@ import (
 func main() {
 	// The live heap is small and bounded (a few captures per worker), and
 	// a run allocates much more than it keeps: fewer collections cost
-	// less (the real corpus: about -20% time, 31 MB to 49 MB peak RSS).
-	// GOGC, when set, decides.
+	// less. On the real corpus's WARC (written as audit/README.md shows),
+	// one worker, 5 paths, three alternated runs of `/usr/bin/time -v
+	// robotsaudit -workers 1 -paths … -o out.csv corpus.warc.gz` with and
+	// without GOGC=100: 0.56-0.60 s of CPU time against 0.61-0.69 s, and a
+	// peak RSS of 48-58 MB against 30-31 MB. GOGC, when set, decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}

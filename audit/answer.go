@@ -50,15 +50,16 @@ func groupOf(r *robotstxt.Robots, a *Agent) (g robotstxt.Group, own bool, docume
 	}
 	switch {
 	case a.crawler != nil:
-		// Follows is asked once: its token selects the group as
-		// Crawler.Group does (TestGroupOfIsCrawlersGroup pins that).
-		switch f := a.crawler.Follows(r); f {
+		// Follows is asked once, and its token selects the group as
+		// Crawler.Group selects it (TestGroupOfIsCrawlersGroup).
+		f := a.crawler.Follows(r)
+		g = crawlers.GroupOf(r, f)
+		switch f {
 		case a.crawler.Token:
-			g = r.Group(f)
 		case "":
-			g, documented = r.NoGroup(), "ignores *"
+			documented = "ignores *"
 		default:
-			g, documented = r.Group(f), "obeys "+f
+			documented = "obeys " + f
 		}
 	case len(a.Tokens) == 1:
 		g = r.Group(a.Tokens[0])

@@ -36,14 +36,16 @@ func Group(r *robotstxt.Robots, agent string) (g robotstxt.Group, note string) {
 // A robots.txt that stands for an HTTP status (allow-all, disallow-all)
 // binds every crawler alike.
 func (c *Crawler) Group(r *robotstxt.Robots) (g robotstxt.Group, note string) {
-	switch token := c.Follows(r); {
-	case token == c.Token:
-		return r.Group(c.Token), ""
-	case token == "":
-		return r.NoGroup(), c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
+	token := c.Follows(r)
+	g = GroupOf(r, token)
+	switch token {
+	case c.Token:
+		return g, ""
+	case "":
+		return g, c.Token + ` ignores the rules for "*", as Google documents (` + c.Source +
 			`), and no group names it: it may fetch every URL. Add a group for ` + c.Token + ` to keep it out.`
 	default:
-		return r.Group(token), "no group names " + c.Token + ": it obeys the group for " + token +
+		return g, "no group names " + c.Token + ": it obeys the group for " + token +
 			", as its operator documents (" + c.source(token) + "). Add a group for " + c.Token + " to give it rules of its own."
 	}
 }
@@ -66,6 +68,17 @@ func (c *Crawler) Follows(r *robotstxt.Robots) string {
 		return ""
 	}
 	return c.Token
+}
+
+// GroupOf returns the group that decides in r for a crawler that follows
+// token, as [Crawler.Follows] names it: token's group, or r.NoGroup() for
+// "", a crawler that ignores `*` when no group names it. A caller that
+// needs the token as well as the group asks Follows once and then GroupOf.
+func GroupOf(r *robotstxt.Robots, token string) robotstxt.Group {
+	if token == "" {
+		return r.NoGroup()
+	}
+	return r.Group(token)
 }
 
 // source returns the documentation of a token c obeys.

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261127044554-d204513da1fe
+	github.com/robotstxt-go/robotstxt v0.0.0-20261127074014-b27c817287f2
 )
 
 require (

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/redis/go-redis/v9 v9.23.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261127044554-d204513da1fe
+	github.com/robotstxt-go/robotstxt v0.0.0-20261127074014-b27c817287f2
 )
 
 require (

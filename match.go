@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"strings"
 )
@@ -304,9 +305,72 @@ func pairBit(a, b byte) uint8 {
 }
 
 // patternProbes returns the probes of a pattern without its final '$', one
-// byte each. The pairs are counted, and the probes found, a literal piece at
-// a time: a piece of m bytes has m-1 pairs.
+// byte each. A pattern of at most 64 bytes has its pairs found as bits: bit
+// j of a mask is set when bytes j and j+1 are both not '*', and the k-th
+// probe is the mask's at[k]-th set bit. Longer ones are taken a literal
+// piece at a time (see piecesProbes).
 func patternProbes(lit []byte) uint32 {
+	if len(lit) > 64 {
+		return piecesProbes(lit)
+	}
+	stars := starBits(lit)
+	pairs := ^(stars | stars>>1) & (1<<max(len(lit)-1, 0) - 1)
+	n := uint(bits.OnesCount64(pairs))
+	if n == 0 {
+		return 0
+	}
+	// The probes are pairs 0, n/4, n/2 and 3n/4: the lowest set bit, each
+	// time after dropping as many more as lie between.
+	probe := func(pairs uint64) uint32 {
+		j := bits.TrailingZeros64(pairs) & 63
+		return uint32(pairBit(lit[j], lit[j+1]))
+	}
+	probes := probe(pairs)
+	pairs = dropLow(pairs, n/4)
+	probes |= probe(pairs) << 8
+	pairs = dropLow(pairs, n/2-n/4)
+	probes |= probe(pairs) << 16
+	pairs = dropLow(pairs, 3*n/4-n/2)
+	return probes | probe(pairs)<<24
+}
+
+// dropLow returns x without its c lowest set bits.
+func dropLow(x uint64, c uint) uint64 {
+	for ; c > 0; c-- {
+		x &= x - 1
+	}
+	return x
+}
+
+// starBits returns the '*' bytes of a pattern of at most 64 bytes as bits:
+// bit j for lit[j]. It reads eight bytes at a time, the last word whole
+// when the slice's room holds it (the bytes past the end are masked off).
+func starBits(lit []byte) uint64 {
+	var stars uint64
+	for w := 0; w < len(lit); w += 8 {
+		var v uint64
+		if w+8 <= cap(lit) {
+			v = binary.LittleEndian.Uint64(lit[w : w+8 : w+8])
+		} else {
+			for d := len(lit) - 1; d >= w; d-- {
+				v = v<<8 | uint64(lit[d])
+			}
+		}
+		// The high bit of each byte that is '*' (exactly: no borrow runs
+		// from one byte to the next), then those eight bits gathered into
+		// the top byte, byte d's at bit 56+d.
+		const lows = 0x7f * ones
+		x := v ^ '*'*ones
+		m := ^((x&lows + lows) | x | lows)
+		stars |= (m >> 7 * 0x0102040810204080 >> 56) << w
+	}
+	return stars & (1<<len(lit) - 1)
+}
+
+// piecesProbes is patternProbes for any pattern. The pairs are counted, and
+// the probes found, a literal piece at a time: a piece of m bytes has m-1
+// pairs.
+func piecesProbes(lit []byte) uint32 {
 	n := 0
 	for rest := lit; ; {
 		i := bytes.IndexByte(rest, '*')

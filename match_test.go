@@ -197,14 +197,25 @@ func TestPatternProbes(t *testing.T) {
 			t.Errorf("%s: patternProbes(%q) = %#x, want %#x", tt.reason, tt.lit, got, want)
 		}
 	}
+	// Random patterns up to past the 64 bytes of the bit masks, some in a
+	// buffer whose room after them holds '*' bytes that starBits reads and
+	// must mask off; piecesProbes, which longer patterns take, against the
+	// definition too.
 	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20000 {
-		lit := make([]byte, rng.IntN(24))
-		for i := range lit {
-			lit[i] = "/ab*"[rng.IntN(4)]
+	for trial := range 40000 {
+		n := rng.IntN(24)
+		if trial%4 == 0 {
+			n = rng.IntN(80)
 		}
-		if got, want := patternProbes(lit), probesByPairs(lit); got != want {
-			t.Fatalf("patternProbes(%q) = %#x, want %#x", lit, got, want)
+		buf := make([]byte, n, n+rng.IntN(9))
+		for i := range buf[:cap(buf)] {
+			buf[:cap(buf)][i] = "/ab*"[rng.IntN(4)]
+		}
+		if got, want := patternProbes(buf), probesByPairs(buf); got != want {
+			t.Fatalf("patternProbes(%q, room %q) = %#x, want %#x", buf, buf[n:cap(buf)], got, want)
+		}
+		if got, want := piecesProbes(buf), probesByPairs(buf); got != want {
+			t.Fatalf("piecesProbes(%q) = %#x, want %#x", buf, got, want)
 		}
 	}
 }

@@ -415,22 +415,16 @@ func headBytes(keys []uint64, lits [][]byte, depth int) {
 //go:noinline
 func headSlow(lit []byte, depth int) uint64 { return headAt(lit, depth) }
 
-// fewSorted is the number of keys up to which sortFewByLiteral and
-// sortLayout sort them by insertion: rules are often listed in about the
-// order of their paths. Over the corpus's files of at most 4 KiB, each
-// parsed and asked Googlebot about "/" (w1), a pass takes 56.19M
-// instructions with 64 and 56.55M with 0 (slices.Sort always): callgrind
-// with GOGC=off, the difference of 5 passes and 1, divided by 4. The w1
-// program and how it is counted: bench/README.md, "Small files: the index
-// only where a group needs it", which reports this change as -0.27M.
-const fewSorted = 64
-
-// sortFew sorts keys in increasing order: by insertion up to fewSorted
-// keys, with slices.Sort beyond.
+// sortFew sorts keys in increasing order: by insertion up to
+// mergeInsertion keys, by mergeSort up to 256, with slices.Sort beyond.
 func sortFew(keys []uint64) {
-	if len(keys) <= fewSorted {
+	switch n := len(keys); {
+	case n <= mergeInsertion:
 		insertionSort(keys)
-	} else {
+	case n <= 256:
+		var buf [128]uint64
+		mergeSort(keys, buf[:])
+	default:
 		slices.Sort(keys)
 	}
 }
@@ -465,7 +459,12 @@ func mergeSort(keys, buf []uint64) {
 	copy(keys[k:], left[i:])
 }
 
-// mergeInsertion is the number of keys up to which mergeSort sorts by insertion.
+// mergeInsertion is the number of keys up to which mergeSort sorts by
+// insertion. Over the corpus's files of at most 4 KiB, each parsed and
+// asked Googlebot about "/" (w1), sortIndexed and sortLayout take 9.70M
+// instructions a pass with 16, 9.58M with 24, 9.58M with 32 and 9.64M with
+// 48 (bench/README.md, "Small files: building a group's index", has how
+// they were counted).
 const mergeInsertion = 24
 
 // insertionSort sorts keys in increasing order.

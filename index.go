@@ -394,15 +394,17 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 // headBytes sets the bits above smallIdxBits of each key, which holds a
 // rule's index i alone, to the head of lits[i] from byte depth on (see
 // headAt), read with one load when the slice's room holds the 8 bytes: the
-// bytes past its end are masked off (a shift by 64 or more gives 0, so a
-// slice that holds the 8 bytes loses none). The loop holds the load, not a
-// call: a call costs more than the load.
+// bytes past its end are masked off. The loop holds the load, not a call: a
+// call costs more than the load.
 func headBytes(keys []uint64, lits [][]byte, depth int) {
 	for k, i := range keys {
 		lit := lits[i&smallIdxMask]
 		var h uint64
 		if depth+8 <= cap(lit) && depth <= len(lit) {
-			h = binary.BigEndian.Uint64(lit[depth:cap(lit)]) &^ (^uint64(0) >> (8 * uint(len(lit)-depth)))
+			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
+			if n := len(lit) - depth; n < 8 {
+				h &^= 1<<(64-8*n) - 1
+			}
 		} else {
 			h = headSlow(lit, depth)
 		}

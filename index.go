@@ -354,38 +354,37 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 	mergeSort(keys, buf)
 	next := depth + digits
 	for a := 0; a < len(keys); {
-		head := keys[a] >> smallIdxBits
+		key := keys[a]
+		i := key & smallIdxMask
 		z := a + 1
-		for _, key := range keys[z:] {
-			if key>>smallIdxBits != head {
-				break
-			}
+		for z < len(keys) && (keys[z]^key)>>smallIdxBits == 0 {
 			z++
+		}
+		if z-a == 1 {
+			keys[a] = i
+			a = z
+			continue
 		}
 		// As in sortByLiteral, the prefixes of a tie either all end before
 		// next, and are equal, or all reach it.
-		switch i := keys[a] & smallIdxMask; {
-		case z-a == 1:
-			keys[a] = i
-		case len(lits[i]) >= next:
-			tie := keys[a:z]
+		tie := keys[a:z]
+		if len(lits[i]) >= next {
 			for k := range tie {
 				tie[k] &= smallIdxMask
 			}
 			sortFewFrom(tie, lits, rules, next, buf)
-		default:
+		} else {
 			// A run: the rank goes above the index, inverted, as in
 			// sortLayout.
-			run := keys[a:z]
-			for k, key := range run {
+			for k, key := range tie {
 				i := key & smallIdxMask
-				run[k] = uint64(1<<18-1-rules[i].rank())<<smallIdxBits | i
+				tie[k] = uint64(1<<18-1-rules[i].rank())<<smallIdxBits | i
 			}
-			insertionSort(run)
-			for k := range run {
-				run[k] = run[k]&smallIdxMask | sameRun
+			insertionSort(tie)
+			for k := range tie {
+				tie[k] = tie[k]&smallIdxMask | sameRun
 			}
-			run[0] &^= sameRun
+			tie[0] &^= sameRun
 		}
 		a = z
 	}

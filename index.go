@@ -158,6 +158,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	// Runs in turn, then their rules' probes and links. A stack holds the
 	// chain of runs whose literal prefixes are prefixes of the current one.
 	stack := b.sort.stack[:0] // first rules of runs
+	out := links[len(links) : len(links)+linkWords*len(keys)]
 	for a := 0; a < len(keys); {
 		lit := lits[keys[a]&idxMask]
 		z := a + 1
@@ -177,13 +178,14 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 				ru.probes = patternProbes(b.patternBytes(ru))
 			}
 			rules[k] = ru
-			links = append(links, ru.probes, parent)
+			out[linkWords*k], out[linkWords*k+1] = ru.probes, parent
 			parent = runBit | uint32(a)
 		}
 		stack = append(stack, uint32(a))
 		a = z
 	}
 	b.sort.stack = stack
+	links = links[:len(links)+len(out)]
 
 	// Samples for a large group (see sampleMin): the length of the prefix
 	// all literal prefixes share (that of the first and the last), then

@@ -143,8 +143,9 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	keys := slices.Grow(b.sort.keys[:0], len(rules))[:len(rules)]
 	b.sort.keys = keys
 	links = slices.Grow(links, linkWords*len(rules)+int(sampleWords(uint32(len(rules)))))
-	for i, ru := range rules {
-		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
+	for i := range rules {
+		ru := &rules[i]
+		lits[i] = literal(b.patternBytes(*ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
 	if len(rules) <= smallIdxMask {

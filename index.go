@@ -166,7 +166,22 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		for z < len(keys) && keys[z]&sameRun != 0 {
 			z++
 		}
-		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
+		for len(stack) > 0 {
+			// bytes.HasPrefix(lit, top), with one load of each when top
+			// is at most 8 bytes long, as most are, and the slices' room
+			// holds 8 (see headBytes): little-endian, the bytes of top
+			// are the low ones, and a shift by 64 gives 0.
+			top := lits[keys[stack[len(stack)-1]]&idxMask]
+			if len(top) <= len(lit) {
+				if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
+					x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
+					if x<<(64-8*uint(len(top))) == 0 {
+						break
+					}
+				} else if bytes.Equal(lit[:len(top)], top) {
+					break
+				}
+			}
 			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -81,6 +82,95 @@ func TestLexerLines(t *testing.T) {
 			t.Errorf("%s: lines of %q = %q, want %q", tt.reason, tt.in, got, tt.want)
 		}
 	}
+}
+
+// slowLines is the reference the lexer is held to: the lines of data
+// (SPEC §1), split at CR, LF and CR LF one byte at a time, after any prefix
+// of the byte order mark.
+func slowLines(data []byte) []string {
+	for _, c := range []byte("\xef\xbb\xbf") {
+		if len(data) == 0 || data[0] != c {
+			break
+		}
+		data = data[1:]
+	}
+	var lines []string
+	start := 0
+	for i := 0; i < len(data); i++ {
+		if c := data[i]; c == '\n' || c == '\r' {
+			lines = append(lines, string(data[start:i]))
+			if c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(lines, string(data[start:]))
+}
+
+// checkLexer holds the lexer's lines, their numbers and its NUL and '#'
+// hints to slowLines.
+func checkLexer(t *testing.T, data []byte) {
+	t.Helper()
+	want := slowLines(data)
+	lx := newLexer(data)
+	var got []string
+	for {
+		raw, ok := lx.next()
+		if !ok {
+			break
+		}
+		got = append(got, string(raw))
+		if lx.num != len(got) {
+			t.Fatalf("lines of %q: line %q numbered %d, want %d", data, raw, lx.num, len(got))
+		}
+		if bytes.IndexByte(raw, 0) >= 0 && !lx.mayNUL {
+			t.Fatalf("lines of %q: line %q has a NUL, mayNUL false", data, raw)
+		}
+		if bytes.IndexByte(raw, '#') >= 0 && !lx.mayHash {
+			t.Fatalf("lines of %q: line %q has a '#', mayHash false", data, raw)
+		}
+	}
+	if len(got) != len(want) || strings.Join(got, "\x00|") != strings.Join(want, "\x00|") {
+		t.Fatalf("lines of %q = %q, want %q", data, got, want)
+	}
+}
+
+// TestLexerAgreesWithSlow holds the lexer to slowLines over random files
+// of line breaks, NULs, '#', tabs and other control bytes, with lines of
+// every length up to 300 bytes, so that breaks (a CR LF too) fall at every
+// offset of a word.
+func TestLexerAgreesWithSlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	bytesOf := []byte("a#\x00\t\x0d\x0e\x0f\x0c\x80\xff ")
+	for range 20000 {
+		var data []byte
+		if rng.IntN(8) == 0 {
+			data = append(data, "\xef\xbb\xbf"[:rng.IntN(4)]...)
+		}
+		for range rng.IntN(12) {
+			n := rng.IntN(300)
+			if rng.IntN(2) == 0 {
+				n = rng.IntN(20)
+			}
+			for range n {
+				c := byte('a')
+				if rng.IntN(6) == 0 {
+					c = bytesOf[rng.IntN(len(bytesOf))]
+				}
+				data = append(data, c)
+			}
+			data = append(data, [][]byte{[]byte("\n"), []byte("\r\n"), []byte("\r"), nil}[rng.IntN(4)]...)
+		}
+		checkLexer(t, data)
+	}
+}
+
+// FuzzLexer holds the lexer to slowLines on any bytes.
+func FuzzLexer(f *testing.F) {
+	f.Add([]byte("a\r\nb\rc\n\x00#d"))
+	f.Add([]byte(strings.Repeat("x", 63) + "\r\n" + strings.Repeat("y", 200) + "\r\nz"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLexer(t, data) })
 }
 
 func TestSplitLine(t *testing.T) {

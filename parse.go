@@ -266,31 +266,27 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		n--
 		flags |= ruleAnchored
 	}
-	ru := newRule(uint32(off), num, pat[:n], flags)
-	ru.raw = raw
-	b.rules = append(b.rules, ru)
-	if slash >= 0 {
+	// The rule, then its fallback if it has one. Each is made in place in
+	// rules: made apart by a function and copied in, as a 24-byte result,
+	// they cost more (see the commit that made them so).
+	lit := pat[:n]
+	for {
+		b.rules = append(b.rules, rule{off: uint32(off), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit), raw: raw})
+		if ru := &b.rules[len(b.rules)-1]; probesPay(*ru, false) {
+			ru.probes = patternProbes(lit)
+		}
+		if slash < 0 {
+			return
+		}
 		// Escaping moves no '/', so the fallback is a prefix of the pattern.
 		slash = bytes.LastIndexByte(pat, '/')
-		lit := pat[:slash+1]
-		fallback := flags&^ruleStar | ruleAnchored | ruleIndex
+		lit = pat[:slash+1]
+		flags = flags&^ruleStar | ruleAnchored | ruleIndex
 		if star && bytes.IndexByte(lit, '*') >= 0 {
-			fallback |= ruleStar
+			flags |= ruleStar
 		}
-		ru := newRule(uint32(off), num, lit, fallback)
-		ru.raw = raw
-		b.rules = append(b.rules, ru)
+		slash = -1
 	}
-}
-
-// newRule makes a rule for the pattern lit, at text[off:]. flags has
-// ruleStar when lit has a '*'.
-func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
-	ru := rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
-	if probesPay(ru, false) {
-		ru.probes = patternProbes(lit)
-	}
-	return ru
 }
 
 // probesPay reports whether a wildcard rule keeps its probes (see
@@ -337,6 +333,11 @@ func scanValue(value []byte) (escape, star bool) {
 		case len(value) >= 8:
 			// The last 8 bytes: a byte tested twice does no harm.
 			v = binary.LittleEndian.Uint64(value[len(value)-8:])
+		case cap(value) >= 8:
+			// A short value with room after it, the rest of the line and
+			// the file: those bytes are read and cleared, and a zero byte
+			// is none of those sought.
+			v = binary.LittleEndian.Uint64(value[:8:8]) & (1<<(8*len(value)) - 1)
 		default:
 			// A short value, padded with bytes that are none of those
 			// sought.

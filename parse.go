@@ -266,13 +266,19 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		n--
 		flags |= ruleAnchored
 	}
-	// The rule, then its fallback if it has one. Each is made in place in
-	// rules: made apart by a function and copied in, as a 24-byte result,
-	// they cost more (see the commit that made them so).
+	// The rule, then its fallback if it has one. Each is written in place
+	// in rules, field by field: made apart and copied in, they cost more
+	// (see the commits that made them so).
 	lit := pat[:n]
 	for {
-		b.rules = append(b.rules, rule{off: uint32(off), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit), raw: raw})
-		if ru := &b.rules[len(b.rules)-1]; probesPay(*ru, false) {
+		if len(b.rules) == cap(b.rules) {
+			b.rules = slices.Grow(b.rules, 1)
+		}
+		b.rules = b.rules[:len(b.rules)+1]
+		ru := &b.rules[len(b.rules)-1]
+		ru.off, ru.line, ru.n, ru.flags, ru.key = uint32(off), num, uint16(len(lit)), flags, ruleKey(lit)
+		ru.i, ru.raw, ru.probes = 0, raw, 0
+		if star && probesPay(*ru, false) {
 			ru.probes = patternProbes(lit)
 		}
 		if slash < 0 {
@@ -325,30 +331,31 @@ func scanValue(value []byte) (escape, star bool) {
 	// A byte of x is zero where v has the byte sought; zeros(x) sets the
 	// high bit of some byte exactly when x has a zero byte (see match.go).
 	var high, pct, stars uint64
-	for i := 0; i < len(value); i += 8 {
+	w := value
+	for len(w) >= 8 {
+		v := binary.LittleEndian.Uint64(w)
+		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
+		w = w[8:]
+	}
+	if len(w) > 0 {
 		var v uint64
 		switch {
-		case i+8 <= len(value):
-			v = binary.LittleEndian.Uint64(value[i:])
 		case len(value) >= 8:
 			// The last 8 bytes: a byte tested twice does no harm.
 			v = binary.LittleEndian.Uint64(value[len(value)-8:])
-		case cap(value) >= 8:
+		case cap(w) >= 8:
 			// A short value with room after it, the rest of the line and
 			// the file: those bytes are read and cleared, and a zero byte
 			// is none of those sought.
-			v = binary.LittleEndian.Uint64(value[:8:8]) & (1<<(8*len(value)) - 1)
+			v = binary.LittleEndian.Uint64(w[:8:8]) & (1<<(8*len(w)) - 1)
 		default:
-			// A short value, padded with bytes that are none of those
-			// sought.
+			// A short value at the end of the file, padded with bytes
+			// that are none of those sought.
 			pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-			copy(pad[:], value)
+			copy(pad[:], w)
 			v = binary.LittleEndian.Uint64(pad[:])
 		}
-		x, y := v^('%'*ones), v^('*'*ones)
-		high |= v
-		pct |= zeros(x)
-		stars |= zeros(y)
+		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
 	}
 	star = stars&highs != 0
 	switch {

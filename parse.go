@@ -124,7 +124,13 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 		}
 		if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
-				b.line(uint32(lx.num), kind, key, value)
+				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
+					// What line does with a rule, without its switch:
+					// most lines are rules.
+					b.addRule(uint32(lx.num), kind == grammar.KeyAllow, value)
+				} else {
+					b.line(uint32(lx.num), kind, key, value)
+				}
 				if b.obs != nil {
 					b.seen(lx.num, raw, key, value, kind, 0, false)
 				}
@@ -183,10 +189,6 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
-		if len(b.groups) == 0 {
-			return // rules before the first User-agent line belong to no group
-		}
-		b.hasRules = true
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
 		b.addSitemap(num, value)
@@ -219,8 +221,13 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 	}
 }
 
-// addRule compiles an Allow or Disallow value (SPEC §3, §5).
+// addRule takes an Allow or Disallow line, and compiles its value (SPEC
+// §3, §5).
 func (b *builder) addRule(num uint32, allow bool, value []byte) {
+	if len(b.groups) == 0 {
+		return // rules before the first User-agent line belong to no group
+	}
+	b.hasRules = true
 	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 		// Paths always start with '/', so the pattern can never match
 		// (escaping leaves a first '/' or '*' alone). It is not kept: the

@@ -184,8 +184,9 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		tok := grammar.AgentToken(value)
 		off := len(b.tokens)
 		b.tokens = append(b.tokens, tok...)
-		for i := off; i < len(b.tokens); i++ {
-			b.tokens[i] = grammar.Lower(b.tokens[i])
+		low := b.tokens[off:]
+		for i, c := range low {
+			low[i] = grammar.Lower(c)
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
@@ -260,7 +261,7 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	// file when the text is written; others are escaped into pats.
 	var off int
 	var pat []byte
-	if at := cap(b.src) - cap(value); !escape && b.src != nil && 0 <= at && at <= len(b.src) {
+	if at := cap(b.src) - cap(value); !escape && uint(at) <= uint(len(b.src)) {
 		off, pat = at, value
 	} else {
 		off = len(b.pats)

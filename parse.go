@@ -181,11 +181,12 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 			}
 			return
 		}
+		// The token is written to tokens in lower case as it is copied.
 		tok := grammar.AgentToken(value)
 		off := len(b.tokens)
-		b.tokens = append(b.tokens, tok...)
+		b.tokens = slices.Grow(b.tokens, len(tok))[:off+len(tok)]
 		low := b.tokens[off:]
-		for i, c := range low {
+		for i, c := range tok {
 			low[i] = grammar.Lower(c)
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})

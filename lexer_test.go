@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -60,23 +61,9 @@ func TestLexerLines(t *testing.T) {
 		{"§1 a CR right after plain lines", "a\nb\n\rc", []string{"a", "b", "", "c"}},
 	}
 	for _, tt := range tests {
-		lx := newLexer([]byte(tt.in))
-		var got []string
-		for {
-			raw, ok := lx.next()
-			if !ok {
-				break
-			}
-			got = append(got, string(raw))
-			if lx.num != len(got) {
-				t.Errorf("%s: line %q numbered %d, want %d", tt.reason, raw, lx.num, len(got))
-			}
-			if nul := bytes.IndexByte(raw, 0) >= 0; nul && !lx.mayNUL {
-				t.Errorf("%s: line %q has a NUL, mayNUL false", tt.reason, raw)
-			}
-			if hash := bytes.IndexByte(raw, '#') >= 0; hash && !lx.mayHash {
-				t.Errorf("%s: line %q has a '#', mayHash false", tt.reason, raw)
-			}
+		got, bad := lexAll([]byte(tt.in))
+		if bad != "" {
+			t.Errorf("%s: %s", tt.reason, bad)
 		}
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
 			t.Errorf("%s: lines of %q = %q, want %q", tt.reason, tt.in, got, tt.want)
@@ -108,28 +95,35 @@ func slowLines(data []byte) []string {
 	return append(lines, string(data[start:]))
 }
 
+// lexAll returns the lines the lexer makes of data, and what is wrong with
+// the first line whose number or NUL and '#' hints are wrong, or "".
+func lexAll(data []byte) (lines []string, bad string) {
+	lx := newLexer(data)
+	for {
+		raw, ok := lx.next()
+		if !ok {
+			return lines, ""
+		}
+		lines = append(lines, string(raw))
+		switch {
+		case lx.num != len(lines):
+			return lines, fmt.Sprintf("line %q numbered %d, want %d", raw, lx.num, len(lines))
+		case bytes.IndexByte(raw, 0) >= 0 && !lx.mayNUL:
+			return lines, fmt.Sprintf("line %q has a NUL, mayNUL false", raw)
+		case bytes.IndexByte(raw, '#') >= 0 && !lx.mayHash:
+			return lines, fmt.Sprintf("line %q has a '#', mayHash false", raw)
+		}
+	}
+}
+
 // checkLexer holds the lexer's lines, their numbers and its NUL and '#'
 // hints to slowLines.
 func checkLexer(t *testing.T, data []byte) {
 	t.Helper()
 	want := slowLines(data)
-	lx := newLexer(data)
-	var got []string
-	for {
-		raw, ok := lx.next()
-		if !ok {
-			break
-		}
-		got = append(got, string(raw))
-		if lx.num != len(got) {
-			t.Fatalf("lines of %q: line %q numbered %d, want %d", data, raw, lx.num, len(got))
-		}
-		if bytes.IndexByte(raw, 0) >= 0 && !lx.mayNUL {
-			t.Fatalf("lines of %q: line %q has a NUL, mayNUL false", data, raw)
-		}
-		if bytes.IndexByte(raw, '#') >= 0 && !lx.mayHash {
-			t.Fatalf("lines of %q: line %q has a '#', mayHash false", data, raw)
-		}
+	got, bad := lexAll(data)
+	if bad != "" {
+		t.Fatalf("lines of %q: %s", data, bad)
 	}
 	if len(got) != len(want) || strings.Join(got, "\x00|") != strings.Join(want, "\x00|") {
 		t.Fatalf("lines of %q = %q, want %q", data, got, want)

@@ -281,19 +281,13 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		n--
 		flags |= ruleAnchored
 	}
-	// The rule, then its fallback if it has one. Each is written in place
-	// in rules, field by field: made apart and copied in, they cost more
-	// (see the commits that made them so).
+	// The rule, then its fallback if it has one, appended to rules: made
+	// apart by a function and copied in, they cost more (see the commit
+	// that made them so).
 	lit := pat[:n]
 	for {
-		if len(b.rules) == cap(b.rules) {
-			b.rules = slices.Grow(b.rules, 1)
-		}
-		b.rules = b.rules[:len(b.rules)+1]
-		ru := &b.rules[len(b.rules)-1]
-		ru.off, ru.line, ru.n, ru.flags, ru.key = uint32(off), num, uint16(len(lit)), flags, ruleKey(lit)
-		ru.i, ru.raw, ru.probes = 0, raw, 0
-		if star && probesPay(*ru, false) {
+		b.rules = append(b.rules, rule{off: uint32(off), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit), raw: raw})
+		if ru := &b.rules[len(b.rules)-1]; star && probesPay(*ru, false) {
 			ru.probes = patternProbes(lit)
 		}
 		if slash < 0 {

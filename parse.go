@@ -123,9 +123,8 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 			continue
 		}
 		if raw[0] == '#' && b.obs == nil {
-			// A comment line, which holds no key (see split): one line
-			// in fifteen of the corpus's files of up to 4 KiB. An
-			// observer is told what split finds (the flags of the line).
+			// A comment line, which holds no key (see split). An
+			// observer is told what split finds, the line's flags.
 			continue
 		}
 		if !lx.mayNUL && !lx.mayHash {

@@ -358,8 +358,9 @@ const (
 // the work; the keys that tie on seven bytes are either equal prefixes, a
 // run, sorted by rank, or sorted again, by integers, on the next seven: in
 // the small files of the corpus, seven in ten rules of an indexed group
-// share their first seven bytes with another rule of the group, and three
-// in ten have the same literal prefix as another.
+// share their first seven bytes with another rule of the group, and four
+// in ten have the same literal prefix as another (bench/README.md, "Small
+// files: building a group's index").
 func sortFewByLiteral(keys []uint64, lits [][]byte, rules []rule, buf []uint64) {
 	sortFewFrom(keys, lits, rules, 0, buf)
 }

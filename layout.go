@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sort"
-	"strings"
+	"unsafe"
 )
 
 // This file says how a parsed file is stored. A crawler keeps millions of
@@ -532,108 +532,144 @@ func (r *Robots) otherValue(o other) string {
 // encode lays out what the builder collected into r: the builder's rules in
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
+//
+// The size of every section is known before a byte is written, so the text
+// and the words are written once, each at its place, into one slice of the
+// exact size, which becomes the string without a copy (see unsafe.String
+// below).
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	// The text and the words are written once into a strings.Builder of the
-	// exact size, so that it needs no copy to become a string.
-	nRaws, size := 0, len(b.raws)+len(b.text)
-	for _, ru := range b.rules {
-		size += ru.priority()
-		if ru.flags&ruleStar != 0 {
-			size += filterLen
-		}
-		if ru.flags&ruleRawApart != 0 {
-			nRaws++
-		}
-	}
-	for _, a := range agents {
-		size += int(a.n)
-	}
-	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + nRaws*rawWords + len(b.usage)*usageWords + len(b.others)*otherWords
-	var text strings.Builder
-	text.Grow(size + 4*n)
-
-	// The words go to w as bytes, to follow the text at the end.
-	w := slices.Grow(b.words[:0], 4*n)[:4*headerWords]
-	clear(w)
-	put := func(x uint32) { w = binary.LittleEndian.AppendUint32(w, x) }
-	putAll := func(v []uint32) {
-		for _, x := range v {
-			w = binary.LittleEndian.AppendUint32(w, x)
-		}
-	}
-	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
-
-	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
+	// The rule records first, into b.recs, as they give where each pattern
+	// goes and so where the patterns end.
+	recs := slices.Grow(b.recs[:0], len(b.rules)*ruleWords*4+4)[:len(b.rules)*ruleWords*4+4]
+	pats := 0
 	for i := range b.rules {
 		ru := &b.rules[i]
-		if ru.flags&ruleRawApart != 0 {
-			raws = append(raws, uint32(i), ru.raw)
+		w0, w1 := packRule(uint32(pats), ru.line, ru.flags)
+		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(w0)|uint64(w1)<<32)
+		pats += int(ru.n) + int(ru.flags&ruleAnchored/ruleAnchored) + int(ru.flags&ruleStar/ruleStar)*filterLen
+	}
+	binary.LittleEndian.PutUint32(recs[len(recs)-4:], uint32(pats))
+	b.recs = recs
+	nRaws := 0
+	if len(b.raws) > 0 {
+		for i := range b.rules {
+			nRaws += int(b.rules[i].flags & ruleRawApart / ruleRawApart)
 		}
-		w0, w1 := packRule(uint32(text.Len()), ru.line, ru.flags)
-		put(w0)
-		put(w1)
+	}
+	toks := 0
+	for _, a := range agents {
+		toks += int(a.n)
+	}
+	// Where the text's parts start, in bytes, and the sections, in words.
+	base := pats + len(b.raws)
+	wordsAt := base + len(b.text) + toks
+	sLinks := headerWords + len(b.rules)*ruleWords + 1
+	sGroups := sLinks + len(b.links)
+	sAgents := sGroups + len(b.groups)*groupWords
+	sLists := sAgents + (len(agents)+1)*agentWords
+	sRaws := sLists + len(lists)
+	sUsage := sRaws + nRaws*rawWords
+	sOthers := sUsage + len(b.usage)*usageWords
+	buf := make([]byte, wordsAt+4*(sOthers+len(b.others)*otherWords))
+	text, w := buf[:wordsAt], buf[wordsAt:]
+	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
+
+	copy(w[4*headerWords:], recs)
+	at := 0
+	for i := range b.rules {
+		ru := &b.rules[i]
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		pat := from[ru.off : ru.off+uint32(ru.n)]
-		text.Write(pat)
+		// A pattern of up to 16 bytes, two thirds of those of the
+		// corpus's files of at most 4 KiB, is copied as 16 when there is
+		// room, with two loads and two stores and no call: what follows it
+		// is written over later (the text is written in order, the header
+		// last).
+		if off, n := int(ru.off), int(ru.n); n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
+			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
+			at += n
+		} else {
+			at += copy(text[at:], from[off:off+n])
+		}
 		if ru.flags&ruleAnchored != 0 {
-			text.WriteByte('$')
+			text[at] = '$'
+			at++
 		}
 		if ru.flags&ruleStar != 0 {
-			var f [filterLen]byte
-			binary.LittleEndian.PutUint32(f[:], ru.probes)
-			text.Write(f[:])
+			binary.LittleEndian.PutUint32(text[at:at+filterLen], ru.probes)
+			at += filterLen
 		}
 	}
-	put(uint32(text.Len()))
-	for i := 1; i < len(raws); i += rawWords {
-		raws[i] += uint32(text.Len())
+	if nRaws > 0 {
+		raw := sRaws
+		for i := range b.rules {
+			if ru := &b.rules[i]; ru.flags&ruleRawApart != 0 {
+				put(raw, uint32(i))
+				put(raw+1, uint32(pats)+ru.raw)
+				raw += rawWords
+			}
+		}
 	}
-	text.Write(b.raws)
-	base := uint32(text.Len())
-	text.Write(b.text)
+	copy(text[pats:], b.raws)
+	copy(text[base:], b.text)
 
-	section(hLinks)
-	links := uint32(len(w) / 4)
-	putAll(b.links)
-	section(hGroups)
-	for _, g := range b.groups {
+	for k, x := range b.links {
+		put(sLinks+k, x)
+	}
+	for k, g := range b.groups {
 		if g.wild&idxBit != 0 {
-			g.wild += links
+			g.wild += uint32(sLinks)
 		}
-		put(g.start)
-		put(g.wild)
+		put(sGroups+k*groupWords, g.start)
+		put(sGroups+k*groupWords+1, g.wild)
 	}
-	section(hAgents)
-	for _, a := range agents {
-		put(uint32(text.Len()))
-		put(a.groups)
-		text.Write(b.tokens[a.token : a.token+a.n])
+	at = base + len(b.text)
+	for k, a := range agents {
+		put(sAgents+k*agentWords, uint32(at))
+		put(sAgents+k*agentWords+1, a.groups)
+		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(b.tokens) && at+16 <= len(buf) {
+			copy16(buf[at:at+16:at+16], b.tokens[off:off+16:off+16]) // as patterns
+			at += n
+		} else {
+			at += copy(text[at:], b.tokens[off:off+n])
+		}
 	}
-	put(uint32(text.Len()))
-	put(0)
-	section(hLists)
-	putAll(lists)
-	section(hRaws)
-	putAll(raws)
-	section(hUsage)
-	for _, u := range b.usage {
-		u.off += base
-		ws := packUsage(u)
-		putAll(ws[:])
+	put(sLists-agentWords, uint32(at)) // the closing record; its groups word is 0
+	// The header last: a pattern's copy may have written past the patterns
+	// into it.
+	put(hLinks, uint32(sLinks))
+	put(hGroups, uint32(sGroups))
+	put(hAgents, uint32(sAgents))
+	put(hLists, uint32(sLists))
+	put(hRaws, uint32(sRaws))
+	put(hUsage, uint32(sUsage))
+	put(hOthers, uint32(sOthers))
+	for k, x := range lists {
+		put(sLists+k, x)
 	}
-	section(hOthers)
-	for _, o := range b.others {
-		put(base + o.off)
-		put(o.line)
-		put(uint32(o.keyN) | uint32(o.valN)<<16)
-		put(o.group)
+	for k, u := range b.usage {
+		u.off += uint32(base)
+		for j, x := range packUsage(u) {
+			put(sUsage+k*usageWords+j, x)
+		}
 	}
-	r.wordsAt = uint32(text.Len())
-	text.Write(w)
-	r.text = text.String()
-	b.words, b.rawRecs = w, raws // their room goes back to the pool
+	for k, o := range b.others {
+		put(sOthers+k*otherWords, uint32(base)+o.off)
+		put(sOthers+k*otherWords+1, o.line)
+		put(sOthers+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16)
+		put(sOthers+k*otherWords+3, o.group)
+	}
+	r.wordsAt = uint32(wordsAt)
+	// buf is not written after this, and no one else holds it: the string
+	// is immutable as strings are. Converting it with string(buf) would
+	// allocate and copy the whole file a second time.
+	r.text = unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// copy16 copies the 16 bytes of s to d with two loads and two stores.
+func copy16(d, s []byte) {
+	binary.LittleEndian.PutUint64(d[0:8], binary.LittleEndian.Uint64(s[0:8]))
+	binary.LittleEndian.PutUint64(d[8:16], binary.LittleEndian.Uint64(s[8:16]))
 }

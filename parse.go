@@ -460,20 +460,21 @@ type scratch struct {
 	merged []uint32 // where the lists with a merged copy start
 	sort   sortScratch
 
-	// What finish and encode build: group lists, agents, raw records, words.
-	lists, rawRecs []uint32
-	agents         []agentEntry
-	words          []byte
+	// What finish builds for encode: group lists, agents; and encode's
+	// rule records.
+	lists  []uint32
+	agents []agentEntry
+	recs   []byte
 
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
 // reset empties every slice of s, keeping its room.
 func (s *scratch) reset() {
-	s.pats, s.raws, s.text, s.tokens, s.words = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.words[:0]
+	s.pats, s.raws, s.text, s.tokens, s.recs = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.recs[:0]
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
 	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
-	s.global, s.links, s.merged, s.lists, s.rawRecs = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.rawRecs[:0]
+	s.global, s.links, s.merged, s.lists = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0]
 	s.resetUsage()
 }
 
@@ -481,8 +482,8 @@ func (s *scratch) reset() {
 func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
-		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)+cap(s.sitemapSet)) + 12*cap(s.agents) +
-		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
+		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.sitemapSet)) + 12*cap(s.agents) +
+		cap(s.recs) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }
 

@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"encoding/binary"
-	"slices"
 	"sort"
 	"unsafe"
 )
@@ -280,6 +279,12 @@ func (r *Robots) usageGroup(base, i uint32) uint32 {
 // usagePattern returns the pattern of a usage record, without its '$'.
 func (r *Robots) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
 
+// textLen returns the bytes the pattern of ru takes in the text: the
+// pattern, its '$', and the probes that follow a pattern with a '*'.
+func (ru *rule) textLen() int {
+	return ru.priority() + int(ru.flags&ruleStar/ruleStar)*filterLen
+}
+
 // packRule returns the two words of a rule record.
 func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
 	w0 = off & ruleOffMask
@@ -537,19 +542,7 @@ func (r *Robots) otherValue(o other) string {
 // and the words are written once, each at its place, into one slice of the
 // exact size, which becomes the string without a copy (see unsafe.String
 // below).
-func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	// The rule records first, into b.recs, as they give where each pattern
-	// goes and so where the patterns end.
-	recs := slices.Grow(b.recs[:0], len(b.rules)*ruleWords*4+4)[:len(b.rules)*ruleWords*4+4]
-	pats := 0
-	for i := range b.rules {
-		ru := &b.rules[i]
-		w0, w1 := packRule(uint32(pats), ru.line, ru.flags)
-		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(w0)|uint64(w1)<<32)
-		pats += int(ru.n) + int(ru.flags&ruleAnchored/ruleAnchored) + int(ru.flags&ruleStar/ruleStar)*filterLen
-	}
-	binary.LittleEndian.PutUint32(recs[len(recs)-4:], uint32(pats))
-	b.recs = recs
+func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats int) {
 	nRaws := 0
 	if len(b.raws) > 0 {
 		for i := range b.rules {
@@ -574,10 +567,12 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 	text, w := buf[:wordsAt], buf[wordsAt:]
 	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
 
-	copy(w[4*headerWords:], recs)
 	at := 0
+	recs := w[4*headerWords : 4*(sLinks-1)]
 	for i := range b.rules {
 		ru := &b.rules[i]
+		w0, w1 := packRule(uint32(at), ru.line, ru.flags)
+		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(w0)|uint64(w1)<<32)
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
@@ -602,6 +597,7 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
 			at += filterLen
 		}
 	}
+	put(sLinks-1, uint32(at))
 	if nRaws > 0 {
 		raw := sRaws
 		for i := range b.rules {

@@ -460,18 +460,16 @@ type scratch struct {
 	merged []uint32 // where the lists with a merged copy start
 	sort   sortScratch
 
-	// What finish builds for encode: group lists, agents; and encode's
-	// rule records.
+	// What finish builds for encode: group lists, agents.
 	lists  []uint32
 	agents []agentEntry
-	recs   []byte
 
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
 // reset empties every slice of s, keeping its room.
 func (s *scratch) reset() {
-	s.pats, s.raws, s.text, s.tokens, s.recs = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.recs[:0]
+	s.pats, s.raws, s.text, s.tokens = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0]
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
 	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
 	s.global, s.links, s.merged, s.lists = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0]
@@ -483,7 +481,7 @@ func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
 		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.sitemapSet)) + 12*cap(s.agents) +
-		cap(s.recs) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
+		8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }
 
@@ -552,6 +550,7 @@ func (b *builder) finish() *Robots {
 		i = j
 	}
 
+	pats := 0 // the bytes of the patterns in the text
 	for i := range b.groups {
 		g := &b.groups[i]
 		end := uint32(len(b.rules))
@@ -563,10 +562,14 @@ func (b *builder) finish() *Robots {
 		if b.indexes(rules) {
 			g.wild = idxBit | copied | uint32(len(b.links))
 			b.links = b.sortIndexed(rules, b.links)
+			for k := range rules {
+				pats += rules[k].textLen()
+			}
 			continue
 		}
-		sortLayout(rules, &b.sort)
-		g.wild = copied | g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
+		wild, size := sortLayout(rules, &b.sort)
+		g.wild = copied | g.start + uint32(wild)
+		pats += size
 	}
 	n := uint32(len(b.rules))
 	b.groups = append(b.groups, group{start: n, wild: n})
@@ -574,7 +577,7 @@ func (b *builder) finish() *Robots {
 	b.others = append(b.others, b.sitemaps...)
 	b.sortUsage()
 	r := &Robots{kind: Parsed}
-	b.encode(r, agents, lists)
+	b.encode(r, agents, lists, pats)
 	b.lists, b.agents = lists, agents
 	return r
 }
@@ -623,16 +626,6 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 		b.rules = append(b.rules, b.rules[b.groups[g].start:end(g)]...)
 	}
 	return lists
-}
-
-// countWhile returns the length of the longest prefix of rules for which f
-// holds.
-func countWhile(rules []rule, f func(*rule) bool) int {
-	n := 0
-	for n < len(rules) && f(&rules[n]) {
-		n++
-	}
-	return n
 }
 
 // current returns the index of the group being built, or -1 before the

@@ -79,6 +79,9 @@ type agentName struct {
 	group  uint32
 }
 
+// token returns the token of a name.
+func (b *builder) token(nm agentName) []byte { return b.tokens[nm.off : nm.off+nm.n] }
+
 // agentEntry is one distinct token of the file and its groups word (see
 // layout.go).
 type agentEntry struct {
@@ -460,9 +463,10 @@ type scratch struct {
 	merged []uint32 // where the lists with a merged copy start
 	sort   sortScratch
 
-	// What finish builds for encode: group lists, agents.
-	lists  []uint32
-	agents []agentEntry
+	// What finish builds for encode: group lists, agents; the groups of a
+	// token.
+	lists, ids []uint32
+	agents     []agentEntry
 
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
@@ -472,7 +476,7 @@ func (s *scratch) reset() {
 	s.pats, s.raws, s.text, s.tokens = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0]
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
 	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
-	s.global, s.links, s.merged, s.lists = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0]
+	s.global, s.links, s.merged, s.lists, s.ids = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.ids[:0]
 	s.resetUsage()
 }
 
@@ -480,7 +484,7 @@ func (s *scratch) reset() {
 func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
-		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.sitemapSet)) + 12*cap(s.agents) +
+		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.ids)+cap(s.sitemapSet)) + 12*cap(s.agents) +
 		8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }
@@ -517,33 +521,33 @@ func (b *builder) finish() *Robots {
 	// Each distinct token gets its groups: the index of its only group, as
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
-	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
 	order := b.sortNames()
-	name := func(k int) agentName { return b.names[order[k]&nameIdxMask] }
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
 	lists := b.addList(b.lists[:0], b.global, fileRules)
 	agents := b.agents[:0]
-	var ids []uint32
 	for i := 0; i < len(order); {
-		first := name(i)
-		t := tok(first)
+		first := b.names[order[i]&nameIdxMask]
 		j := i + 1
-		for j < len(order) && bytes.Equal(tok(name(j)), t) {
+		// The keys of two names tie when their tokens do, and only then
+		// when the tokens are no longer than the keys hold.
+		for j < len(order) && order[j]>>nameIdxBits == order[i]>>nameIdxBits &&
+			(first.n <= nameHead || bytes.Equal(b.token(b.names[order[j]&nameIdxMask]), b.token(first))) {
 			j++
 		}
-		a := agentEntry{token: first.off, n: first.n}
-		if g := first.group; name(j-1).group == g {
-			a.groups = g // the same group throughout, since names are in file order
-		} else {
+		a := agentEntry{token: first.off, n: first.n, groups: first.group}
+		if b.names[order[j-1]&nameIdxMask].group != first.group {
+			// Names of one token are in file order, so group order: the
+			// same group throughout unless the last differs.
 			a.groups = listBit | uint32(len(lists))
-			ids = ids[:0]
+			ids := b.ids[:0]
 			for k := i; k < j; k++ {
 				// A group naming the token twice is listed once.
-				if nm := name(k); len(ids) == 0 || ids[len(ids)-1] != nm.group {
-					ids = append(ids, nm.group)
+				if g := b.names[order[k]&nameIdxMask].group; len(ids) == 0 || ids[len(ids)-1] != g {
+					ids = append(ids, g)
 				}
 			}
+			b.ids = ids
 			lists = b.addList(lists, ids, fileRules)
 		}
 		agents = append(agents, a)

@@ -304,6 +304,15 @@ func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
 	return w0, w1
 }
 
+// ruleFlagWords holds, for each ruleFlags, the bits packRule sets for them
+// in the two words of a rule record, so that encode sets them with an OR.
+var ruleFlagWords = func() (t [1 << 8][2]uint32) {
+	for f := range t {
+		t[f][0], t[f][1] = packRule(0, 0, ruleFlags(f))
+	}
+	return t
+}()
+
 // recOff returns the pattern offset of a rule record's first word, or where
 // the patterns end from the word after the last rule.
 func recOff(w0 uint32) uint32 { return w0 & ruleOffMask }
@@ -570,32 +579,29 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 	at := 0
 	recs := w[4*headerWords : 4*(sLinks-1)]
 	for i := range b.rules {
-		ru := &b.rules[i]
-		w0, w1 := packRule(uint32(at), ru.line, ru.flags)
-		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(w0)|uint64(w1)<<32)
+		ru := b.rules[i] // a copy: the stores below might alias b.rules
+		fw := ruleFlagWords[ru.flags]
+		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(uint32(at)|fw[0])|uint64(ru.line&ruleLineMask|fw[1])<<32)
 		from := b.src
 		if ru.flags&ruleEscaped != 0 {
 			from = b.pats
 		}
 		// A pattern of up to 16 bytes, two thirds of those of the
 		// corpus's files of at most 4 KiB, is copied as 16 when there is
-		// room, with two loads and two stores and no call: what follows it
-		// is written over later (the text is written in order, the header
-		// last).
+		// room, with two loads and two stores and no call. Its '$' and
+		// probes are written whether it has them or not. What is written
+		// past a rule's text is written over later: the rules in order,
+		// then the rest of the text, the header of the words last.
 		if off, n := int(ru.off), int(ru.n); n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
 			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
 			at += n
 		} else {
 			at += copy(text[at:], from[off:off+n])
 		}
-		if ru.flags&ruleAnchored != 0 {
-			text[at] = '$'
-			at++
-		}
-		if ru.flags&ruleStar != 0 {
-			binary.LittleEndian.PutUint32(text[at:at+filterLen], ru.probes)
-			at += filterLen
-		}
+		buf[at] = '$'
+		at += int(ru.flags & ruleAnchored / ruleAnchored)
+		binary.LittleEndian.PutUint32(buf[at:at+filterLen], ru.probes)
+		at += int(ru.flags&ruleStar/ruleStar) * filterLen
 	}
 	put(sLinks-1, uint32(at))
 	if nRaws > 0 {

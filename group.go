@@ -87,7 +87,7 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	s.keys = keys
 	sorted, prev := true, uint64(0)
 	for i := range rules {
-		ru := &rules[i]
+		ru := rules[i]
 		k := uint64(ru.key)<<56 | uint64(1<<18-1-ru.rank())<<38 | uint64(i)
 		keys[i] = k
 		// Keys are distinct: the first is above 0.

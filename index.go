@@ -635,21 +635,35 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 // top of this file). A loop of its own keeps its few values in registers:
 // a query may pass over hundreds of wildcard rules here.
 func (q *query) admitted(recs string, k int) int {
-	for ; 4*linkWords*k+4*linkWords <= len(recs); k++ {
-		rec := recs[4*linkWords*k : 4*linkWords*k+4*linkWords]
-		if k > 0 && le32(rec[4:8])&runBit == 0 {
+	const size = 4 * linkWords
+	if size*k+size > len(recs) {
+		return -1
+	}
+	// A record is one word of eight bytes: probes, then link.
+	v := le64(recs[size*k:])
+	if k > 0 && uint32(v>>32)&runBit == 0 {
+		return -1 // the next run
+	}
+	if uint32(v) == 0 {
+		return k
+	}
+	if !q.filtered {
+		q.f, q.filtered = q.p.filter(), true
+	}
+	f := &q.f
+	if p := uint32(v); f[uint8(p)>>6]>>(p&63)&1 != 0 && f.has(p) {
+		return k
+	}
+	// The rules after it, in a loop without calls that keeps its values
+	// in registers.
+	for o := size*k + size; o+size <= len(recs); o += size {
+		v := le64(recs[o : o+size])
+		if uint32(v>>32)&runBit == 0 {
 			return -1 // the next run
 		}
-		probes := le32(rec[0:4])
-		if probes == 0 {
-			return k
-		}
-		if !q.filtered {
-			q.f, q.filtered = q.p.filter(), true
-		}
-		// Most wildcard rules lack their first probe.
-		if b0 := uint8(probes); q.f[b0>>6]>>(b0&63)&1 != 0 && q.f.admits(probes) {
-			return k
+		// Most wildcard rules lack their first probe (see admits).
+		if p := uint32(v); p == 0 || f[uint8(p)>>6]>>(p&63)&1 != 0 && f.has(p) {
+			return o / size
 		}
 	}
 	return -1

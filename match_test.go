@@ -163,7 +163,8 @@ func TestIndexPathStart(t *testing.T) {
 }
 
 // probesByPairs is patternProbes pair by pair, as the probes are defined:
-// the k-th probe is pair k*n/4 of the pattern's n byte pairs without a '*'.
+// of the pattern's n byte pairs without a '*', the last, then pairs n/4,
+// n/2 and 3n/4.
 func probesByPairs(lit []byte) uint32 {
 	var pairs []uint8
 	for i := 1; i < len(lit); i++ {
@@ -171,13 +172,11 @@ func probesByPairs(lit []byte) uint32 {
 			pairs = append(pairs, pairBit(lit[i-1], lit[i]))
 		}
 	}
-	var probes uint32
-	for k := range 4 {
-		if len(pairs) > 0 {
-			probes |= uint32(pairs[k*len(pairs)/4]) << (8 * k)
-		}
+	if len(pairs) == 0 {
+		return 0
 	}
-	return probes
+	n := len(pairs)
+	return uint32(pairs[n-1]) | uint32(pairs[n/4])<<8 | uint32(pairs[n/2])<<16 | uint32(pairs[3*n/4])<<24
 }
 
 func TestPatternProbes(t *testing.T) {

@@ -594,13 +594,15 @@ func (b *builder) finish() *Robots {
 // past that gets no copy.
 func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 	n := uint32(len(ids))
-	if n >= mergeMin {
-		for _, m := range b.merged {
-			if lists[m] == n|mergedBit && slices.Equal(lists[m+1:m+1+n], ids) {
-				lists = append(lists, n|mergedBit)
-				lists = append(lists, ids...)
-				return append(lists, lists[m+1+n])
-			}
+	if n < mergeMin {
+		lists = append(lists, n)
+		return append(lists, ids...)
+	}
+	for _, m := range b.merged {
+		if lists[m] == n|mergedBit && slices.Equal(lists[m+1:m+1+n], ids) {
+			lists = append(lists, n|mergedBit)
+			lists = append(lists, ids...)
+			return append(lists, lists[m+1+n])
 		}
 	}
 	end := func(g uint32) uint32 {
@@ -615,7 +617,7 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 	}
 	// Past maxMergeLen no copies are made: with its copies, a file's
 	// patterns must still fit the 31-bit offsets of the layout.
-	if n < mergeMin || total > 2*fileRules-b.copied || len(b.src) > maxMergeLen {
+	if total > 2*fileRules-b.copied || len(b.src) > maxMergeLen {
 		lists = append(lists, n)
 		return append(lists, ids...)
 	}

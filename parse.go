@@ -525,34 +525,39 @@ func (b *builder) finish() *Robots {
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
 	lists := b.addList(b.lists[:0], b.global, fileRules)
-	agents := b.agents[:0]
+	// At most one agent a name: room for all, written by index.
+	agents := slices.Grow(b.agents[:0], len(order))[:len(order)]
+	na, names := 0, b.names
 	for i := 0; i < len(order); {
-		first := b.names[order[i]&nameIdxMask]
+		key := order[i]
+		first := names[key&nameIdxMask]
 		j := i + 1
 		// The keys of two names tie when their tokens do, and only then
 		// when the tokens are no longer than the keys hold.
-		for j < len(order) && order[j]>>nameIdxBits == order[i]>>nameIdxBits &&
-			(first.n <= nameHead || bytes.Equal(b.token(b.names[order[j]&nameIdxMask]), b.token(first))) {
+		for j < len(order) && order[j]>>nameIdxBits == key>>nameIdxBits &&
+			(first.n <= nameHead || bytes.Equal(b.token(names[order[j]&nameIdxMask]), b.token(first))) {
 			j++
 		}
 		a := agentEntry{token: first.off, n: first.n, groups: first.group}
-		if b.names[order[j-1]&nameIdxMask].group != first.group {
+		if j > i+1 && names[order[j-1]&nameIdxMask].group != first.group {
 			// Names of one token are in file order, so group order: the
 			// same group throughout unless the last differs.
 			a.groups = listBit | uint32(len(lists))
 			ids := b.ids[:0]
 			for k := i; k < j; k++ {
 				// A group naming the token twice is listed once.
-				if g := b.names[order[k]&nameIdxMask].group; len(ids) == 0 || ids[len(ids)-1] != g {
+				if g := names[order[k]&nameIdxMask].group; len(ids) == 0 || ids[len(ids)-1] != g {
 					ids = append(ids, g)
 				}
 			}
 			b.ids = ids
 			lists = b.addList(lists, ids, fileRules)
 		}
-		agents = append(agents, a)
+		agents[na] = a
+		na++
 		i = j
 	}
+	agents = agents[:na]
 
 	pats := 0 // the bytes of the patterns in the text
 	for i := range b.groups {

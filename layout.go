@@ -552,10 +552,11 @@ func (r *Robots) otherValue(o other) string {
 // exact size, which becomes the string without a copy (see unsafe.String
 // below).
 func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats int) {
-	nRaws := 0
+	var l sectionStarts
+	l.pats = pats
 	if len(b.raws) > 0 {
 		for i := range b.rules {
-			nRaws += int(b.rules[i].flags & ruleRawApart / ruleRawApart)
+			l.nRaws += int(b.rules[i].flags & ruleRawApart / ruleRawApart)
 		}
 	}
 	toks := 0
@@ -563,21 +564,37 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 		toks += int(a.n)
 	}
 	// Where the text's parts start, in bytes, and the sections, in words.
-	base := pats + len(b.raws)
-	wordsAt := base + len(b.text) + toks
-	sLinks := headerWords + len(b.rules)*ruleWords + 1
-	sGroups := sLinks + len(b.links)
-	sAgents := sGroups + len(b.groups)*groupWords
-	sLists := sAgents + (len(agents)+1)*agentWords
-	sRaws := sLists + len(lists)
-	sUsage := sRaws + nRaws*rawWords
-	sOthers := sUsage + len(b.usage)*usageWords
-	buf := make([]byte, wordsAt+4*(sOthers+len(b.others)*otherWords))
-	text, w := buf[:wordsAt], buf[wordsAt:]
-	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
+	l.base = pats + len(b.raws)
+	l.wordsAt = l.base + len(b.text) + toks
+	l.links = headerWords + len(b.rules)*ruleWords + 1
+	l.groups = l.links + len(b.links)
+	l.agents = l.groups + len(b.groups)*groupWords
+	l.lists = l.agents + (len(agents)+1)*agentWords
+	l.raws = l.lists + len(lists)
+	l.usage = l.raws + l.nRaws*rawWords
+	l.others = l.usage + len(b.usage)*usageWords
+	buf := make([]byte, l.wordsAt+4*(l.others+len(b.others)*otherWords))
+	b.writeRules(buf, buf[l.wordsAt+4*headerWords:l.wordsAt+4*(l.links-1)])
+	b.encodeRest(buf, &l, agents, lists)
+	r.wordsAt = uint32(l.wordsAt)
+	// buf is not written after this, and no one else holds it: the string
+	// is immutable as strings are. Converting it with string(buf) would
+	// allocate and copy the whole file a second time.
+	r.text = unsafe.String(unsafe.SliceData(buf), len(buf))
+}
 
+// sectionStarts says where the parts of the text start, in bytes, and the
+// sections of the words, in words (see layout.go's table).
+type sectionStarts struct {
+	pats, base, wordsAt                               int // bytes
+	links, groups, agents, lists, raws, usage, others int // words
+	nRaws                                             int
+}
+
+// writeRules writes the rules' records to recs and their patterns to buf
+// from its start. A function of its own, its loop has fewer values to keep.
+func (b *builder) writeRules(buf, recs []byte) {
 	at := 0
-	recs := w[4*headerWords : 4*(sLinks-1)]
 	for i := range b.rules {
 		ru := b.rules[i] // a copy: the stores below might alias b.rules
 		fw := ruleFlagWords[ru.flags]
@@ -596,16 +613,23 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
 			at += n
 		} else {
-			at += copy(text[at:], from[off:off+n])
+			at += copy(buf[at:], from[off:off+n])
 		}
 		buf[at] = '$'
 		at += int(ru.flags & ruleAnchored / ruleAnchored)
 		binary.LittleEndian.PutUint32(buf[at:at+filterLen], ru.probes)
 		at += int(ru.flags&ruleStar/ruleStar) * filterLen
 	}
-	put(sLinks-1, uint32(at))
-	if nRaws > 0 {
-		raw := sRaws
+}
+
+// encodeRest writes what follows the rules' patterns and records.
+func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, lists []uint32) {
+	text, w := buf[:l.wordsAt], buf[l.wordsAt:]
+	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
+	pats, base := l.pats, l.base
+	put(l.links-1, uint32(pats))
+	if l.nRaws > 0 {
+		raw := l.raws
 		for i := range b.rules {
 			if ru := &b.rules[i]; ru.flags&ruleRawApart != 0 {
 				put(raw, uint32(i))
@@ -618,19 +642,19 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 	copy(text[base:], b.text)
 
 	for k, x := range b.links {
-		put(sLinks+k, x)
+		put(l.links+k, x)
 	}
 	for k, g := range b.groups {
 		if g.wild&idxBit != 0 {
-			g.wild += uint32(sLinks)
+			g.wild += uint32(l.links)
 		}
-		put(sGroups+k*groupWords, g.start)
-		put(sGroups+k*groupWords+1, g.wild)
+		put(l.groups+k*groupWords, g.start)
+		put(l.groups+k*groupWords+1, g.wild)
 	}
-	at = base + len(b.text)
+	at := base + len(b.text)
 	for k, a := range agents {
-		put(sAgents+k*agentWords, uint32(at))
-		put(sAgents+k*agentWords+1, a.groups)
+		put(l.agents+k*agentWords, uint32(at))
+		put(l.agents+k*agentWords+1, a.groups)
 		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(b.tokens) && at+16 <= len(buf) {
 			copy16(buf[at:at+16:at+16], b.tokens[off:off+16:off+16]) // as patterns
 			at += n
@@ -638,36 +662,29 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 			at += copy(text[at:], b.tokens[off:off+n])
 		}
 	}
-	put(sLists-agentWords, uint32(at)) // the closing record; its groups word is 0
-	// The header last: a pattern's copy may have written past the patterns
-	// into it.
-	put(hLinks, uint32(sLinks))
-	put(hGroups, uint32(sGroups))
-	put(hAgents, uint32(sAgents))
-	put(hLists, uint32(sLists))
-	put(hRaws, uint32(sRaws))
-	put(hUsage, uint32(sUsage))
-	put(hOthers, uint32(sOthers))
+	put(l.lists-agentWords, uint32(at)) // the closing record; its groups word is 0
+	put(hLinks, uint32(l.links))
+	put(hGroups, uint32(l.groups))
+	put(hAgents, uint32(l.agents))
+	put(hLists, uint32(l.lists))
+	put(hRaws, uint32(l.raws))
+	put(hUsage, uint32(l.usage))
+	put(hOthers, uint32(l.others))
 	for k, x := range lists {
-		put(sLists+k, x)
+		put(l.lists+k, x)
 	}
 	for k, u := range b.usage {
 		u.off += uint32(base)
 		for j, x := range packUsage(u) {
-			put(sUsage+k*usageWords+j, x)
+			put(l.usage+k*usageWords+j, x)
 		}
 	}
 	for k, o := range b.others {
-		put(sOthers+k*otherWords, uint32(base)+o.off)
-		put(sOthers+k*otherWords+1, o.line)
-		put(sOthers+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16)
-		put(sOthers+k*otherWords+3, o.group)
+		put(l.others+k*otherWords, uint32(base)+o.off)
+		put(l.others+k*otherWords+1, o.line)
+		put(l.others+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16)
+		put(l.others+k*otherWords+3, o.group)
 	}
-	r.wordsAt = uint32(wordsAt)
-	// buf is not written after this, and no one else holds it: the string
-	// is immutable as strings are. Converting it with string(buf) would
-	// allocate and copy the whole file a second time.
-	r.text = unsafe.String(unsafe.SliceData(buf), len(buf))
 }
 
 // copy16 copies the 16 bytes of s to d with two loads and two stores.

@@ -594,13 +594,16 @@ type sectionStarts struct {
 // writeRules writes the rules' records to recs and their patterns to buf
 // from its start. A function of its own, its loop has fewer values to keep.
 func (b *builder) writeRules(buf, recs []byte) {
-	at := 0
-	for i := range b.rules {
-		ru := b.rules[i] // a copy: the stores below might alias b.rules
-		fw := ruleFlagWords[ru.flags]
-		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(uint32(at)|fw[0])|uint64(ru.line&ruleLineMask|fw[1])<<32)
+	at, rules := 0, b.rules
+	for i := range rules {
+		// The fields in locals, read once: the stores below might alias
+		// the rules.
+		ru := &rules[i]
+		off, n, line, flags, probes := int(ru.off), int(ru.n), ru.line, ru.flags, ru.probes
+		fw := ruleFlagWords[flags]
+		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(uint32(at)|fw[0])|uint64(line&ruleLineMask|fw[1])<<32)
 		from := b.src
-		if ru.flags&ruleEscaped != 0 {
+		if flags&ruleEscaped != 0 {
 			from = b.pats
 		}
 		// A pattern of up to 16 bytes, two thirds of those of the
@@ -609,16 +612,16 @@ func (b *builder) writeRules(buf, recs []byte) {
 		// probes are written whether it has them or not. What is written
 		// past a rule's text is written over later: the rules in order,
 		// then the rest of the text, the header of the words last.
-		if off, n := int(ru.off), int(ru.n); n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
+		if n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
 			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
 			at += n
 		} else {
 			at += copy(buf[at:], from[off:off+n])
 		}
 		buf[at] = '$'
-		at += int(ru.flags & ruleAnchored / ruleAnchored)
-		binary.LittleEndian.PutUint32(buf[at:at+filterLen], ru.probes)
-		at += int(ru.flags&ruleStar/ruleStar) * filterLen
+		at += int(flags & ruleAnchored / ruleAnchored)
+		binary.LittleEndian.PutUint32(buf[at:at+filterLen], probes)
+		at += int(flags&ruleStar/ruleStar) * filterLen
 	}
 }
 

@@ -654,12 +654,14 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 		put(l.groups+k*groupWords, g.start)
 		put(l.groups+k*groupWords+1, g.wild)
 	}
-	at := base + len(b.text)
+	// The tokens are read up to their room: the 16 bytes of a short
+	// token's copy are there even at the end.
+	at, toks := base+len(b.text), b.tokens[:cap(b.tokens)]
 	for k, a := range agents {
 		put(l.agents+k*agentWords, uint32(at))
 		put(l.agents+k*agentWords+1, a.groups)
-		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(b.tokens) && at+16 <= len(buf) {
-			copy16(buf[at:at+16:at+16], b.tokens[off:off+16:off+16]) // as patterns
+		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(toks) && at+16 <= len(buf) {
+			copy16(buf[at:at+16:at+16], toks[off:off+16:off+16]) // as patterns
 			at += n
 		} else {
 			at += copy(text[at:], b.tokens[off:off+n])

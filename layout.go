@@ -629,6 +629,8 @@ func (b *builder) writeRules(buf, recs []byte) {
 func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, lists []uint32) {
 	text, w := buf[:l.wordsAt], buf[l.wordsAt:]
 	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
+	// Two words of a record with one store.
+	put2 := func(k int, x, y uint32) { binary.LittleEndian.PutUint64(w[4*k:4*k+8], uint64(x)|uint64(y)<<32) }
 	pats, base := l.pats, l.base
 	put(l.links-1, uint32(pats))
 	if l.nRaws > 0 {
@@ -651,15 +653,13 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 		if g.wild&idxBit != 0 {
 			g.wild += uint32(l.links)
 		}
-		put(l.groups+k*groupWords, g.start)
-		put(l.groups+k*groupWords+1, g.wild)
+		put2(l.groups+k*groupWords, g.start, g.wild)
 	}
 	// The tokens are read up to their room: the 16 bytes of a short
 	// token's copy are there even at the end.
 	at, toks := base+len(b.text), b.tokens[:cap(b.tokens)]
 	for k, a := range agents {
-		put(l.agents+k*agentWords, uint32(at))
-		put(l.agents+k*agentWords+1, a.groups)
+		put2(l.agents+k*agentWords, uint32(at), a.groups)
 		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(toks) && at+16 <= len(buf) {
 			copy16(buf[at:at+16:at+16], toks[off:off+16:off+16]) // as patterns
 			at += n
@@ -685,10 +685,8 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 		}
 	}
 	for k, o := range b.others {
-		put(l.others+k*otherWords, uint32(base)+o.off)
-		put(l.others+k*otherWords+1, o.line)
-		put(l.others+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16)
-		put(l.others+k*otherWords+3, o.group)
+		put2(l.others+k*otherWords, uint32(base)+o.off, o.line)
+		put2(l.others+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 }
 

@@ -646,9 +646,7 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 	copy(text[pats:], b.raws)
 	copy(text[base:], b.text)
 
-	for k, x := range b.links {
-		put(l.links+k, x)
-	}
+	putWords(w[4*l.links:], b.links)
 	for k, g := range b.groups {
 		if g.wild&idxBit != 0 {
 			g.wild += uint32(l.links)
@@ -675,9 +673,7 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 	put(hRaws, uint32(l.raws))
 	put(hUsage, uint32(l.usage))
 	put(hOthers, uint32(l.others))
-	for k, x := range lists {
-		put(l.lists+k, x)
-	}
+	putWords(w[4*l.lists:], lists)
 	for k, u := range b.usage {
 		u.off += uint32(base)
 		for j, x := range packUsage(u) {
@@ -694,4 +690,16 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 func copy16(d, s []byte) {
 	binary.LittleEndian.PutUint64(d[0:8], binary.LittleEndian.Uint64(s[0:8]))
 	binary.LittleEndian.PutUint64(d[8:16], binary.LittleEndian.Uint64(s[8:16]))
+}
+
+// putWords writes the words v at the start of d, two with each store.
+func putWords(d []byte, v []uint32) {
+	d = d[:4*len(v)]
+	for ; len(v) >= 2; v = v[2:] {
+		binary.LittleEndian.PutUint64(d, uint64(v[0])|uint64(v[1])<<32)
+		d = d[8:]
+	}
+	if len(v) == 1 {
+		binary.LittleEndian.PutUint32(d, v[0])
+	}
 }

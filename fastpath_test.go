@@ -127,6 +127,12 @@ func TestScanValue(t *testing.T) {
 	} {
 		check(tt.reason, []byte(tt.value))
 	}
+	// A short value read with the bytes after it, which must not count:
+	// a value inside a line, as the parse passes them.
+	for _, v := range []string{"", "/", "/a", "/abcdef", "/abcdefg"} {
+		line := []byte(v + "%*\xff%*\xff%*\xff")
+		check("§3 short value followed by '%', '*' and a high byte", line[:len(v)])
+	}
 	// Random values over the bytes that matter, at every length up to 40.
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []byte("/a%*Ee9\x80\xff$")

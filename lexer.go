@@ -12,20 +12,24 @@ const maxLineLen = grammar.MaxLineLen // see there
 // lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
 // nothing of keys beyond the line's shape.
 //
-// The next LF, CR, NUL and '#' are each found once with the vectorised
-// IndexByte and reused while they lie ahead, so a file with LF endings and
-// few comments costs about one search a line, and CR-only files stay linear.
+// The next LF, lone CR, NUL and '#' are each found once with the vectorised
+// IndexByte and reused while they lie ahead, so a file with LF or CR LF
+// endings and few comments costs about one search a line, and CR-only files
+// stay linear.
 type lexer struct {
 	data []byte
 	pos  int // start of the next line
 	num  int // number of the line last returned
 	done bool
 
-	lf, cr, nul, hash int // next index of each byte at or after pos, or len(data)
+	// The next index at or after pos of each of LF, a lone CR (one that
+	// no LF follows), NUL and '#', or len(data).
+	lf, cr, nul, hash int
 
 	// first is the least of cr, nul and hash as they were after the last
-	// line: while it lies past the next LF, a line ends at that LF and
-	// holds no CR, NUL or '#', and none of them needs looking at.
+	// line: while it lies past the next LF, a line ends at that LF (or at
+	// a CR right before it) and holds no other CR, no NUL and no '#', and
+	// none of them needs looking at.
 	first int
 
 	// mayNUL and mayHash report whether the line last returned may hold a
@@ -54,6 +58,23 @@ func (l *lexer) find(next *int, c byte) int {
 	return *next
 }
 
+// searchCR finds the next lone CR (see lexer.cr). The CR of each CR LF is
+// passed over in the search, so that a file of CR LF endings costs one
+// search a line, not two.
+func (l *lexer) searchCR() {
+	for p := l.pos; ; p += 2 {
+		i := bytes.IndexByte(l.data[p:], '\r')
+		if i < 0 {
+			l.cr = len(l.data)
+			return
+		}
+		if p += i; p+1 == len(l.data) || l.data[p+1] != '\n' {
+			l.cr = p
+			return
+		}
+	}
+}
+
 func (l *lexer) search(next *int, c byte) {
 	if i := bytes.IndexByte(l.data[l.pos:], c); i >= 0 {
 		*next = l.pos + i
@@ -79,30 +100,34 @@ func (l *lexer) next() (line []byte, ok bool) {
 		}
 	}
 	l.num++
+	pos := l.pos
 	if end := l.lf; l.first > end {
 		// The usual line: an LF ends it, and none of the others lies
 		// before. first stays ahead of the next line's start.
 		l.mayNUL, l.mayHash = false, false
-		line = l.data[l.pos:end]
 		l.pos = end + 1
-		return line, true
+		if end > pos && l.data[end-1] == '\r' {
+			end-- // a CR LF
+		}
+		return l.data[pos:end], true
 	}
-	end := min(l.lf, l.find(&l.cr, '\r'))
+	if l.cr < pos {
+		l.searchCR()
+	}
+	end := min(l.lf, l.cr)
 	l.mayNUL = l.find(&l.nul, 0) < end
 	l.mayHash = l.find(&l.hash, '#') < end
-	line = l.data[l.pos:end]
-	switch {
-	case end == len(l.data):
+	l.pos = end + 1
+	if end == len(l.data) {
 		l.done = true
-	case l.data[end] == '\r' && end+1 < len(l.data) && l.data[end+1] == '\n':
-		l.pos = end + 2
-	default:
-		l.pos = end + 1
 	}
 	// Any of them now behind pos makes first lie behind the next LF too,
 	// and the next line searches again.
 	l.first = min(l.cr, l.nul, l.hash)
-	return line, true
+	if end == l.lf && end > pos && l.data[end-1] == '\r' {
+		end-- // a CR LF
+	}
+	return l.data[pos:end], true
 }
 
 // lineFlags describe what the lexer did to a line, for an observer of the

@@ -2,6 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -59,28 +61,110 @@ func TestLexerLines(t *testing.T) {
 		{"§1 a CR right after plain lines", "a\nb\n\rc", []string{"a", "b", "", "c"}},
 	}
 	for _, tt := range tests {
-		lx := newLexer([]byte(tt.in))
-		var got []string
-		for {
-			raw, ok := lx.next()
-			if !ok {
-				break
-			}
-			got = append(got, string(raw))
-			if lx.num != len(got) {
-				t.Errorf("%s: line %q numbered %d, want %d", tt.reason, raw, lx.num, len(got))
-			}
-			if nul := bytes.IndexByte(raw, 0) >= 0; nul && !lx.mayNUL {
-				t.Errorf("%s: line %q has a NUL, mayNUL false", tt.reason, raw)
-			}
-			if hash := bytes.IndexByte(raw, '#') >= 0; hash && !lx.mayHash {
-				t.Errorf("%s: line %q has a '#', mayHash false", tt.reason, raw)
-			}
+		got, bad := lexAll([]byte(tt.in))
+		if bad != "" {
+			t.Errorf("%s: %s", tt.reason, bad)
 		}
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
 			t.Errorf("%s: lines of %q = %q, want %q", tt.reason, tt.in, got, tt.want)
 		}
 	}
+}
+
+// slowLines is the reference the lexer is held to: the lines of data
+// (SPEC §1), split at CR, LF and CR LF one byte at a time, after any prefix
+// of the byte order mark.
+func slowLines(data []byte) []string {
+	for _, c := range []byte("\xef\xbb\xbf") {
+		if len(data) == 0 || data[0] != c {
+			break
+		}
+		data = data[1:]
+	}
+	var lines []string
+	start := 0
+	for i := 0; i < len(data); i++ {
+		if c := data[i]; c == '\n' || c == '\r' {
+			lines = append(lines, string(data[start:i]))
+			if c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(lines, string(data[start:]))
+}
+
+// lexAll returns the lines the lexer makes of data, and what is wrong with
+// the first line whose number or NUL and '#' hints are wrong, or "".
+func lexAll(data []byte) (lines []string, bad string) {
+	lx := newLexer(data)
+	for {
+		raw, ok := lx.next()
+		if !ok {
+			return lines, ""
+		}
+		lines = append(lines, string(raw))
+		switch {
+		case lx.num != len(lines):
+			return lines, fmt.Sprintf("line %q numbered %d, want %d", raw, lx.num, len(lines))
+		case bytes.IndexByte(raw, 0) >= 0 && !lx.mayNUL:
+			return lines, fmt.Sprintf("line %q has a NUL, mayNUL false", raw)
+		case bytes.IndexByte(raw, '#') >= 0 && !lx.mayHash:
+			return lines, fmt.Sprintf("line %q has a '#', mayHash false", raw)
+		}
+	}
+}
+
+// checkLexer holds the lexer's lines, their numbers and its NUL and '#'
+// hints to slowLines.
+func checkLexer(t *testing.T, data []byte) {
+	t.Helper()
+	want := slowLines(data)
+	got, bad := lexAll(data)
+	if bad != "" {
+		t.Fatalf("lines of %q: %s", data, bad)
+	}
+	if len(got) != len(want) || strings.Join(got, "\x00|") != strings.Join(want, "\x00|") {
+		t.Fatalf("lines of %q = %q, want %q", data, got, want)
+	}
+}
+
+// TestLexerAgreesWithSlow holds the lexer to slowLines over random files
+// of line breaks, NULs, '#', tabs and other control bytes, with lines of
+// every length up to 300 bytes, so that breaks (a CR LF too) fall at every
+// offset of a word.
+func TestLexerAgreesWithSlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	bytesOf := []byte("a#\x00\t\x0d\x0e\x0f\x0c\x80\xff ")
+	for range 20000 {
+		var data []byte
+		if rng.IntN(8) == 0 {
+			data = append(data, "\xef\xbb\xbf"[:rng.IntN(4)]...)
+		}
+		for range rng.IntN(12) {
+			n := rng.IntN(300)
+			if rng.IntN(2) == 0 {
+				n = rng.IntN(20)
+			}
+			for range n {
+				c := byte('a')
+				if rng.IntN(6) == 0 {
+					c = bytesOf[rng.IntN(len(bytesOf))]
+				}
+				data = append(data, c)
+			}
+			data = append(data, [][]byte{[]byte("\n"), []byte("\r\n"), []byte("\r"), nil}[rng.IntN(4)]...)
+		}
+		checkLexer(t, data)
+	}
+}
+
+// FuzzLexer holds the lexer to slowLines on any bytes.
+func FuzzLexer(f *testing.F) {
+	f.Add([]byte("a\r\nb\rc\n\x00#d"))
+	f.Add([]byte(strings.Repeat("x", 63) + "\r\n" + strings.Repeat("y", 200) + "\r\nz"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLexer(t, data) })
 }
 
 func TestSplitLine(t *testing.T) {

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"strings"
 )
@@ -304,9 +305,13 @@ func pairBit(a, b byte) uint8 {
 }
 
 // patternProbes returns the probes of a pattern without its final '$', one
-// byte each. The pairs are counted, and the probes found, a literal piece at
-// a time: a piece of m bytes has m-1 pairs.
+// byte each. A pattern of up to 64 bytes, as nearly all are, goes to
+// shortProbes; for a longer one the pairs are counted, and the probes
+// found, a literal piece at a time: a piece of m bytes has m-1 pairs.
 func patternProbes(lit []byte) uint32 {
+	if len(lit) <= 64 {
+		return shortProbes(lit)
+	}
 	n := 0
 	for rest := lit; ; {
 		i := bytes.IndexByte(rest, '*')
@@ -342,6 +347,58 @@ func patternProbes(lit []byte) uint32 {
 		}
 	}
 	return probes
+}
+
+// shortProbes is patternProbes for a pattern of at most 64 bytes, from the
+// bitmap of its pairs: bit i is set when lit[i-1] and lit[i] are a pair,
+// neither a '*'. The last pair is then the highest set bit, and pair r the
+// r-th, with no search for each piece's '*'.
+func shortProbes(lit []byte) uint32 {
+	var stars uint64
+	i := 0
+	for ; i+8 <= len(lit); i += 8 {
+		stars |= starBits(binary.LittleEndian.Uint64(lit[i:])) << i
+	}
+	if i < len(lit) && len(lit) >= 8 {
+		// The last 8 bytes: the bytes read twice set the same bits.
+		stars |= starBits(binary.LittleEndian.Uint64(lit[len(lit)-8:])) << (len(lit) - 8)
+	} else {
+		for ; i < len(lit); i++ {
+			if lit[i] == '*' {
+				stars |= 1 << i
+			}
+		}
+	}
+	// 1<<64 is 0 in Go, so all is every bit for 64 bytes.
+	all := uint64(1)<<len(lit) - 1
+	pairs := all &^ stars &^ (stars << 1) &^ 1
+	n := uint(bits.OnesCount64(pairs))
+	if n == 0 {
+		return 0
+	}
+	last := 63 - bits.LeadingZeros64(pairs)
+	probes := uint32(pairBit(lit[last-1], lit[last]))
+	seen := uint(0)
+	for k := uint(1); k < 4; k++ {
+		// Byte k holds pair k*n/4: n/4, n/2, 3n/4.
+		for at := k * n / 4; seen < at; seen++ {
+			pairs &= pairs - 1
+		}
+		i := bits.TrailingZeros64(pairs)
+		probes |= uint32(pairBit(lit[i-1], lit[i])) << (8 * k)
+	}
+	return probes
+}
+
+// starBits returns the bitmap of the '*' bytes of the word v, byte k at bit
+// k. Adding 0x7f to the low seven bits of a byte carries into its high bit
+// exactly when they are not zero, and never out of the byte.
+func starBits(v uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	x := v ^ '*'*ones
+	m := ^((x&low7 + low7) | x) & highs
+	// Gathers the eight high bits into the top byte, byte k's at bit 56+k.
+	return (m >> 7) * 0x0102040810204080 >> 56
 }
 
 // filter returns the set of the path's pairs.

@@ -197,8 +197,14 @@ func TestPatternProbes(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20000 {
-		lit := make([]byte, rng.IntN(24))
+	for j := range 20000 {
+		// Mostly short, and some on both sides of the 64 bytes up to
+		// which shortProbes takes them.
+		n := rng.IntN(24)
+		if j%4 == 0 {
+			n = rng.IntN(80)
+		}
+		lit := make([]byte, n)
 		for i := range lit {
 			lit[i] = "/ab*"[rng.IntN(4)]
 		}

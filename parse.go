@@ -125,9 +125,20 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 			}
 			continue
 		}
+		if raw[0] == '#' && b.obs == nil {
+			// A comment line, which holds no key (see split). An
+			// observer is told what split finds, the line's flags.
+			continue
+		}
 		if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
-				b.line(uint32(lx.num), kind, key, value)
+				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
+					// What line does with a rule, without its switch:
+					// most lines are rules.
+					b.addRule(uint32(lx.num), kind == grammar.KeyAllow, value)
+				} else {
+					b.line(uint32(lx.num), kind, key, value)
+				}
 				if b.obs != nil {
 					b.seen(lx.num, raw, key, value, kind, 0, false)
 				}
@@ -178,18 +189,16 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 			}
 			return
 		}
+		// The token is written to tokens in lower case as it is copied.
 		tok := grammar.AgentToken(value)
 		off := len(b.tokens)
-		b.tokens = append(b.tokens, tok...)
-		for i := off; i < len(b.tokens); i++ {
-			b.tokens[i] = grammar.Lower(b.tokens[i])
+		b.tokens = slices.Grow(b.tokens, len(tok))[:off+len(tok)]
+		low := b.tokens[off:]
+		for i, c := range tok {
+			low[i] = grammar.Lower(c)
 		}
 		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
-		if len(b.groups) == 0 {
-			return // rules before the first User-agent line belong to no group
-		}
-		b.hasRules = true
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
 		b.addSitemap(num, value)
@@ -222,8 +231,13 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 	}
 }
 
-// addRule compiles an Allow or Disallow value (SPEC §3, §5).
+// addRule takes an Allow or Disallow line, and compiles its value (SPEC
+// §3, §5).
 func (b *builder) addRule(num uint32, allow bool, value []byte) {
+	if len(b.groups) == 0 {
+		return // rules before the first User-agent line belong to no group
+	}
+	b.hasRules = true
 	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 		// Paths always start with '/', so the pattern can never match
 		// (escaping leaves a first '/' or '*' alone). It is not kept: the
@@ -256,7 +270,7 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	// file when the text is written; others are escaped into pats.
 	var off int
 	var pat []byte
-	if at := cap(b.src) - cap(value); !escape && b.src != nil && 0 <= at && at <= len(b.src) {
+	if at := cap(b.src) - cap(value); !escape && uint(at) <= uint(len(b.src)) {
 		off, pat = at, value
 	} else {
 		off = len(b.pats)
@@ -269,31 +283,27 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		n--
 		flags |= ruleAnchored
 	}
-	ru := newRule(uint32(off), num, pat[:n], flags)
-	ru.raw = raw
-	b.rules = append(b.rules, ru)
-	if slash >= 0 {
+	// The rule, then its fallback if it has one, appended to rules: made
+	// apart by a function and copied in, they cost more (see the commit
+	// that made them so).
+	lit := pat[:n]
+	for {
+		b.rules = append(b.rules, rule{off: uint32(off), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit), raw: raw})
+		if ru := &b.rules[len(b.rules)-1]; star && probesPay(*ru, false) {
+			ru.probes = patternProbes(lit)
+		}
+		if slash < 0 {
+			return
+		}
 		// Escaping moves no '/', so the fallback is a prefix of the pattern.
 		slash = bytes.LastIndexByte(pat, '/')
-		lit := pat[:slash+1]
-		fallback := flags&^ruleStar | ruleAnchored | ruleIndex
+		lit = pat[:slash+1]
+		flags = flags&^ruleStar | ruleAnchored | ruleIndex
 		if star && bytes.IndexByte(lit, '*') >= 0 {
-			fallback |= ruleStar
+			flags |= ruleStar
 		}
-		ru := newRule(uint32(off), num, lit, fallback)
-		ru.raw = raw
-		b.rules = append(b.rules, ru)
+		slash = -1
 	}
-}
-
-// newRule makes a rule for the pattern lit, at text[off:]. flags has
-// ruleStar when lit has a '*'.
-func newRule(off, line uint32, lit []byte, flags ruleFlags) rule {
-	ru := rule{off: off, line: line, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)}
-	if probesPay(ru, false) {
-		ru.probes = patternProbes(lit)
-	}
-	return ru
 }
 
 // probesPay reports whether a wildcard rule keeps its probes (see
@@ -332,25 +342,31 @@ func scanValue(value []byte) (escape, star bool) {
 	// A byte of x is zero where v has the byte sought; zeros(x) sets the
 	// high bit of some byte exactly when x has a zero byte (see match.go).
 	var high, pct, stars uint64
-	for i := 0; i < len(value); i += 8 {
+	w := value
+	for len(w) >= 8 {
+		v := binary.LittleEndian.Uint64(w)
+		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
+		w = w[8:]
+	}
+	if len(w) > 0 {
 		var v uint64
 		switch {
-		case i+8 <= len(value):
-			v = binary.LittleEndian.Uint64(value[i:])
 		case len(value) >= 8:
 			// The last 8 bytes: a byte tested twice does no harm.
 			v = binary.LittleEndian.Uint64(value[len(value)-8:])
+		case cap(w) >= 8:
+			// A short value with room after it, the rest of the line and
+			// the file: those bytes are read and cleared, and a zero byte
+			// is none of those sought.
+			v = binary.LittleEndian.Uint64(w[:8:8]) & (1<<(8*len(w)) - 1)
 		default:
-			// A short value, padded with bytes that are none of those
-			// sought.
+			// A short value at the end of the file, padded with bytes
+			// that are none of those sought.
 			pad := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-			copy(pad[:], value)
+			copy(pad[:], w)
 			v = binary.LittleEndian.Uint64(pad[:])
 		}
-		x, y := v^('%'*ones), v^('*'*ones)
-		high |= v
-		pct |= zeros(x)
-		stars |= zeros(y)
+		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
 	}
 	star = stars&highs != 0
 	switch {

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strings"
@@ -142,37 +143,45 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	keys := slices.Grow(b.sort.keys[:0], len(rules))[:len(rules)]
 	b.sort.keys = keys
 	links = slices.Grow(links, linkWords*len(rules)+int(sampleWords(uint32(len(rules)))))
-	for i, ru := range rules {
-		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
+	for i := range rules {
+		ru := &rules[i]
+		lits[i] = literal(b.patternBytes(*ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
 	if len(rules) <= smallIdxMask {
-		sortFewByLiteral(keys, lits)
+		b.sort.tmp = slices.Grow(b.sort.tmp[:0], len(rules))
+		sortFewByLiteral(keys, lits, b.sort.rules, b.sort.tmp[:len(rules)])
 	} else {
 		sortByLiteral(keys, lits, 0, &b.sort.tmp)
+		sortRuns(keys, lits, b.sort.rules)
 	}
 
-	// Runs in turn: each run's rules in precedence order (the index stands
-	// for the line, as the rules are in file order), then their probes and
-	// links. A stack holds the chain of runs whose literal prefixes are
-	// prefixes of the current one.
+	// Runs in turn, then their rules' probes and links. A stack holds the
+	// chain of runs whose literal prefixes are prefixes of the current one.
 	stack := b.sort.stack[:0] // first rules of runs
+	out := links[len(links) : len(links)+linkWords*len(keys)]
 	for a := 0; a < len(keys); {
 		lit := lits[keys[a]&idxMask]
 		z := a + 1
-		for z < len(keys) && bytes.Equal(lits[keys[z]&idxMask], lit) {
+		for z < len(keys) && keys[z]&sameRun != 0 {
 			z++
 		}
-		if z-a > 1 {
-			// The rank goes above the index, inverted, as in sortLayout;
-			// the literal prefix is not needed again.
-			for k := a; k < z; k++ {
-				i := keys[k] & idxMask
-				keys[k] = uint64(1<<18-1-b.sort.rules[i].rank())<<idxBits | i
+		for len(stack) > 0 {
+			// bytes.HasPrefix(lit, top), with one load of each when top
+			// is at most 8 bytes long, as most are, and the slices' room
+			// holds 8 (see headBytes): little-endian, the bytes of top
+			// are the low ones, and a shift by 64 gives 0.
+			top := lits[keys[stack[len(stack)-1]]&idxMask]
+			if len(top) <= len(lit) {
+				if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
+					x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
+					if x<<(64-8*uint(len(top))) == 0 {
+						break
+					}
+				} else if bytes.Equal(lit[:len(top)], top) {
+					break
+				}
 			}
-			slices.Sort(keys[a:z])
-		}
-		for len(stack) > 0 && !bytes.HasPrefix(lit, lits[keys[stack[len(stack)-1]]&idxMask]) {
 			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
@@ -185,13 +194,14 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 				ru.probes = patternProbes(b.patternBytes(ru))
 			}
 			rules[k] = ru
-			links = append(links, ru.probes, parent)
+			out[linkWords*k], out[linkWords*k+1] = ru.probes, parent
 			parent = runBit | uint32(a)
 		}
 		stack = append(stack, uint32(a))
 		a = z
 	}
 	b.sort.stack = stack
+	links = links[:len(links)+len(out)]
 
 	// Samples for a large group (see sampleMin): the length of the prefix
 	// all literal prefixes share (that of the first and the last), then
@@ -209,6 +219,40 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		}
 	}
 	return links
+}
+
+// sameRun marks a sorted key whose rule's literal prefix is that of the
+// rule before: the rule does not start its run.
+const sameRun = 1 << 63
+
+// sortRuns orders the keys that sortByLiteral sorted, of equal literal
+// prefix, in precedence order (the index stands for the line, as the rules
+// are in file order). The keys come back holding the rules' indexes, with
+// sameRun on those that do not start their run.
+func sortRuns(keys []uint64, lits [][]byte, rules []rule) {
+	for k := range keys {
+		keys[k] &= idxMask
+	}
+	for a := 0; a < len(keys); {
+		lit := lits[keys[a]]
+		z := a + 1
+		for z < len(keys) && bytes.Equal(lits[keys[z]], lit) {
+			z++
+		}
+		if z-a > 1 {
+			// The rank goes above the index, inverted, as in sortLayout.
+			for k := a; k < z; k++ {
+				i := keys[k]
+				keys[k] = uint64(1<<18-1-rules[i].rank())<<idxBits | i
+			}
+			slices.Sort(keys[a:z])
+			for k := a + 1; k < z; k++ {
+				keys[k] = keys[k]&idxMask | sameRun
+			}
+			keys[a] &= idxMask
+		}
+		a = z
+	}
 }
 
 // A group of sampleMin rules or more also keeps samples of its literal
@@ -303,78 +347,145 @@ const (
 	smallIdxMask = 1<<smallIdxBits - 1
 )
 
-// sortFewByLiteral is sortByLiteral from depth 0 for at most smallIdxMask
-// keys, which hold the rules' indexes alone: the index then leaves room for
-// seven bytes of literal prefix in a key, which tell most prefixes of a
-// group apart, so one sort of integers does nearly all the work; the keys
-// that tie on seven bytes are sorted again, by integers, on the next seven.
-// It spares sortByLiteral's passes from depth to depth, five bytes at a
-// time, and comparing the rest of tied prefixes byte by byte: in the small
-// files of the corpus, seven in ten rules of an indexed group share their
-// first seven bytes with another rule of the group (bench/README.md,
-// "Small files: probes where they pay, ties sorted as integers", has the
-// instructions it saves and how they were counted).
-func sortFewByLiteral(keys []uint64, lits [][]byte) { sortFewFrom(keys, lits, 0) }
+// sortFewByLiteral orders at most smallIdxMask keys, which hold the rules'
+// indexes alone, as sortIndexed needs them: by literal prefix lits[i], then
+// in precedence order (rules[i] are the rules in file order, so the index
+// stands for the line). They come back holding the indexes, with sameRun on
+// those that do not start their run. buf has room for as many keys.
+//
+// The index leaves room for seven bytes of literal prefix in a key, which
+// tell most prefixes of a group apart, so one sort of integers does most of
+// the work; the keys that tie on seven bytes are either equal prefixes, a
+// run, sorted by rank, or sorted again, by integers, on the next seven: in
+// the small files of the corpus, seven in ten rules of an indexed group
+// share their first seven bytes with another rule of the group, and four
+// in ten have the same literal prefix as another (bench/README.md, "Small
+// files: building a group's index").
+func sortFewByLiteral(keys []uint64, lits [][]byte, rules []rule, buf []uint64) {
+	sortFewFrom(keys, lits, rules, 0, buf)
+}
 
-// sortFewFrom is sortFewByLiteral from byte depth on, for keys that hold
-// the rules' indexes alone; they come back so.
-func sortFewFrom(keys []uint64, lits [][]byte, depth int) {
+// sortFewFrom is sortFewByLiteral for keys whose literal prefixes tie
+// before byte depth.
+func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []uint64) {
 	const digits = 8 - smallIdxBits/8
-	for k, key := range keys {
-		i := key & smallIdxMask
-		keys[k] = headBytes(lits[i], depth)>>smallIdxBits<<smallIdxBits | i
-	}
-	sortFew(keys)
+	headBytes(keys, lits, depth)
+	mergeSort(keys, buf)
 	next := depth + digits
 	for a := 0; a < len(keys); {
+		key := keys[a]
+		i := key & smallIdxMask
 		z := a + 1
-		for z < len(keys) && keys[z]>>smallIdxBits == keys[a]>>smallIdxBits {
+		for z < len(keys) && (keys[z]^key)>>smallIdxBits == 0 {
 			z++
 		}
-		for k := a; k < z; k++ {
-			keys[k] &= smallIdxMask
+		if z-a == 1 {
+			keys[a] = i
+			a = z
+			continue
 		}
 		// As in sortByLiteral, the prefixes of a tie either all end before
 		// next, and are equal, or all reach it.
-		if z-a > 1 && len(lits[keys[a]]) >= next {
-			sortFewFrom(keys[a:z], lits, next)
+		tie := keys[a:z]
+		if len(lits[i]) >= next {
+			for k := range tie {
+				tie[k] &= smallIdxMask
+			}
+			sortFewFrom(tie, lits, rules, next, buf)
+		} else {
+			// A run: the rank goes above the index, inverted, as in
+			// sortLayout.
+			for k, key := range tie {
+				i := key & smallIdxMask
+				tie[k] = uint64(1<<18-1-rules[i].rank())<<smallIdxBits | i
+			}
+			insertionSort(tie)
+			for k := range tie {
+				tie[k] = tie[k]&smallIdxMask | sameRun
+			}
+			tie[0] &^= sameRun
 		}
 		a = z
 	}
 }
 
-// headBytes is headAt for a slice, read with one load when the slice's
-// room holds the 8 bytes: the bytes past its end are masked off.
-func headBytes(lit []byte, depth int) uint64 {
-	if depth+8 <= cap(lit) && depth <= len(lit) {
-		h := be64(lit[depth : depth+8 : depth+8])
-		if n := len(lit) - depth; n < 8 {
-			h &^= 1<<(64-8*n) - 1
+// headBytes sets the bits above smallIdxBits of each key, which holds a
+// rule's index i alone, to the head of lits[i] from byte depth on (see
+// headAt), read with one load when the slice's room holds the 8 bytes: the
+// bytes past its end are masked off. The loop holds the load, not a call: a
+// call costs more than the load.
+func headBytes(keys []uint64, lits [][]byte, depth int) {
+	for k, i := range keys {
+		lit := lits[i&smallIdxMask]
+		var h uint64
+		if depth+8 <= cap(lit) && depth <= len(lit) {
+			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
+			if n := len(lit) - depth; n < 8 {
+				h &^= 1<<(64-8*n) - 1
+			}
+		} else {
+			h = headSlow(lit, depth)
 		}
-		return h
+		keys[k] = h>>smallIdxBits<<smallIdxBits | i
 	}
-	return headAt(lit, depth)
 }
 
-// fewSorted is the number of keys up to which sortFewByLiteral and
-// sortLayout sort them by insertion: rules are often listed in about the
-// order of their paths. Over the corpus's files of at most 4 KiB, each
-// parsed and asked Googlebot about "/" (w1), a pass takes 56.19M
-// instructions with 64 and 56.55M with 0 (slices.Sort always): callgrind
-// with GOGC=off, the difference of 5 passes and 1, divided by 4. The w1
-// program and how it is counted: bench/README.md, "Small files: the index
-// only where a group needs it", which reports this change as -0.27M.
-const fewSorted = 64
+// headSlow is headAt, apart from headBytes's loop.
+//
+//go:noinline
+func headSlow(lit []byte, depth int) uint64 { return headAt(lit, depth) }
 
-// sortFew sorts keys in increasing order: by insertion up to fewSorted
-// keys, with slices.Sort beyond.
+// sortFew sorts keys in increasing order: by insertion up to
+// mergeInsertion keys, by mergeSort up to 256, with slices.Sort beyond.
 func sortFew(keys []uint64) {
-	if len(keys) <= fewSorted {
+	switch n := len(keys); {
+	case n <= mergeInsertion:
 		insertionSort(keys)
-	} else {
+	case n <= 256:
+		var buf [128]uint64
+		mergeSort(keys, buf[:])
+	default:
 		slices.Sort(keys)
 	}
 }
+
+// mergeSort sorts keys in increasing order: by insertion up to mergeInsertion
+// keys, else by merging sorted halves. buf has room for half the keys.
+func mergeSort(keys, buf []uint64) {
+	n := len(keys)
+	if n <= mergeInsertion {
+		insertionSort(keys)
+		return
+	}
+	m := n / 2
+	mergeSort(keys[:m], buf)
+	mergeSort(keys[m:], buf)
+	if keys[m-1] < keys[m] {
+		return // in order already
+	}
+	left := buf[:m]
+	copy(left, keys[:m])
+	i, j, k := 0, m, 0
+	for i < m && j < n {
+		if keys[j] < left[i] {
+			keys[k] = keys[j]
+			j++
+		} else {
+			keys[k] = left[i]
+			i++
+		}
+		k++
+	}
+	copy(keys[k:], left[i:])
+}
+
+// mergeInsertion is the number of keys up to which mergeSort sorts by
+// insertion. Over the corpus's files of at most 4 KiB, each parsed and
+// asked Googlebot about "/" (w1), sortIndexed and sortLayout take 9.70M
+// instructions a pass with 16, 9.58M with 24, 9.58M with 32 and 9.64M with
+// 48 (bench/README.md, "Small files: building a group's index", has how
+// they were counted).
+const mergeInsertion = 24
 
 // insertionSort sorts keys in increasing order.
 func insertionSort(keys []uint64) {

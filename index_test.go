@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -298,12 +299,13 @@ func TestSortByLiteral(t *testing.T) {
 }
 
 // TestSortFewByLiteral checks that the sort of small indexed groups orders
-// rules as sortByLiteral does (by literal prefix, equal prefixes in file
-// order), on random prefixes built to share long beginnings, to tie on the
-// seven bytes of a key and past them (stems of 7 and 14 bytes end on those
-// boundaries), and to repeat. As in a parse, the prefixes are slices of one
-// buffer whose room runs on into the bytes after them, which headBytes
-// reads and must mask off.
+// rules as sortIndexed needs them (by literal prefix, equal prefixes in
+// precedence order: by rank, then in file order) and marks those that do
+// not start their run, on random prefixes built to share long beginnings,
+// to tie on the seven bytes of a key and past them (stems of 7 and 14 bytes
+// end on those boundaries), and to repeat, with ranks that tie too. As in a
+// parse, the prefixes are slices of one buffer whose room runs on into the
+// bytes after them, which headBytes reads and must mask off.
 func TestSortFewByLiteral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 4096))
 	stems := []string{"", "/", "/a", "/wp-adm", "/wp-admin/", "/wp-admin/ajax", "/catalog/product/", "/x?"}
@@ -314,12 +316,14 @@ func TestSortFewByLiteral(t *testing.T) {
 		}
 		var buf []byte
 		ends := make([]int, n+1)
+		rules := make([]rule, n)
 		for i := range n {
 			buf = append(buf, stems[rng.IntN(len(stems))]...)
 			for range rng.IntN(10) {
 				buf = append(buf, "ab/-z"[rng.IntN(5)])
 			}
 			ends[i+1] = len(buf)
+			rules[i] = rule{n: uint16(rng.IntN(4)), flags: ruleFlags(rng.IntN(2)) & ruleAllow}
 		}
 		buf = append(buf, "/trailing"...) // room past the last prefix, too
 		lits := make([][]byte, n)
@@ -330,14 +334,23 @@ func TestSortFewByLiteral(t *testing.T) {
 		for i := range n {
 			few[i], want[i] = uint64(i), uint64(i)
 		}
-		sortFewByLiteral(few, lits)
-		var tmp []uint64
-		sortByLiteral(want, lits, 0, &tmp)
-		for k := range want {
-			want[k] &= idxMask
+		sortFewByLiteral(few, lits, rules, make([]uint64, n))
+		slices.SortFunc(want, func(x, y uint64) int {
+			if c := bytes.Compare(lits[x], lits[y]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(rules[y].rank(), rules[x].rank()); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		for k := len(want) - 1; k > 0; k-- {
+			if bytes.Equal(lits[want[k]], lits[want[k-1]]) {
+				want[k] |= sameRun
+			}
 		}
 		if !slices.Equal(few, want) {
-			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %v, sortByLiteral %v", trial, n, few, want)
+			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %x, want %x", trial, n, few, want)
 		}
 	}
 }

@@ -280,9 +280,12 @@ func match(lit string, anchored bool, path string) bool {
 // A pattern with a '*' matches a path only if every byte pair of its literal
 // pieces (the runs between stars) occurs in the path. A query keeps the set
 // of its path's pairs, each hashed to one of 256 bits (bit 0 is always set);
-// a wildcard rule keeps four of its pairs' bits, its probes, spread over the
-// pattern and ending with its last pair (bit 0 for a pattern without pairs). A rule with a probe the path
-// lacks cannot match, and is passed over with bit tests instead of a search.
+// a wildcard rule keeps four of its pairs' bits, its probes: its last pair,
+// tested first, and three spread over the pattern (bit 0 for a pattern
+// without pairs). Any four of its pairs would do, in any order, so a binary
+// stored by a build that chose others answers the same
+// (TestProbesAnyPairsAnyOrder). A rule with a probe the path lacks cannot
+// match, and is passed over with bit tests instead of a search.
 // Four probes keep the rule small. On www.marksandspencer.com's file, 110
 // wildcard rules such as "/*ChangePassword*" that every path must be tested
 // against, its 556 questions (crawled URLs up to 375 bytes) cost 530 ns

@@ -308,9 +308,10 @@ func pairBit(a, b byte) uint8 {
 }
 
 // patternProbes returns the probes of a pattern without its final '$', one
-// byte each. A pattern of up to 64 bytes, as nearly all are, goes to
-// shortProbes; for a longer one the pairs are counted, and the probes
-// found, a literal piece at a time: a piece of m bytes has m-1 pairs.
+// byte each. A pattern of up to 64 bytes goes to shortProbes; for a longer
+// one the pairs are counted, and the probes found, a literal piece at a
+// time: a piece of m bytes has m-1 pairs. Both are held to probesByPairs,
+// the definition, on either side of 64 bytes (TestPatternProbes).
 func patternProbes(lit []byte) uint32 {
 	if len(lit) <= 64 {
 		return shortProbes(lit)

@@ -277,14 +277,7 @@ func TestProbesAnyPairsAnyOrder(t *testing.T) {
 					}
 				}
 				loaded := load(t, &Robots{kind: r.kind, wordsAt: r.wordsAt, text: string(text)})
-				for range 20 {
-					for _, agent := range []string{"a", "b", "c"} {
-						checkDecide(t, body, loaded, slow, agent, randIndexedURL(rng))
-					}
-				}
-				for _, sr := range slow.rules("a") {
-					checkDecide(t, body, loaded, slow, "a", urlFromPattern(rng, sr.pattern))
-				}
+				checkIndexedQuestions(t, rng, body, loaded, slow)
 			}
 		}
 	}

@@ -30,19 +30,29 @@ const (
 
 var _ = uint(nameIdxMask - maxFileLen/10) // compiles only while the indexes fit
 
+// nameCode holds the five bits of each byte of a token in a key: '-', '_',
+// then the letters (tokens are lower case).
+var nameCode = func() (t [256]uint8) {
+	t['-'], t['_'] = 1, 2
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = uint8(c-'a') + 3
+	}
+	return t
+}()
+
 // nameKey returns the key of name i, whose token tok is lower case.
 func nameKey(tok []byte, i int) uint64 {
 	k := uint64(min(len(tok), 63))
-	for j := range nameHead {
-		k <<= 5
-		if j < len(tok) {
-			switch c := tok[j]; c {
-			case '-':
-				k |= 1
-			case '_':
-				k |= 2
-			default:
-				k |= uint64(c-'a') + 3
+	if len(tok) >= nameHead {
+		// Most tokens: their first bytes, without a test each.
+		t := tok[:nameHead]
+		k = k<<30 | uint64(nameCode[t[0]])<<25 | uint64(nameCode[t[1]])<<20 | uint64(nameCode[t[2]])<<15 |
+			uint64(nameCode[t[3]])<<10 | uint64(nameCode[t[4]])<<5 | uint64(nameCode[t[5]])
+	} else {
+		for j := range nameHead {
+			k <<= 5
+			if j < len(tok) {
+				k |= uint64(nameCode[tok[j]])
 			}
 		}
 	}
@@ -57,28 +67,27 @@ func (b *builder) sortNames() []uint64 {
 	// much for many names.
 	keys := slices.Grow(b.sort.keys[:0], len(b.names))[:len(b.names)]
 	for i, nm := range b.names {
-		keys[i] = nameKey(b.tokens[nm.off:nm.off+nm.n], i)
+		keys[i] = nameKey(b.token(nm), i)
 	}
 	b.sort.keys = keys
-	slices.Sort(keys)
+	sortFew(keys)
 	// Keys tie on tokens that differ past their first bytes only.
-	tok := func(k uint64) []byte {
-		nm := b.names[k&nameIdxMask]
-		return b.tokens[nm.off : nm.off+nm.n]
-	}
-	for a := 0; a < len(keys); {
-		z := a + 1
+	tok := func(k uint64) []byte { return b.token(b.names[k&nameIdxMask]) }
+	for a := 1; a < len(keys); a++ {
+		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || len(tok(keys[a])) <= nameHead {
+			continue
+		}
+		a--
+		z := a + 2
 		for z < len(keys) && keys[z]>>nameIdxBits == keys[a]>>nameIdxBits {
 			z++
 		}
-		if z-a > 1 && len(tok(keys[a])) > nameHead {
-			slices.SortFunc(keys[a:z], func(x, y uint64) int {
-				if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
-					return c
-				}
-				return int(x&nameIdxMask) - int(y&nameIdxMask)
-			})
-		}
+		slices.SortFunc(keys[a:z], func(x, y uint64) int {
+			if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
+				return c
+			}
+			return int(x&nameIdxMask) - int(y&nameIdxMask)
+		})
 		a = z
 	}
 	return keys

@@ -64,25 +64,51 @@ type sortScratch struct {
 
 // sortLayout orders the rules of a group: rules that can match any path
 // (key 0) first, then the others by key; within each part, in precedence
-// order (SPEC §5: by rank, then line). The rules come in file order.
-func sortLayout(rules []rule, s *sortScratch) {
-	if len(rules) < 2 {
-		return
-	}
+// order (SPEC §5: by rank, then line). The rules come in file order. It
+// returns the number of rules of key 0 and the bytes the rules' patterns
+// take in the text (see textLen).
+func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	// Sorting one integer per rule spares a comparison function call per
 	// pair of rules. From the top bit down: key (8 bits), inverted rank (18, see rank),
 	// index (38), which orders rules by precedence: they are in file order,
 	// so the index stands for the line.
 	const index = 1<<38 - 1
-	s.keys = s.keys[:0]
-	for i, ru := range rules {
-		s.keys = append(s.keys, uint64(ru.key)<<56|uint64(1<<18-1-ru.rank())<<38|uint64(i))
+	if len(rules) < 2 {
+		// Most groups: their rules are in order.
+		for i := range rules {
+			if rules[i].key == 0 {
+				wild++
+			}
+			size += rules[i].textLen()
+		}
+		return wild, size
 	}
-	sortFew(s.keys)
+	keys := slices.Grow(s.keys[:0], len(rules))[:len(rules)]
+	s.keys = keys
+	sorted, prev := true, uint64(0)
+	for i := range rules {
+		ru := rules[i]
+		k := uint64(ru.key)<<56 | uint64(1<<18-1-ru.rank())<<38 | uint64(i)
+		keys[i] = k
+		// Keys are distinct: the first is above 0.
+		sorted = sorted && prev < k
+		prev = k
+		if ru.key == 0 {
+			wild++
+		}
+		size += ru.textLen()
+	}
+	if sorted {
+		// Rules often come in layout order already: a group of one rule,
+		// or of rules of distinct first bytes listed in byte order.
+		return wild, size
+	}
+	sortFew(keys)
 	s.rules = append(s.rules[:0], rules...)
-	for i, k := range s.keys {
+	for i, k := range keys {
 		rules[i] = s.rules[k&index]
 	}
+	return wild, size
 }
 
 // Group is the merged set of groups that decides for one agent: every group

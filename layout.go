@@ -2,9 +2,8 @@ package robotstxt
 
 import (
 	"encoding/binary"
-	"slices"
 	"sort"
-	"strings"
+	"unsafe"
 )
 
 // This file says how a parsed file is stored. A crawler keeps millions of
@@ -280,6 +279,12 @@ func (r *Robots) usageGroup(base, i uint32) uint32 {
 // usagePattern returns the pattern of a usage record, without its '$'.
 func (r *Robots) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
 
+// textLen returns the bytes the pattern of ru takes in the text: the
+// pattern, its '$', and the probes that follow a pattern with a '*'.
+func (ru *rule) textLen() int {
+	return ru.priority() + int(ru.flags&ruleStar/ruleStar)*filterLen
+}
+
 // packRule returns the two words of a rule record.
 func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
 	w0 = off & ruleOffMask
@@ -298,6 +303,15 @@ func packRule(off, line uint32, flags ruleFlags) (w0, w1 uint32) {
 	}
 	return w0, w1
 }
+
+// ruleFlagWords holds, for each ruleFlags, the bits packRule sets for them
+// in the two words of a rule record, so that encode sets them with an OR.
+var ruleFlagWords = func() (t [1 << 8][2]uint32) {
+	for f := range t {
+		t[f][0], t[f][1] = packRule(0, 0, ruleFlags(f))
+	}
+	return t
+}()
 
 // recOff returns the pattern offset of a rule record's first word, or where
 // the patterns end from the word after the last rule.
@@ -532,108 +546,160 @@ func (r *Robots) otherValue(o other) string {
 // encode lays out what the builder collected into r: the builder's rules in
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
-func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32) {
-	// The text and the words are written once into a strings.Builder of the
-	// exact size, so that it needs no copy to become a string.
-	nRaws, size := 0, len(b.raws)+len(b.text)
-	for _, ru := range b.rules {
-		size += ru.priority()
-		if ru.flags&ruleStar != 0 {
-			size += filterLen
-		}
-		if ru.flags&ruleRawApart != 0 {
-			nRaws++
+//
+// The size of every section is known before a byte is written, so the text
+// and the words are written once, each at its place, into one slice of the
+// exact size, which becomes the string without a copy (see unsafe.String
+// below).
+func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats int) {
+	var l sectionStarts
+	l.pats = pats
+	if len(b.raws) > 0 {
+		for i := range b.rules {
+			l.nRaws += int(b.rules[i].flags & ruleRawApart / ruleRawApart)
 		}
 	}
+	toks := 0
 	for _, a := range agents {
-		size += int(a.n)
+		toks += int(a.n)
 	}
-	n := headerWords + len(b.rules)*ruleWords + 1 + len(b.links) + len(b.groups)*groupWords + (len(agents)+1)*agentWords +
-		len(lists) + nRaws*rawWords + len(b.usage)*usageWords + len(b.others)*otherWords
-	var text strings.Builder
-	text.Grow(size + 4*n)
+	// Where the text's parts start, in bytes, and the sections, in words.
+	l.base = pats + len(b.raws)
+	l.wordsAt = l.base + len(b.text) + toks
+	l.links = headerWords + len(b.rules)*ruleWords + 1
+	l.groups = l.links + len(b.links)
+	l.agents = l.groups + len(b.groups)*groupWords
+	l.lists = l.agents + (len(agents)+1)*agentWords
+	l.raws = l.lists + len(lists)
+	l.usage = l.raws + l.nRaws*rawWords
+	l.others = l.usage + len(b.usage)*usageWords
+	buf := make([]byte, l.wordsAt+4*(l.others+len(b.others)*otherWords))
+	b.writeRules(buf, buf[l.wordsAt+4*headerWords:l.wordsAt+4*(l.links-1)])
+	b.encodeRest(buf, &l, agents, lists)
+	r.wordsAt = uint32(l.wordsAt)
+	// buf is not written after this, and no one else holds it: the string
+	// is immutable as strings are. Converting it with string(buf) would
+	// allocate and copy the whole file a second time.
+	r.text = unsafe.String(unsafe.SliceData(buf), len(buf))
+}
 
-	// The words go to w as bytes, to follow the text at the end.
-	w := slices.Grow(b.words[:0], 4*n)[:4*headerWords]
-	clear(w)
-	put := func(x uint32) { w = binary.LittleEndian.AppendUint32(w, x) }
-	putAll := func(v []uint32) {
-		for _, x := range v {
-			w = binary.LittleEndian.AppendUint32(w, x)
-		}
-	}
-	section := func(h int) { binary.LittleEndian.PutUint32(w[4*h:], uint32(len(w)/4)) }
+// sectionStarts says where the parts of the text start, in bytes, and the
+// sections of the words, in words (see layout.go's table).
+type sectionStarts struct {
+	pats, base, wordsAt                               int // bytes
+	links, groups, agents, lists, raws, usage, others int // words
+	nRaws                                             int
+}
 
-	raws := slices.Grow(b.rawRecs[:0], nRaws*rawWords)
-	for i := range b.rules {
-		ru := &b.rules[i]
-		if ru.flags&ruleRawApart != 0 {
-			raws = append(raws, uint32(i), ru.raw)
-		}
-		w0, w1 := packRule(uint32(text.Len()), ru.line, ru.flags)
-		put(w0)
-		put(w1)
+// writeRules writes the rules' records to recs and their patterns to buf
+// from its start. A function of its own, its loop has fewer values to keep.
+func (b *builder) writeRules(buf, recs []byte) {
+	at, rules := 0, b.rules
+	for i := range rules {
+		// The fields in locals, read once: the stores below might alias
+		// the rules.
+		ru := &rules[i]
+		off, n, line, flags, probes := int(ru.off), int(ru.n), ru.line, ru.flags, ru.probes
+		fw := ruleFlagWords[flags]
+		binary.LittleEndian.PutUint64(recs[8*i:8*i+8], uint64(uint32(at)|fw[0])|uint64(line&ruleLineMask|fw[1])<<32)
 		from := b.src
-		if ru.flags&ruleEscaped != 0 {
+		if flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		pat := from[ru.off : ru.off+uint32(ru.n)]
-		text.Write(pat)
-		if ru.flags&ruleAnchored != 0 {
-			text.WriteByte('$')
+		// A pattern of up to 16 bytes, two thirds of those of the
+		// corpus's files of at most 4 KiB, is copied as 16 when there is
+		// room, with two loads and two stores and no call. Its '$' and
+		// probes are written whether it has them or not. What is written
+		// past a rule's text is written over later: the rules in order,
+		// then the rest of the text, the header of the words last.
+		if n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
+			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
+			at += n
+		} else {
+			at += copy(buf[at:], from[off:off+n])
 		}
-		if ru.flags&ruleStar != 0 {
-			var f [filterLen]byte
-			binary.LittleEndian.PutUint32(f[:], ru.probes)
-			text.Write(f[:])
-		}
+		buf[at] = '$'
+		at += int(flags & ruleAnchored / ruleAnchored)
+		binary.LittleEndian.PutUint32(buf[at:at+filterLen], probes)
+		at += int(flags&ruleStar/ruleStar) * filterLen
 	}
-	put(uint32(text.Len()))
-	for i := 1; i < len(raws); i += rawWords {
-		raws[i] += uint32(text.Len())
-	}
-	text.Write(b.raws)
-	base := uint32(text.Len())
-	text.Write(b.text)
+}
 
-	section(hLinks)
-	links := uint32(len(w) / 4)
-	putAll(b.links)
-	section(hGroups)
-	for _, g := range b.groups {
-		if g.wild&idxBit != 0 {
-			g.wild += links
+// encodeRest writes what follows the rules' patterns and records.
+func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, lists []uint32) {
+	text, w := buf[:l.wordsAt], buf[l.wordsAt:]
+	put := func(k int, x uint32) { binary.LittleEndian.PutUint32(w[4*k:4*k+4], x) }
+	// Two words of a record with one store.
+	put2 := func(k int, x, y uint32) { binary.LittleEndian.PutUint64(w[4*k:4*k+8], uint64(x)|uint64(y)<<32) }
+	pats, base := l.pats, l.base
+	put(l.links-1, uint32(pats))
+	if l.nRaws > 0 {
+		raw := l.raws
+		for i := range b.rules {
+			if ru := &b.rules[i]; ru.flags&ruleRawApart != 0 {
+				put(raw, uint32(i))
+				put(raw+1, uint32(pats)+ru.raw)
+				raw += rawWords
+			}
 		}
-		put(g.start)
-		put(g.wild)
 	}
-	section(hAgents)
-	for _, a := range agents {
-		put(uint32(text.Len()))
-		put(a.groups)
-		text.Write(b.tokens[a.token : a.token+a.n])
+	copy(text[pats:], b.raws)
+	copy(text[base:], b.text)
+
+	putWords(w[4*l.links:], b.links)
+	for k, g := range b.groups {
+		if g.wild&idxBit != 0 {
+			g.wild += uint32(l.links)
+		}
+		put2(l.groups+k*groupWords, g.start, g.wild)
 	}
-	put(uint32(text.Len()))
-	put(0)
-	section(hLists)
-	putAll(lists)
-	section(hRaws)
-	putAll(raws)
-	section(hUsage)
-	for _, u := range b.usage {
-		u.off += base
-		ws := packUsage(u)
-		putAll(ws[:])
+	// The tokens are read up to their room: the 16 bytes of a short
+	// token's copy are there even at the end.
+	at, toks := base+len(b.text), b.tokens[:cap(b.tokens)]
+	for k, a := range agents {
+		put2(l.agents+k*agentWords, uint32(at), a.groups)
+		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(toks) && at+16 <= len(buf) {
+			copy16(buf[at:at+16:at+16], toks[off:off+16:off+16]) // as patterns
+			at += n
+		} else {
+			at += copy(text[at:], b.tokens[off:off+n])
+		}
 	}
-	section(hOthers)
-	for _, o := range b.others {
-		put(base + o.off)
-		put(o.line)
-		put(uint32(o.keyN) | uint32(o.valN)<<16)
-		put(o.group)
+	put(l.lists-agentWords, uint32(at)) // the closing record; its groups word is 0
+	put(hLinks, uint32(l.links))
+	put(hGroups, uint32(l.groups))
+	put(hAgents, uint32(l.agents))
+	put(hLists, uint32(l.lists))
+	put(hRaws, uint32(l.raws))
+	put(hUsage, uint32(l.usage))
+	put(hOthers, uint32(l.others))
+	putWords(w[4*l.lists:], lists)
+	for k, u := range b.usage {
+		u.off += uint32(base)
+		for j, x := range packUsage(u) {
+			put(l.usage+k*usageWords+j, x)
+		}
 	}
-	r.wordsAt = uint32(text.Len())
-	text.Write(w)
-	r.text = text.String()
-	b.words, b.rawRecs = w, raws // their room goes back to the pool
+	for k, o := range b.others {
+		put2(l.others+k*otherWords, uint32(base)+o.off, o.line)
+		put2(l.others+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
+	}
+}
+
+// copy16 copies the 16 bytes of s to d with two loads and two stores.
+func copy16(d, s []byte) {
+	binary.LittleEndian.PutUint64(d[0:8], binary.LittleEndian.Uint64(s[0:8]))
+	binary.LittleEndian.PutUint64(d[8:16], binary.LittleEndian.Uint64(s[8:16]))
+}
+
+// putWords writes the words v at the start of d, two with each store.
+func putWords(d []byte, v []uint32) {
+	d = d[:4*len(v)]
+	for ; len(v) >= 2; v = v[2:] {
+		binary.LittleEndian.PutUint64(d, uint64(v[0])|uint64(v[1])<<32)
+		d = d[8:]
+	}
+	if len(v) == 1 {
+		binary.LittleEndian.PutUint32(d, v[0])
+	}
 }

@@ -79,6 +79,9 @@ type agentName struct {
 	group  uint32
 }
 
+// token returns the token of a name.
+func (b *builder) token(nm agentName) []byte { return b.tokens[nm.off : nm.off+nm.n] }
+
 // agentEntry is one distinct token of the file and its groups word (see
 // layout.go).
 type agentEntry struct {
@@ -477,20 +480,20 @@ type scratch struct {
 	merged []uint32 // where the lists with a merged copy start
 	sort   sortScratch
 
-	// What finish and encode build: group lists, agents, raw records, words.
-	lists, rawRecs []uint32
-	agents         []agentEntry
-	words          []byte
+	// What finish builds for encode: group lists, agents; the groups of a
+	// token.
+	lists, ids []uint32
+	agents     []agentEntry
 
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
 // reset empties every slice of s, keeping its room.
 func (s *scratch) reset() {
-	s.pats, s.raws, s.text, s.tokens, s.words = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0], s.words[:0]
+	s.pats, s.raws, s.text, s.tokens = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0]
 	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
 	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
-	s.global, s.links, s.merged, s.lists, s.rawRecs = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.rawRecs[:0]
+	s.global, s.links, s.merged, s.lists, s.ids = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.ids[:0]
 	s.resetUsage()
 }
 
@@ -498,8 +501,8 @@ func (s *scratch) reset() {
 func (s *scratch) size() int {
 	return 24*cap(s.rules) + cap(s.pats) + cap(s.raws) + cap(s.text) + cap(s.tokens) +
 		8*cap(s.groups) + 16*(cap(s.others)+cap(s.sitemaps)+cap(s.preamble)) + 12*cap(s.names) +
-		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.rawRecs)+cap(s.sitemapSet)) + 12*cap(s.agents) +
-		cap(s.words) + 8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
+		4*(cap(s.global)+cap(s.links)+cap(s.merged)+cap(s.lists)+cap(s.ids)+cap(s.sitemapSet)) + 12*cap(s.agents) +
+		8*cap(s.sort.keys) + 24*cap(s.sort.rules) + 24*cap(s.sort.lits) + 8*cap(s.sort.tmp) + 4*cap(s.sort.stack) +
 		s.usageSize()
 }
 
@@ -535,39 +538,45 @@ func (b *builder) finish() *Robots {
 	// Each distinct token gets its groups: the index of its only group, as
 	// mostly, or a list. Tokens go to the end of the text in the order
 	// findAgent searches, by length and then bytes.
-	tok := func(a agentName) []byte { return b.tokens[a.off : a.off+a.n] }
 	order := b.sortNames()
-	name := func(k int) agentName { return b.names[order[k]&nameIdxMask] }
 	// Merged copies (see addList) go after the file's groups and rules.
 	fileRules := uint32(len(b.rules))
 	lists := b.addList(b.lists[:0], b.global, fileRules)
-	agents := b.agents[:0]
-	var ids []uint32
+	// At most one agent a name: room for all, written by index.
+	agents := slices.Grow(b.agents[:0], len(order))[:len(order)]
+	na, names := 0, b.names
 	for i := 0; i < len(order); {
-		first := name(i)
-		t := tok(first)
+		key := order[i]
+		first := names[key&nameIdxMask]
 		j := i + 1
-		for j < len(order) && bytes.Equal(tok(name(j)), t) {
+		// The keys of two names tie when their tokens do, and only then
+		// when the tokens are no longer than the keys hold.
+		for j < len(order) && order[j]>>nameIdxBits == key>>nameIdxBits &&
+			(first.n <= nameHead || bytes.Equal(b.token(names[order[j]&nameIdxMask]), b.token(first))) {
 			j++
 		}
-		a := agentEntry{token: first.off, n: first.n}
-		if g := first.group; name(j-1).group == g {
-			a.groups = g // the same group throughout, since names are in file order
-		} else {
+		a := agentEntry{token: first.off, n: first.n, groups: first.group}
+		if j > i+1 && names[order[j-1]&nameIdxMask].group != first.group {
+			// Names of one token are in file order, so group order: the
+			// same group throughout unless the last differs.
 			a.groups = listBit | uint32(len(lists))
-			ids = ids[:0]
+			ids := b.ids[:0]
 			for k := i; k < j; k++ {
 				// A group naming the token twice is listed once.
-				if nm := name(k); len(ids) == 0 || ids[len(ids)-1] != nm.group {
-					ids = append(ids, nm.group)
+				if g := names[order[k]&nameIdxMask].group; len(ids) == 0 || ids[len(ids)-1] != g {
+					ids = append(ids, g)
 				}
 			}
+			b.ids = ids
 			lists = b.addList(lists, ids, fileRules)
 		}
-		agents = append(agents, a)
+		agents[na] = a
+		na++
 		i = j
 	}
+	agents = agents[:na]
 
+	pats := 0 // the bytes of the patterns in the text
 	for i := range b.groups {
 		g := &b.groups[i]
 		end := uint32(len(b.rules))
@@ -579,10 +588,14 @@ func (b *builder) finish() *Robots {
 		if b.indexes(rules) {
 			g.wild = idxBit | copied | uint32(len(b.links))
 			b.links = b.sortIndexed(rules, b.links)
+			for k := range rules {
+				pats += rules[k].textLen()
+			}
 			continue
 		}
-		sortLayout(rules, &b.sort)
-		g.wild = copied | g.start + uint32(countWhile(rules, func(ru *rule) bool { return ru.key == 0 }))
+		wild, size := sortLayout(rules, &b.sort)
+		g.wild = copied | g.start + uint32(wild)
+		pats += size
 	}
 	n := uint32(len(b.rules))
 	b.groups = append(b.groups, group{start: n, wild: n})
@@ -590,7 +603,7 @@ func (b *builder) finish() *Robots {
 	b.others = append(b.others, b.sitemaps...)
 	b.sortUsage()
 	r := &Robots{kind: Parsed}
-	b.encode(r, agents, lists)
+	b.encode(r, agents, lists, pats)
 	b.lists, b.agents = lists, agents
 	return r
 }
@@ -603,13 +616,15 @@ func (b *builder) finish() *Robots {
 // past that gets no copy.
 func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 	n := uint32(len(ids))
-	if n >= mergeMin {
-		for _, m := range b.merged {
-			if lists[m] == n|mergedBit && slices.Equal(lists[m+1:m+1+n], ids) {
-				lists = append(lists, n|mergedBit)
-				lists = append(lists, ids...)
-				return append(lists, lists[m+1+n])
-			}
+	if n < mergeMin {
+		lists = append(lists, n)
+		return append(lists, ids...)
+	}
+	for _, m := range b.merged {
+		if lists[m] == n|mergedBit && slices.Equal(lists[m+1:m+1+n], ids) {
+			lists = append(lists, n|mergedBit)
+			lists = append(lists, ids...)
+			return append(lists, lists[m+1+n])
 		}
 	}
 	end := func(g uint32) uint32 {
@@ -624,7 +639,7 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 	}
 	// Past maxMergeLen no copies are made: with its copies, a file's
 	// patterns must still fit the 31-bit offsets of the layout.
-	if n < mergeMin || total > 2*fileRules-b.copied || len(b.src) > maxMergeLen {
+	if total > 2*fileRules-b.copied || len(b.src) > maxMergeLen {
 		lists = append(lists, n)
 		return append(lists, ids...)
 	}
@@ -639,16 +654,6 @@ func (b *builder) addList(lists, ids []uint32, fileRules uint32) []uint32 {
 		b.rules = append(b.rules, b.rules[b.groups[g].start:end(g)]...)
 	}
 	return lists
-}
-
-// countWhile returns the length of the longest prefix of rules for which f
-// holds.
-func countWhile(rules []rule, f func(*rule) bool) int {
-	n := 0
-	for n < len(rules) && f(&rules[n]) {
-		n++
-	}
-	return n
 }
 
 // current returns the index of the group being built, or -1 before the

@@ -289,6 +289,13 @@ func hostileCases() []struct {
 		{"one line of 10 MB of stars", []byte("User-agent: a\nDisallow: /" + strings.Repeat("*", 10<<20) + "\nDisallow: /b\n"), costURLs},
 		{"4 MB of CR", bytes.Repeat([]byte("\r"), 4<<20), costURLs},
 		{"4 MB of LF CR", bytes.Repeat([]byte("\n\r"), 2<<20), costURLs},
+		// The lexer passes over the CR of each CR LF in its search for a
+		// lone CR (lexer.searchCR), and a line that starts with '#' before
+		// split.
+		{"4 MB of CR LF, then a lone CR", append(bytes.Repeat([]byte("\r\n"), 2<<20), '\r'), costURLs},
+		{"4 MB of CR CR LF", bytes.Repeat([]byte("\r\r\n"), 4<<20/3), costURLs},
+		{"4 MB of CR LF and NUL", bytes.Repeat([]byte("\r\n\x00"), 4<<20/3), costURLs},
+		{"4 MB of comment lines", bytes.Repeat([]byte("#\r\n"), 4<<20/3), costURLs},
 		{"4 MB of the shortest groups", bytes.Repeat([]byte("useragent:\rallow:\r"), 4<<20/18), costURLs},
 		{"4 MB of the shortest agent lines", bytes.Repeat([]byte("useragent:a\r"), 4<<20/12), costURLs},
 		{"deeply repeated stars", stars.Bytes(), []string{longA, longA + "b", "/" + strings.Repeat("ab", 50000), "?" + longA[1:]}},

@@ -144,3 +144,46 @@ func TestScanValue(t *testing.T) {
 		check("random value", v)
 	}
 }
+
+// TestParseAtTheEnd holds files whose one rule ends the file, or ends its
+// line with each kind of line break, a comment or a NUL, against the slow
+// reference. Each is parsed from a slice whose room past its end holds '*',
+// '%', a high byte and line breaks, none of which may count (SPEC §1: the
+// file is its bytes): scanValue reads a short value with one load of the
+// bytes after it, the lexer looks past a CR for an LF, and quickDirective
+// reads a line's first word. (Where scanValue's load meets a '*', '%' or
+// high byte that is not the value's, only speed would suffer: the rule
+// would be scanned as a wildcard or escaped, to the same pattern; TestScanValue
+// holds scanValue itself exact.)
+func TestParseAtTheEnd(t *testing.T) {
+	values := []string{"", "/", "/a", "/a*", "/*b", "/abcdef", "/abcdefg", "/abcdefgh", "/a%41", "/%e9",
+		"/\xc3\xa9", "/a$", "/x/index.html", "/abcdefghijklmnop*q"}
+	endings := []struct{ reason, s string }{
+		{"§1 the file ends with the value", ""},
+		{"§1 LF", "\n"},
+		{"§1 a lone CR", "\r"},
+		{"§1 CR LF", "\r\n"},
+		{"§1 CR CR LF: the line, then a blank one", "\r\r\n"},
+		{"§1 a comment after the value", " # c*%"},
+		{"§1 a NUL ends the line's content", "\x00*%"},
+		{"§1 trailing whitespace", " \t"},
+	}
+	keys := []string{"Disallow: ", "Allow:", "allow ", "DISALLOW:"}
+	starts := []string{"User-agent: *\n", "User-agent: *\r", "\xef\xbb\xbfUser-agent: *\r\n"}
+	const room = "*%\xff\r\n#*%\xff\n"
+	for _, e := range endings {
+		for _, v := range values {
+			for _, key := range keys {
+				for _, start := range starts {
+					file := start + key + v + e.s
+					body := append([]byte(file), room...)[:len(file)]
+					r, slow := Parse(body), slowParse([]byte(file))
+					checkFile(t, []byte(file), r, slow)
+					for _, u := range []string{"/", v, v + "x", "/a", "/abcdefgh", "/x/", "/ab%2A", "/a*b"} {
+						checkDecide(t, []byte(file), r, slow, "a", u)
+					}
+				}
+			}
+		}
+	}
+}

@@ -103,7 +103,7 @@ func randRobots(rng *rand.Rand) []byte {
 	if rng.IntN(8) == 0 {
 		b.WriteString("\xef\xbb\xbf"[:1+rng.IntN(3)])
 	}
-	breaks := []string{"\n", "\n", "\r\n", "\r", "\n\r"}
+	breaks := []string{"\n", "\n", "\r\n", "\r", "\n\r", "\r\r\n"}
 	for range rng.IntN(12) {
 		switch rng.IntN(11) {
 		case 0, 1:
@@ -129,6 +129,10 @@ func randRobots(rng *rand.Rand) []byte {
 			}
 		}
 		b.WriteString(breaks[rng.IntN(len(breaks))])
+	}
+	if rng.IntN(3) == 0 {
+		// The last line ends the file, with no line break.
+		return bytes.TrimRight(b.Bytes(), "\r\n")
 	}
 	return b.Bytes()
 }

@@ -762,7 +762,7 @@ func (q *query) admitted(recs string, k int) int {
 		q.f, q.filtered = q.p.filter(), true
 	}
 	f := &q.f
-	if p := uint32(v); f[uint8(p)>>6]>>(p&63)&1 != 0 && f.has(p) {
+	if f.admits(uint32(v)) {
 		return k
 	}
 	// The rules after it, in a loop without calls that keeps its values
@@ -772,8 +772,7 @@ func (q *query) admitted(recs string, k int) int {
 		if uint32(v>>32)&runBit == 0 {
 			return -1 // the next run
 		}
-		// Most wildcard rules lack their first probe (see admits).
-		if p := uint32(v); p == 0 || f[uint8(p)>>6]>>(p&63)&1 != 0 && f.has(p) {
+		if p := uint32(v); p == 0 || f.admits(p) {
 			return o / size
 		}
 	}

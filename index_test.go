@@ -103,15 +103,23 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 		for _, min := range []int{1, indexMin} {
 			r := parseWith(body, min)
 			checkFile(t, body, r, slow)
-			for range 20 {
-				for _, agent := range []string{"a", "b", "c"} {
-					checkDecide(t, body, r, slow, agent, randIndexedURL(rng))
-				}
-			}
-			for _, sr := range slow.rules("a") {
-				checkDecide(t, body, r, slow, "a", urlFromPattern(rng, sr.pattern))
-			}
+			checkIndexedQuestions(t, rng, body, r, slow)
 		}
+	}
+}
+
+// checkIndexedQuestions asks r, a parse of a randIndexedFile, about random
+// paths for every agent, and about a path made from each pattern of agent
+// "a", holding the answers to the slow reference.
+func checkIndexedQuestions(t *testing.T, rng *rand.Rand, body []byte, r *Robots, slow *slowFile) {
+	t.Helper()
+	for range 20 {
+		for _, agent := range []string{"a", "b", "c"} {
+			checkDecide(t, body, r, slow, agent, randIndexedURL(rng))
+		}
+	}
+	for _, sr := range slow.rules("a") {
+		checkDecide(t, body, r, slow, "a", urlFromPattern(rng, sr.pattern))
 	}
 }
 

@@ -62,6 +62,9 @@ func TestInlining(t *testing.T) {
 		"schemeLen",
 		"(*Robots).word",
 		"(*Robots).hasWords",
+		"(*pathFilter).admits",
+		// A wildcard pattern's probes, once a word of the pattern.
+		"starBits",
 	}
 	for _, name := range want {
 		if !got[name] {

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -166,12 +167,7 @@ func TestIndexPathStart(t *testing.T) {
 // of the pattern's n byte pairs without a '*', the last, then pairs n/4,
 // n/2 and 3n/4.
 func probesByPairs(lit []byte) uint32 {
-	var pairs []uint8
-	for i := 1; i < len(lit); i++ {
-		if lit[i] != '*' && lit[i-1] != '*' {
-			pairs = append(pairs, pairBit(lit[i-1], lit[i]))
-		}
-	}
+	pairs := patternPairs(string(lit))
 	if len(pairs) == 0 {
 		return 0
 	}
@@ -211,5 +207,81 @@ func TestPatternProbes(t *testing.T) {
 		if got, want := patternProbes(lit), probesByPairs(lit); got != want {
 			t.Fatalf("patternProbes(%q) = %#x, want %#x", lit, got, want)
 		}
+	}
+}
+
+// patternPairs returns the bits of the byte pairs of a pattern without its
+// final '$', in pattern order (see patternProbes).
+func patternPairs(lit string) []uint8 {
+	var pairs []uint8
+	for i := 1; i < len(lit); i++ {
+		if lit[i] != '*' && lit[i-1] != '*' {
+			pairs = append(pairs, pairBit(lit[i-1], lit[i]))
+		}
+	}
+	return pairs
+}
+
+// TestProbesAnyPairsAnyOrder pins the seam between the probes a wildcard
+// rule keeps and the queries that test them (pathFilter.admits,
+// query.admitted): any four of a pattern's pairs, in any order, are a
+// valid filter, so that a binary stored by a build that chose other pairs
+// or put them in another order answers the same. Builds before b091582
+// kept pair k*n/4 in byte k; a zero probe (bit 0) every path has. Each
+// wildcard rule's probes, after its pattern and beside its link in an
+// indexed group, are rewritten so, and the file loaded from them answers
+// as the slow reference.
+func TestProbesAnyPairsAnyOrder(t *testing.T) {
+	n := 120
+	if !longTests() {
+		n = 40
+	}
+	rng := rand.New(rand.NewPCG(29, 4))
+	former := func(pairs []uint8) (p uint32) {
+		for k := range 4 {
+			p |= uint32(pairs[k*len(pairs)/4]) << (8 * k)
+		}
+		return p
+	}
+	anyFour := func(pairs []uint8) (p uint32) {
+		for k := range 4 {
+			if rng.IntN(6) > 0 {
+				p |= uint32(pairs[rng.IntN(len(pairs))]) << (8 * k)
+			}
+		}
+		return p
+	}
+	rewritten := 0
+	for range n {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		for _, min := range []int{1, indexMin} {
+			r := parseWith(body, min)
+			for _, probes := range []func([]uint8) uint32{former, anyFour} {
+				text := []byte(r.text)
+				for g := range r.numGroups() {
+					start, wild, end := r.groupRules(g)
+					for i := start; i < end; i++ {
+						_, w1, patEnd := r.ruleWords3(i)
+						pairs := patternPairs(strings.TrimSuffix(r.pattern(i), "$"))
+						if !recStar(w1) || len(pairs) == 0 {
+							continue
+						}
+						p := probes(pairs)
+						binary.LittleEndian.PutUint32(text[patEnd:], p)
+						if wild&idxBit != 0 {
+							at := r.wordsAt + 4*(wild&^idxBit+(i-start)*linkWords)
+							binary.LittleEndian.PutUint32(text[at:], p)
+						}
+						rewritten++
+					}
+				}
+				loaded := load(t, &Robots{kind: r.kind, wordsAt: r.wordsAt, text: string(text)})
+				checkIndexedQuestions(t, rng, body, loaded, slow)
+			}
+		}
+	}
+	if rewritten == 0 {
+		t.Fatal("no wildcard rule with pairs: the test rewrote no probes")
 	}
 }

@@ -18,9 +18,8 @@ import (
 // by literal prefix, then in precedence order (SPEC §5, see sortLayout);
 // rules with equal literal prefixes form a run. Each rule has two more
 // words: its probes (see patternProbes; 0, which every path admits, for a
-// rule without '*'),
-// so that a query rejects most wildcard rules without decoding them, and
-// its link:
+// rule without '*'), so that a query rejects most wildcard rules without
+// decoding them, and its link:
 //
 //	the first rule of a run       the first rule of the parent run + 1, or 0:
 //	                              the parent run's literal prefix is the

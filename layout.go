@@ -52,12 +52,11 @@ import (
 // of probes (see patternProbes), so a pattern ends where the next begins,
 // or 4 bytes before. The probes are 0, which every path admits, for a rule
 // of a group that is not indexed and whose pattern starts with '/' and a
-// literal byte: only the paths of its key meet it (see probesPay).
-// Then
+// literal byte: only the paths of its key meet it (see probesPay). Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the
-// sitemaps, and last the agent tokens in the order of the agents, so a token
-// too ends where the next begins. An agent's groups word is the index of its
+// sitemaps, and last the agent tokens in the order of the agents, so a
+// token too ends where the next begins. An agent's groups word is the index of its
 // only group, or listBit | the offset of its list.
 //
 // Rule records are 8 bytes because most robots.txt lines are short: with a

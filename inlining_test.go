@@ -57,6 +57,7 @@ func TestInlining(t *testing.T) {
 		"Upper",
 		// The answer, once a rule or a query.
 		"ruleKey",
+		"precedence",
 		"rule.allows",
 		"urlPath.key",
 		"schemeLen",

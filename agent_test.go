@@ -106,3 +106,30 @@ func TestLongAgentsFound(t *testing.T) {
 		}
 	}
 }
+
+// TestNameCodeCoversTokenBytes pins the seam between the tokens a parse
+// keeps (grammar.AgentToken, lowered) and the codes of their bytes in a
+// sort key (nameCode): every byte a token may hold has a code, none is 0
+// (which stands past a token's end), and the codes order the bytes as
+// grammar.CompareFold does. A byte no token holds (a digit, '/', '*')
+// ends the token before it (SPEC §4).
+func TestNameCodeCoversTokenBytes(t *testing.T) {
+	var held []byte
+	for c := range 256 {
+		if grammar.IsTokenByte(byte(c)) {
+			held = append(held, grammar.Lower(byte(c)))
+		} else if tok := grammar.AgentToken([]byte{'a', byte(c), 'b'}); string(tok) != "a" {
+			t.Errorf("byte %#x: token of \"a%cb\" is %q, want \"a\"", c, c, tok)
+		}
+	}
+	for i, x := range held {
+		if nameCode[x] == 0 {
+			t.Errorf("byte %q of a token has no code", x)
+		}
+		for _, y := range held[i+1:] {
+			if (nameCode[x] < nameCode[y]) != (grammar.CompareFold([]byte{x}, []byte{y}) < 0) || (nameCode[x] == nameCode[y]) != (x == y) {
+				t.Errorf("bytes %q and %q: codes %d and %d order them unlike CompareFold", x, y, nameCode[x], nameCode[y])
+			}
+		}
+	}
+}

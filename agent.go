@@ -69,6 +69,11 @@ func nameKey(tok []byte, i int) uint64 {
 	return k<<nameIdxBits | uint64(i)
 }
 
+// keyHolds reports whether the key of a token of n bytes holds the whole
+// token, so that two keys tie on such a token only when their tokens are
+// equal; longer tokens need their bytes compared.
+func keyHolds(n int) bool { return n <= nameHead }
+
 // sortNames returns the names of the builder, as keys (see nameKey), in the
 // order findAgent searches their tokens (see grammar.CompareFold), and names of one
 // token in file order, which is group order.
@@ -84,7 +89,7 @@ func (b *builder) sortNames() []uint64 {
 	// Keys tie on tokens that differ past their first bytes only.
 	tok := func(k uint64) []byte { return b.token(b.names[k&nameIdxMask]) }
 	for a := 1; a < len(keys); a++ {
-		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || len(tok(keys[a])) <= nameHead {
+		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || keyHolds(len(tok(keys[a]))) {
 			continue
 		}
 		a--

@@ -58,6 +58,7 @@ func TestInlining(t *testing.T) {
 		// The answer, once a rule or a query.
 		"ruleKey",
 		"precedence",
+		"keyHolds",
 		"rule.allows",
 		"urlPath.key",
 		"schemeLen",

@@ -17,15 +17,19 @@ import (
 func ValidAgent(agent string) bool { return grammar.IsToken(agent) }
 
 // The names of a file are sorted as one integer each, which spares a
-// comparison function call per pair: from the top, the token's length (63
-// for any longer), its first six bytes (five bits each, in byte order:
-// '-', '_', then the letters; zero past the end) and the index of the name
-// in builder.names. A name line holds at least ten bytes ("useragent:"), so
-// the indexes of a file of maxFileLen bytes fit in nameIdxBits.
+// comparison function call per pair: from the top, the token's length, its
+// first six bytes (five bits each, in byte order: '-', '_', then the
+// letters; zero past the end) and the index of the name. A token of
+// nameLongLen bytes or more has that length and no bytes in its key: keys
+// order by length first, and its own is longer than the key holds. The
+// index is that of the name in builder.names. A name line holds at least
+// ten bytes ("useragent:"), so the indexes of a file of maxFileLen bytes
+// fit in nameIdxBits.
 const (
 	nameIdxBits = 26
 	nameIdxMask = 1<<nameIdxBits - 1
-	nameHead    = 6 // bytes of the token in a key
+	nameHead    = 6  // bytes of the token in a key
+	nameLongLen = 63 // the largest length a key holds
 )
 
 var _ = uint(nameIdxMask - maxFileLen/10) // compiles only while the indexes fit
@@ -42,8 +46,14 @@ var nameCode = func() (t [256]uint8) {
 
 // nameKey returns the key of name i, whose token tok is lower case.
 func nameKey(tok []byte, i int) uint64 {
-	k := uint64(min(len(tok), 63))
+	k := uint64(min(len(tok), nameLongLen))
 	if len(tok) >= nameHead {
+		if len(tok) >= nameLongLen {
+			// No head: a longer token's bytes must not order it before
+			// a shorter one (see grammar.CompareFold). The keys of such
+			// tokens tie, and sortNames orders them by their bytes.
+			return k<<(5*nameHead+nameIdxBits) | uint64(i)
+		}
 		// Most tokens: their first bytes, without a test each.
 		t := tok[:nameHead]
 		k = k<<30 | uint64(nameCode[t[0]])<<25 | uint64(nameCode[t[1]])<<20 | uint64(nameCode[t[2]])<<15 |
@@ -58,6 +68,11 @@ func nameKey(tok []byte, i int) uint64 {
 	}
 	return k<<nameIdxBits | uint64(i)
 }
+
+// keyHolds reports whether the key of a token of n bytes holds the whole
+// token, so that two keys tie on such a token only when their tokens are
+// equal; longer tokens need their bytes compared.
+func keyHolds(n int) bool { return n <= nameHead }
 
 // sortNames returns the names of the builder, as keys (see nameKey), in the
 // order findAgent searches their tokens (see grammar.CompareFold), and names of one
@@ -74,7 +89,7 @@ func (b *builder) sortNames() []uint64 {
 	// Keys tie on tokens that differ past their first bytes only.
 	tok := func(k uint64) []byte { return b.token(b.names[k&nameIdxMask]) }
 	for a := 1; a < len(keys); a++ {
-		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || len(tok(keys[a])) <= nameHead {
+		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || keyHolds(len(tok(keys[a]))) {
 			continue
 		}
 		a--

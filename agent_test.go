@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -53,6 +54,7 @@ func TestSortNames(t *testing.T) {
 		{"§4 empty tokens (\"*x\", \"/\") sort first", []string{"x", "*x", "/", ""}},
 		{"§4 tokens alike in their first six bytes", []string{"googlebot-news", "googlebot-image", "googlebot-video", "googlebot-imagf", "googlebot-news"}},
 		{"§4 tokens of 63 bytes and more tie on length", []string{long + "b", long[:63], long + "a", long[:64], long[:62] + "z", long + "a"}},
+		{"§4 tokens past 63 bytes by length first, though their first bytes say otherwise", []string{strings.Repeat("a", 76), strings.Repeat("z", 66), long[:63], "z" + long}},
 		{"§4 seven bytes: one past the key", []string{"abcdefh", "abcdefg", "abcdefg"}},
 		{"no names", nil},
 	} {
@@ -70,5 +72,64 @@ func TestSortNames(t *testing.T) {
 			values[i] = string(v)
 		}
 		checkSortNames(t, "random tokens", values)
+	}
+	// Random tokens about the 63 bytes a key's length holds.
+	for range 100 {
+		values := make([]string, rng.IntN(12))
+		for i := range values {
+			v := []byte(strings.Repeat("a", 58+rng.IntN(10)))
+			for range 3 {
+				v[rng.IntN(len(v))] = "az-"[rng.IntN(3)]
+			}
+			values[i] = string(v)
+		}
+		checkSortNames(t, "random long tokens", values)
+	}
+}
+
+// TestLongAgentsFound holds that every agent a file names finds its group
+// whatever its length: past the 63 bytes the sort key keeps of a length,
+// tokens are still searched by length first (SPEC §4).
+func TestLongAgentsFound(t *testing.T) {
+	toks := []string{strings.Repeat("a", 76), strings.Repeat("z", 66), strings.Repeat("m", 63), "bot"}
+	var body strings.Builder
+	for i, tok := range toks {
+		fmt.Fprintf(&body, "User-agent: %s\nDisallow: /%d\n\n", tok, i)
+	}
+	r := Parse([]byte(body.String()))
+	for i, tok := range toks {
+		for j := range toks {
+			want := i != j
+			if got := r.Allowed(tok, fmt.Sprintf("https://example.com/%d", j)); got != want {
+				t.Errorf("agent %q, /%d: Allowed %v, want %v", tok, j, got, want)
+			}
+		}
+	}
+}
+
+// TestNameCodeCoversTokenBytes pins the seam between the tokens a parse
+// keeps (grammar.AgentToken, lowered) and the codes of their bytes in a
+// sort key (nameCode): every byte a token may hold has a code, none is 0
+// (which stands past a token's end), and the codes order the bytes as
+// grammar.CompareFold does. A byte no token holds (a digit, '/', '*')
+// ends the token before it (SPEC §4).
+func TestNameCodeCoversTokenBytes(t *testing.T) {
+	var held []byte
+	for c := range 256 {
+		if grammar.IsTokenByte(byte(c)) {
+			held = append(held, grammar.Lower(byte(c)))
+		} else if tok := grammar.AgentToken([]byte{'a', byte(c), 'b'}); string(tok) != "a" {
+			t.Errorf("byte %#x: token of \"a%cb\" is %q, want \"a\"", c, c, tok)
+		}
+	}
+	for i, x := range held {
+		if nameCode[x] == 0 {
+			t.Errorf("byte %q of a token has no code", x)
+		}
+		for _, y := range held[i+1:] {
+			if (nameCode[x] < nameCode[y]) != (grammar.CompareFold([]byte{x}, []byte{y}) < 0) || (nameCode[x] == nameCode[y]) != (x == y) {
+				t.Errorf("bytes %q and %q: codes %d and %d order them unlike CompareFold", x, y, nameCode[x], nameCode[y])
+			}
+		}
 	}
 }

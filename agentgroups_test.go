@@ -234,3 +234,41 @@ func TestMergedListsShareACopy(t *testing.T) {
 		t.Errorf("%d copies, a's %d, b's %d: want one, shared", copies, ga.merged, gb.merged)
 	}
 }
+
+// TestAgentKeyBoundsAgreeWithSlow compares with the slow reference files
+// whose tokens lie about the bounds of a name's sort key (see nameKey):
+// six bytes of head, lengths up to 63. The tokens share long beginnings
+// and differ in case, so that keys tie and only the bytes past the head,
+// or the length past 63, tell them apart; each is named by several groups.
+func TestAgentKeyBoundsAgreeWithSlow(t *testing.T) {
+	n := 400
+	if !longTests() {
+		n = 100
+	}
+	rng := rand.New(rand.NewPCG(29, 63))
+	for range n {
+		var pool []string
+		for range 1 + rng.IntN(8) {
+			size := []int{5, 6, 7, 8, 62, 63, 64, 70}[rng.IntN(8)]
+			tok := []byte(strings.Repeat("a", size))
+			for range rng.IntN(3) {
+				tok[rng.IntN(size)] = "zZ-_A"[rng.IntN(5)]
+			}
+			pool = append(pool, string(tok))
+		}
+		var b strings.Builder
+		for g := range 1 + rng.IntN(12) {
+			for range 1 + rng.IntN(3) {
+				fmt.Fprintf(&b, "User-agent: %s\n", pool[rng.IntN(len(pool))])
+			}
+			fmt.Fprintf(&b, "Disallow: /%d\n", g)
+		}
+		body := []byte(b.String())
+		r, slow := Parse(body), slowParse(body)
+		for _, agent := range pool {
+			for g := range 12 {
+				checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%d", g))
+			}
+		}
+	}
+}

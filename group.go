@@ -53,6 +53,17 @@ func (ru rule) rank() int {
 	return ru.priority()<<1 | int(ru.flags&ruleAllow)
 }
 
+// precedence returns a rank (see rank) inverted, for the keys that sort
+// rules in precedence order (SPEC §5): in increasing order, the rule of
+// higher rank comes first. It fills 18 bits; the rest of a key goes above
+// and below. It takes the rank, not the rule: as a method of the rule, it
+// had sortFewFrom's loop copy each rule to the stack.
+func precedence(rank int) uint64 { return uint64(1<<18 - 1 - rank) }
+
+// A rank fits precedence's 18 bits: a pattern is a line escaped, three
+// times as long at most, and its '$'. This fails to compile when it stops.
+var _ = uint(1<<18 - 1 - (2*(3*maxLineLen+1) + 1))
+
 // sortScratch holds the buffers sortLayout reuses between groups.
 type sortScratch struct {
 	keys  []uint64
@@ -69,7 +80,7 @@ type sortScratch struct {
 // take in the text (see textLen).
 func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	// Sorting one integer per rule spares a comparison function call per
-	// pair of rules. From the top bit down: key (8 bits), inverted rank (18, see rank),
+	// pair of rules. From the top bit down: key (8 bits), precedence (18),
 	// index (38), which orders rules by precedence: they are in file order,
 	// so the index stands for the line.
 	const index = 1<<38 - 1
@@ -88,7 +99,7 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	sorted, prev := true, uint64(0)
 	for i := range rules {
 		ru := rules[i]
-		k := uint64(ru.key)<<56 | uint64(1<<18-1-ru.rank())<<38 | uint64(i)
+		k := uint64(ru.key)<<56 | precedence(ru.rank())<<38 | uint64(i)
 		keys[i] = k
 		// Keys are distinct: the first is above 0.
 		sorted = sorted && prev < k

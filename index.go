@@ -239,10 +239,10 @@ func sortRuns(keys []uint64, lits [][]byte, rules []rule) {
 			z++
 		}
 		if z-a > 1 {
-			// The rank goes above the index, inverted, as in sortLayout.
+			// The precedence goes above the index, as in sortLayout.
 			for k := a; k < z; k++ {
 				i := keys[k]
-				keys[k] = uint64(1<<18-1-rules[i].rank())<<idxBits | i
+				keys[k] = precedence(rules[i].rank())<<idxBits | i
 			}
 			slices.Sort(keys[a:z])
 			for k := a + 1; k < z; k++ {
@@ -392,11 +392,11 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 			}
 			sortFewFrom(tie, lits, rules, next, buf)
 		} else {
-			// A run: the rank goes above the index, inverted, as in
+			// A run: the precedence goes above the index, as in
 			// sortLayout.
 			for k, key := range tie {
 				i := key & smallIdxMask
-				tie[k] = uint64(1<<18-1-rules[i].rank())<<smallIdxBits | i
+				tie[k] = precedence(rules[i].rank())<<smallIdxBits | i
 			}
 			insertionSort(tie)
 			for k := range tie {

@@ -57,6 +57,8 @@ func TestInlining(t *testing.T) {
 		"Upper",
 		// The answer, once a rule or a query.
 		"ruleKey",
+		"precedence",
+		"keyHolds",
 		"rule.allows",
 		"urlPath.key",
 		"schemeLen",

@@ -605,12 +605,12 @@ func (b *builder) writeRules(buf, recs []byte) {
 		if flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		// A pattern of up to 16 bytes, two thirds of those of the
-		// corpus's files of at most 4 KiB, is copied as 16 when there is
+		// A pattern of up to 16 bytes is copied as 16 when there is
 		// room, with two loads and two stores and no call. Its '$' and
 		// probes are written whether it has them or not. What is written
 		// past a rule's text is written over later: the rules in order,
-		// then the rest of the text, the header of the words last.
+		// then the rest of the text, the header of the words last (see
+		// headerCovers).
 		if n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
 			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
 			at += n
@@ -684,6 +684,13 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 		put2(l.others+k*otherWords+2, uint32(o.keyN)|uint32(o.valN)<<16, o.group)
 	}
 }
+
+// headerCovers holds while the header of the words, which encodeRest writes
+// last, is as long as a copy16: the last pattern's or token's copy, and the
+// '$' and probes written after the last pattern, which may run past the
+// text when nothing follows them, end within the header. This fails to
+// compile when it stops holding.
+const headerCovers = uint(4*headerWords - 16)
 
 // copy16 copies the 16 bytes of s to d with two loads and two stores.
 func copy16(d, s []byte) {

@@ -550,9 +550,9 @@ func (b *builder) finish() *Robots {
 		first := names[key&nameIdxMask]
 		j := i + 1
 		// The keys of two names tie when their tokens do, and only then
-		// when the tokens are no longer than the keys hold.
+		// when the keys hold the tokens.
 		for j < len(order) && order[j]>>nameIdxBits == key>>nameIdxBits &&
-			(first.n <= nameHead || bytes.Equal(b.token(names[order[j]&nameIdxMask]), b.token(first))) {
+			(keyHolds(int(first.n)) || bytes.Equal(b.token(names[order[j]&nameIdxMask]), b.token(first))) {
 			j++
 		}
 		a := agentEntry{token: first.off, n: first.n, groups: first.group}

@@ -27,10 +27,13 @@ import (
 // out of range and without looping.
 
 // binaryVersion is the version of the stored form. It changes whenever the
-// layout does; a value of another version does not load. Version 2 named
-// the bit fields of the rule records (see packRule); version 3 adds the
-// usage records of Content-Usage and Content-Signal lines.
-const binaryVersion = 3
+// layout does, or the order of its records: a value of another version does
+// not load. Version 2 named the bit fields of the rule records (see
+// packRule); version 3 adds the usage records of Content-Usage and
+// Content-Signal lines; version 4 orders agent tokens of 63 bytes or more by
+// length, as findAgent searches them (version 3 ordered them by their first
+// bytes, and such an agent could miss its group).
+const binaryVersion = 4
 
 const (
 	binaryMagic  = "RBTX"

@@ -605,18 +605,11 @@ func (b *builder) writeRules(buf, recs []byte) {
 		if flags&ruleEscaped != 0 {
 			from = b.pats
 		}
-		// A pattern of up to 16 bytes is copied as 16 when there is
-		// room, with two loads and two stores and no call. Its '$' and
-		// probes are written whether it has them or not. What is written
-		// past a rule's text is written over later: the rules in order,
-		// then the rest of the text, the header of the words last (see
-		// headerCovers).
-		if n <= 16 && off+16 <= len(from) && at+16 <= len(buf) {
-			copy16(buf[at:at+16:at+16], from[off:off+16:off+16])
-			at += n
-		} else {
-			at += copy(buf[at:], from[off:off+n])
-		}
+		// The pattern (see copyAt), then its '$' and probes, written
+		// whether it has them or not. What is written past a rule's text
+		// is written over later: the rules in order, then the rest of
+		// the text, the header of the words last (see headerCovers).
+		at = copyAt(buf, at, from, off, n)
 		buf[at] = '$'
 		at += int(flags & ruleAnchored / ruleAnchored)
 		binary.LittleEndian.PutUint32(buf[at:at+filterLen], probes)
@@ -657,12 +650,7 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 	at, toks := base+len(b.text), b.tokens[:cap(b.tokens)]
 	for k, a := range agents {
 		put2(l.agents+k*agentWords, uint32(at), a.groups)
-		if off, n := int(a.token), int(a.n); n <= 16 && off+16 <= len(toks) && at+16 <= len(buf) {
-			copy16(buf[at:at+16:at+16], toks[off:off+16:off+16]) // as patterns
-			at += n
-		} else {
-			at += copy(text[at:], b.tokens[off:off+n])
-		}
+		at = copyAt(buf, at, toks, int(a.token), int(a.n))
 	}
 	put(l.lists-agentWords, uint32(at)) // the closing record; its groups word is 0
 	put(hLinks, uint32(l.links))
@@ -691,6 +679,18 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 // text when nothing follows them, end within the header. This fails to
 // compile when it stops holding.
 const headerCovers = uint(4*headerWords - 16)
+
+// copyAt copies s[off:off+n] into d at at and returns where it ends. Up
+// to 16 bytes are copied as 16, with two loads and two stores and no call,
+// when both slices have room for them: the bytes past n must be written
+// over later (see headerCovers).
+func copyAt(d []byte, at int, s []byte, off, n int) int {
+	if n <= 16 && off+16 <= len(s) && at+16 <= len(d) {
+		copy16(d[at:at+16:at+16], s[off:off+16:off+16])
+		return at + n
+	}
+	return at + copy(d[at:], s[off:off+n])
+}
 
 // copy16 copies the 16 bytes of s to d with two loads and two stores.
 func copy16(d, s []byte) {

@@ -106,10 +106,7 @@ func (l *lexer) next() (line []byte, ok bool) {
 		// before. first stays ahead of the next line's start.
 		l.mayNUL, l.mayHash = false, false
 		l.pos = end + 1
-		if end > pos && l.data[end-1] == '\r' {
-			end-- // a CR LF
-		}
-		return l.data[pos:end], true
+		return l.lineTo(pos, end), true
 	}
 	if l.cr < pos {
 		l.searchCR()
@@ -124,10 +121,19 @@ func (l *lexer) next() (line []byte, ok bool) {
 	// Any of them now behind pos makes first lie behind the next LF too,
 	// and the next line searches again.
 	l.first = min(l.cr, l.nul, l.hash)
-	if end == l.lf && end > pos && l.data[end-1] == '\r' {
-		end-- // a CR LF
+	if end == l.lf {
+		return l.lineTo(pos, end), true
 	}
 	return l.data[pos:end], true
+}
+
+// lineTo returns the line from pos to the LF at end, without the CR of a
+// CR LF.
+func (l *lexer) lineTo(pos, end int) []byte {
+	if end > pos && l.data[end-1] == '\r' {
+		end--
+	}
+	return l.data[pos:end]
 }
 
 // lineFlags describe what the lexer did to a line, for an observer of the

@@ -88,21 +88,19 @@ func (b *builder) sortNames() []uint64 {
 	sortFew(keys)
 	// Keys tie on tokens that differ past their first bytes only.
 	tok := func(k uint64) []byte { return b.token(b.names[k&nameIdxMask]) }
-	for a := 1; a < len(keys); a++ {
-		if keys[a]>>nameIdxBits != keys[a-1]>>nameIdxBits || keyHolds(len(tok(keys[a]))) {
-			continue
-		}
-		a--
-		z := a + 2
+	for a := 0; a < len(keys); {
+		z := a + 1
 		for z < len(keys) && keys[z]>>nameIdxBits == keys[a]>>nameIdxBits {
 			z++
 		}
-		slices.SortFunc(keys[a:z], func(x, y uint64) int {
-			if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
-				return c
-			}
-			return int(x&nameIdxMask) - int(y&nameIdxMask)
-		})
+		if z-a > 1 && !keyHolds(len(tok(keys[a]))) {
+			slices.SortFunc(keys[a:z], func(x, y uint64) int {
+				if c := grammar.CompareFold(tok(x), tok(y)); c != 0 {
+					return c
+				}
+				return int(x&nameIdxMask) - int(y&nameIdxMask)
+			})
+		}
 		a = z
 	}
 	return keys

@@ -239,16 +239,7 @@ func sortRuns(keys []uint64, lits [][]byte, rules []rule) {
 			z++
 		}
 		if z-a > 1 {
-			// The precedence goes above the index, as in sortLayout.
-			for k := a; k < z; k++ {
-				i := keys[k]
-				keys[k] = precedence(rules[i].rank())<<idxBits | i
-			}
-			slices.Sort(keys[a:z])
-			for k := a + 1; k < z; k++ {
-				keys[k] = keys[k]&idxMask | sameRun
-			}
-			keys[a] &= idxMask
+			orderRun(keys[a:z], rules, idxBits)
 		}
 		a = z
 	}
@@ -346,6 +337,24 @@ const (
 	smallIdxMask = 1<<smallIdxBits - 1
 )
 
+// orderRun sorts the keys of one run, whose low bits hold the rules'
+// indexes, in precedence order (the index stands for the line, as the
+// rules are in file order): the precedence goes above the index, as in
+// sortLayout. The keys come back holding the indexes, with sameRun on all
+// but the first.
+func orderRun(tie []uint64, rules []rule, bits uint) {
+	mask := uint64(1)<<bits - 1
+	for k, key := range tie {
+		i := key & mask
+		tie[k] = precedence(rules[i].rank())<<bits | i
+	}
+	sortFew(tie)
+	for k := range tie {
+		tie[k] = tie[k]&mask | sameRun
+	}
+	tie[0] &^= sameRun
+}
+
 // sortFewByLiteral orders at most smallIdxMask keys, which hold the rules'
 // indexes alone, as sortIndexed needs them: by literal prefix lits[i], then
 // in precedence order (rules[i] are the rules in file order, so the index
@@ -392,17 +401,7 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 			}
 			sortFewFrom(tie, lits, rules, next, buf)
 		} else {
-			// A run: the precedence goes above the index, as in
-			// sortLayout.
-			for k, key := range tie {
-				i := key & smallIdxMask
-				tie[k] = precedence(rules[i].rank())<<smallIdxBits | i
-			}
-			insertionSort(tie)
-			for k := range tie {
-				tie[k] = tie[k]&smallIdxMask | sameRun
-			}
-			tie[0] &^= sameRun
+			orderRun(tie, rules, smallIdxBits)
 		}
 		a = z
 	}

@@ -85,7 +85,7 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	// so the index stands for the line.
 	const index = 1<<38 - 1
 	if len(rules) < 2 {
-		// Most groups: their rules are in order.
+		// A group of one rule or none is in order.
 		for i := range rules {
 			if rules[i].key == 0 {
 				wild++
@@ -110,8 +110,8 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 		size += ru.textLen()
 	}
 	if sorted {
-		// Rules often come in layout order already: a group of one rule,
-		// or of rules of distinct first bytes listed in byte order.
+		// Rules already in layout order (rules of distinct first bytes
+		// listed in byte order, for one) need no sort.
 		return wild, size
 	}
 	sortFew(keys)

@@ -15,7 +15,7 @@ import (
 // (compareFold: by length, then bytes), names of one token by group.
 func checkSortNames(t *testing.T, reason string, values []string) {
 	t.Helper()
-	var b builder
+	b := builder{scratch: new(scratch)}
 	for g, v := range values {
 		tok := []byte(strings.ToLower(string(grammar.AgentToken([]byte(v)))))
 		b.names = append(b.names, agentName{uint32(len(b.tokens)), uint32(len(tok)), uint32(g)})

@@ -66,8 +66,7 @@ func quickDirective(raw []byte) (kind grammar.Key, key, value []byte, ok bool) {
 type builder struct {
 	src []byte // the file; patterns that need no escaping are read from it
 
-	scratch             // the slices the parse fills (see scratch)
-	pooled   *scratch   // where they go back to, or nil
+	*scratch            // the slices the parse fills (see scratch), from the pool
 	hasRules bool       // whether the current group has seen an Allow or Disallow line
 	indexMin int        // groups with this many rules or more are indexed
 	copied   uint32     // rules copied into merged groups (see addList)
@@ -165,8 +164,7 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 // scratch space from the pool; release gives the space back.
 func (b *builder) init(data []byte, indexMin int) {
 	sc := scratchPool.Get().(*scratch)
-	b.src, b.indexMin, b.pooled = data, indexMin, sc
-	b.scratch = *sc
+	b.src, b.indexMin, b.scratch = data, indexMin, sc
 	b.reset()
 	// Room for the rules a file of this size mostly has, bounded: a page
 	// of a megabyte that is not a robots.txt (HTML, often) has none, and
@@ -521,9 +519,8 @@ const maxPooled = 4 << 20
 // release returns the builder's scratch space to the pool, grown as the
 // parse left it, unless it has grown past maxPooled.
 func (b *builder) release() {
-	*b.pooled = b.scratch
-	if b.pooled.size() <= maxPooled {
-		scratchPool.Put(b.pooled)
+	if b.scratch.size() <= maxPooled {
+		scratchPool.Put(b.scratch)
 	}
 }
 

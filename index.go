@@ -144,7 +144,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	links = slices.Grow(links, linkWords*len(rules)+int(sampleWords(uint32(len(rules)))))
 	for i := range rules {
 		ru := &rules[i]
-		lits[i] = literal(b.patternBytes(*ru), ru.flags&ruleStar != 0)
+		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
 	if len(rules) <= smallIdxMask {
@@ -188,11 +188,16 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 			parent = stack[len(stack)-1] + 1
 		}
 		for k := a; k < z; k++ {
-			ru := b.sort.rules[keys[k]&idxMask]
-			if ru.probes == 0 && probesPay(ru, true) {
+			// By pointer: a rule copied to the stack, as a value
+			// receiver or argument is, is read back across the two
+			// overlapping stores of the copy, which stalls the load;
+			// the test of '*' first spares most rules probesPay's
+			// copy.
+			ru := &b.sort.rules[keys[k]&idxMask]
+			if ru.probes == 0 && ru.flags&ruleStar != 0 && probesPay(*ru, true) {
 				ru.probes = patternProbes(b.patternBytes(ru))
 			}
-			rules[k] = ru
+			rules[k] = *ru
 			out[linkWords*k], out[linkWords*k+1] = ru.probes, parent
 			parent = runBit | uint32(a)
 		}
@@ -557,7 +562,7 @@ func sortKeys(keys []uint64, tmp *[]uint64) {
 
 // patternBytes returns the normalised pattern of a builder rule, final '$'
 // removed.
-func (b *builder) patternBytes(ru rule) []byte {
+func (b *builder) patternBytes(ru *rule) []byte {
 	from := b.src
 	if ru.flags&ruleEscaped != 0 {
 		from = b.pats

@@ -400,7 +400,11 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 		// As in sortByLiteral, the prefixes of a tie either all end before
 		// next, and are equal, or all reach it.
 		tie := keys[a:z]
-		if len(lits[i]) >= next {
+		if len(tie) == 2 {
+			// Two prefixes are compared whole, not sorted again from
+			// the next depth.
+			orderPair(tie, lits, rules, next)
+		} else if len(lits[i]) >= next {
 			for k := range tie {
 				tie[k] &= smallIdxMask
 			}
@@ -409,6 +413,25 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 			orderRun(tie, rules, smallIdxBits)
 		}
 		a = z
+	}
+}
+
+// orderPair orders a tie of two keys of sortFewFrom, whose prefixes agree
+// before byte depth, as sortFewFrom would from depth on: by the rest of the
+// prefixes, or as a run when they are equal.
+func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
+	x, y := tie[0]&smallIdxMask, tie[1]&smallIdxMask
+	var c int
+	if lx, ly := lits[x], lits[y]; len(lx) >= depth {
+		c = bytes.Compare(lx[depth:], ly[depth:])
+	}
+	switch {
+	case c < 0:
+		tie[0], tie[1] = x, y
+	case c > 0:
+		tie[0], tie[1] = y, x
+	default:
+		orderRun(tie, rules, smallIdxBits)
 	}
 }
 

@@ -73,6 +73,8 @@ func (b *builder) indexes(rules []rule) bool {
 		return false
 	case b.indexMin < indexMin || n >= fewIndexed:
 		return true
+	case n <= walkMax:
+		return false // a walk meets at most every rule
 	}
 	return longestWalk(rules) > walkMax
 }
@@ -82,13 +84,17 @@ func (b *builder) indexes(rules []rule) bool {
 // common other key.
 func longestWalk(rules []rule) int {
 	var count [256]uint8
-	most := uint8(0)
+	most := uint(0)
 	for i := range rules {
-		k := rules[i].key
-		count[k]++
-		if k != 0 {
-			most = max(most, count[k])
-		}
+		// Without a branch on the key: the keys of a group follow no
+		// pattern a branch predictor learns. nz is 0 for key 0, whose
+		// count is added apart, and all ones for the others. Words, not
+		// bytes: Go compiles min and max of bytes to branches.
+		k := uint(rules[i].key)
+		c := uint(count[k]) + 1
+		count[k] = uint8(c)
+		nz := -min(k, 1)
+		most = max(most, c&nz)
 	}
 	return int(count[0]) + int(most)
 }

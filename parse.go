@@ -187,15 +187,10 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 			}
 			return
 		}
-		// The token is written to tokens in lower case as it is copied.
-		tok := grammar.AgentToken(value)
+		// The token is written to tokens in lower case as it is found.
 		off := len(b.tokens)
-		b.tokens = slices.Grow(b.tokens, len(tok))[:off+len(tok)]
-		low := b.tokens[off:]
-		for i, c := range tok {
-			low[i] = grammar.Lower(c)
-		}
-		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
+		b.tokens = grammar.AppendLowerToken(slices.Grow(b.tokens, len(value)+8), value)
+		b.names = append(b.names, agentName{uint32(off), uint32(len(b.tokens) - off), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:

@@ -486,12 +486,28 @@ type scratch struct {
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
-// reset empties every slice of s, keeping its room.
+// reset empties every slice of s, keeping its room. Each slice is cut on
+// a line of its own: the compiler then writes only its length, where a
+// tuple assignment writes the whole header, pointer and write barrier
+// included (go build -gcflags=-S).
 func (s *scratch) reset() {
-	s.pats, s.raws, s.text, s.tokens = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0]
-	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
-	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
-	s.global, s.links, s.merged, s.lists, s.ids = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.ids[:0]
+	s.pats = s.pats[:0]
+	s.raws = s.raws[:0]
+	s.text = s.text[:0]
+	s.tokens = s.tokens[:0]
+	s.rules = s.rules[:0]
+	s.groups = s.groups[:0]
+	s.names = s.names[:0]
+	s.agents = s.agents[:0]
+	s.others = s.others[:0]
+	s.sitemaps = s.sitemaps[:0]
+	s.preamble = s.preamble[:0]
+	s.sitemapSet = s.sitemapSet[:0]
+	s.global = s.global[:0]
+	s.links = s.links[:0]
+	s.merged = s.merged[:0]
+	s.lists = s.lists[:0]
+	s.ids = s.ids[:0]
 	s.resetUsage()
 }
 

@@ -187,15 +187,10 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 			}
 			return
 		}
-		// The token is written to tokens in lower case as it is copied.
-		tok := grammar.AgentToken(value)
+		// The token is written to tokens in lower case as it is found.
 		off := len(b.tokens)
-		b.tokens = slices.Grow(b.tokens, len(tok))[:off+len(tok)]
-		low := b.tokens[off:]
-		for i, c := range tok {
-			low[i] = grammar.Lower(c)
-		}
-		b.names = append(b.names, agentName{uint32(off), uint32(len(tok)), g})
+		b.tokens = grammar.AppendLowerToken(slices.Grow(b.tokens, len(value)+8), value)
+		b.names = append(b.names, agentName{uint32(off), uint32(len(b.tokens) - off), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
@@ -242,6 +237,42 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		// diagnostics report it.
 		return
 	}
+	escape, star := scanValue(value)
+	at := cap(b.src) - cap(value)
+	if escape || uint(at) > uint(len(b.src)) || allow && indexFallback(value) >= 0 {
+		b.addRuleApart(num, allow, value, escape, star)
+		return
+	}
+	// The usual rule: its pattern is the value itself, read from the file
+	// when the text is written, and it has no fallback. Kept apart from
+	// the others, it is compiled with few values live at once.
+	flags := ruleFlags(b2u(allow)) | ruleFlags(b2u(star))*ruleStar
+	lit := value
+	if n := len(lit); n > 0 && lit[n-1] == '$' {
+		lit = lit[:n-1]
+		flags |= ruleAnchored
+	}
+	b.rules = append(b.rules, rule{off: uint32(at), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)})
+	if ru := &b.rules[len(b.rules)-1]; star && probesPay(*ru, false) {
+		ru.probes = patternProbes(lit)
+	}
+}
+
+// b2u returns 1 for true and 0 for false; the compiler makes it no
+// instruction at all.
+func b2u(v bool) uint8 {
+	var u uint8
+	if v {
+		u = 1
+	}
+	return u
+}
+
+// addRuleApart is addRule for a rule whose value is kept apart from its
+// pattern: one that escaping changes, an Allow rule with an index fallback,
+// or a value that is not in the file (as tests pass them); escape and star
+// are what scanValue says of the value.
+func (b *builder) addRuleApart(num uint32, allow bool, value []byte, escape, star bool) {
 	var flags ruleFlags
 	if allow {
 		flags |= ruleAllow
@@ -253,7 +284,6 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if allow {
 		slash = indexFallback(value)
 	}
-	escape, star := scanValue(value)
 	if star {
 		flags |= ruleStar
 	}

@@ -1,6 +1,9 @@
 package grammar
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // IsTokenByte reports whether c may appear in a product token: [A-Za-z_-].
 func IsTokenByte(c byte) bool {
@@ -35,6 +38,46 @@ func AgentToken(value []byte) []byte {
 		n++
 	}
 	return value[:n]
+}
+
+// AppendLowerToken appends to dst the product token of value (see
+// AgentToken) in lower case, and returns the result. It tests eight bytes of
+// value at a time, and writes them whole: dst needs room for len(value)+8
+// bytes past its length, and the bytes past the token in that room are
+// overwritten.
+func AppendLowerToken(dst, value []byte) []byte {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		low7  = 0x7f7f7f7f7f7f7f7f
+	)
+	n := len(dst)
+	room := dst[n : n+len(value)+8]
+	for i := 0; ; i += 8 {
+		if cap(value)-i < 8 {
+			// The end of the file is near: byte by byte.
+			for ; i < len(value) && IsTokenByte(value[i]); i++ {
+				room[i] = Lower(value[i])
+			}
+			return dst[:n+i]
+		}
+		v := binary.LittleEndian.Uint64(value[i : i+8 : i+8])
+		// Letters: folded to lower case, their low seven bits lie in
+		// 'a'-'z' and their high bit is clear. Adding to seven bits
+		// carries into the high bit of the byte, never past it.
+		y := (v | 0x20*ones) & low7
+		letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones) &^ v & highs
+		dash, under := v^'-'*ones, v^'_'*ones
+		other := (dash&low7 + low7 | dash) & (under&low7 + low7 | under) & highs &^ letter
+		if r := len(value) - i; r < 8 {
+			// The bytes past the value are not its token's.
+			other |= highs << (8 * r)
+		}
+		binary.LittleEndian.PutUint64(room[i:i+8], v|letter>>2)
+		if other != 0 {
+			return dst[:n+i+bits.TrailingZeros64(other)/8]
+		}
+	}
 }
 
 // IsSpace reports whether c is ASCII whitespace as C's isspace sees it:

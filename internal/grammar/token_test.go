@@ -1,0 +1,38 @@
+package grammar
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestAppendLowerToken holds AppendLowerToken to AgentToken and Lower, byte
+// by byte, over random values of token bytes, their neighbours in ASCII
+// ('@', '[', '`', '{', ',', '.', '^') and high bytes, at every length up to
+// 40, read from inside a longer slice whose rest holds token bytes (which
+// must not count) or at the very end of their slice.
+func TestAppendLowerToken(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	alphabet := []byte("aZzA-_@[`{,.^/ \t\x00\x7f\x80\xc1\xda\xe1\xfa\xff")
+	for range 50000 {
+		n := rng.IntN(41)
+		buf := make([]byte, n+rng.IntN(12))
+		for i := range buf {
+			buf[i] = alphabet[rng.IntN(len(alphabet))]
+			if i < n && rng.IntN(3) > 0 {
+				buf[i] = "abcXYZ-_"[rng.IntN(8)]
+			}
+		}
+		value := buf[:n]
+		prefix := []byte("ua:")
+		dst := append(make([]byte, 0, len(prefix)+n+8), prefix...)
+		got := AppendLowerToken(dst, value)
+		want := []byte("ua:")
+		for _, c := range AgentToken(value) {
+			want = append(want, Lower(c))
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("AppendLowerToken(%q, %q) = %q, want %q", prefix, value, got, want)
+		}
+	}
+}

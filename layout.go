@@ -542,7 +542,9 @@ func (r *Robots) otherValue(o other) string {
 	return r.text[v : v+uint32(o.valN)]
 }
 
-// encode lays out what the builder collected into r: the builder's rules in
+// encode lays out what the builder collected as the text of a Robots and
+// where its words start, with pats the bytes of the patterns and toks those
+// of the agents' tokens: the builder's rules in
 // their final order, its groups ending with a closing record, and its others
 // ending with the sitemaps.
 //
@@ -550,17 +552,13 @@ func (r *Robots) otherValue(o other) string {
 // and the words are written once, each at its place, into one slice of the
 // exact size, which becomes the string without a copy (see unsafe.String
 // below).
-func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats int) {
+func (b *builder) encode(agents []agentEntry, lists []uint32, pats, toks int) (wordsAt uint32, text string) {
 	var l sectionStarts
 	l.pats = pats
 	if len(b.raws) > 0 {
 		for i := range b.rules {
 			l.nRaws += int(b.rules[i].flags & ruleRawApart / ruleRawApart)
 		}
-	}
-	toks := 0
-	for _, a := range agents {
-		toks += int(a.n)
 	}
 	// Where the text's parts start, in bytes, and the sections, in words.
 	l.base = pats + len(b.raws)
@@ -575,11 +573,10 @@ func (b *builder) encode(r *Robots, agents []agentEntry, lists []uint32, pats in
 	buf := make([]byte, l.wordsAt+4*(l.others+len(b.others)*otherWords))
 	b.writeRules(buf, buf[l.wordsAt+4*headerWords:l.wordsAt+4*(l.links-1)])
 	b.encodeRest(buf, &l, agents, lists)
-	r.wordsAt = uint32(l.wordsAt)
 	// buf is not written after this, and no one else holds it: the string
 	// is immutable as strings are. Converting it with string(buf) would
 	// allocate and copy the whole file a second time.
-	r.text = unsafe.String(unsafe.SliceData(buf), len(buf))
+	return uint32(l.wordsAt), unsafe.String(unsafe.SliceData(buf), len(buf))
 }
 
 // sectionStarts says where the parts of the text start, in bytes, and the

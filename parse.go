@@ -516,12 +516,28 @@ type scratch struct {
 	usageScratch // Content-Usage and Content-Signal lines (see usage_parse.go)
 }
 
-// reset empties every slice of s, keeping its room.
+// reset empties every slice of s, keeping its room. Each slice is cut on
+// a line of its own: the compiler then writes only its length, where a
+// tuple assignment writes the whole header, pointer and write barrier
+// included (go build -gcflags=-S).
 func (s *scratch) reset() {
-	s.pats, s.raws, s.text, s.tokens = s.pats[:0], s.raws[:0], s.text[:0], s.tokens[:0]
-	s.rules, s.groups, s.names, s.agents = s.rules[:0], s.groups[:0], s.names[:0], s.agents[:0]
-	s.others, s.sitemaps, s.preamble, s.sitemapSet = s.others[:0], s.sitemaps[:0], s.preamble[:0], s.sitemapSet[:0]
-	s.global, s.links, s.merged, s.lists, s.ids = s.global[:0], s.links[:0], s.merged[:0], s.lists[:0], s.ids[:0]
+	s.pats = s.pats[:0]
+	s.raws = s.raws[:0]
+	s.text = s.text[:0]
+	s.tokens = s.tokens[:0]
+	s.rules = s.rules[:0]
+	s.groups = s.groups[:0]
+	s.names = s.names[:0]
+	s.agents = s.agents[:0]
+	s.others = s.others[:0]
+	s.sitemaps = s.sitemaps[:0]
+	s.preamble = s.preamble[:0]
+	s.sitemapSet = s.sitemapSet[:0]
+	s.global = s.global[:0]
+	s.links = s.links[:0]
+	s.merged = s.merged[:0]
+	s.lists = s.lists[:0]
+	s.ids = s.ids[:0]
 	s.resetUsage()
 }
 
@@ -571,7 +587,7 @@ func (b *builder) finish() *Robots {
 	lists := b.addList(b.lists[:0], b.global, fileRules)
 	// At most one agent a name: room for all, written by index.
 	agents := slices.Grow(b.agents[:0], len(order))[:len(order)]
-	na, names := 0, b.names
+	na, names, toks := 0, b.names, 0
 	for i := 0; i < len(order); {
 		key := order[i]
 		first := names[key&nameIdxMask]
@@ -599,19 +615,31 @@ func (b *builder) finish() *Robots {
 		}
 		agents[na] = a
 		na++
+		toks += int(a.n)
 		i = j
 	}
 	agents = agents[:na]
 
+	// The closing record, first: each group's rules end where the next
+	// record's start.
+	n := uint32(len(b.rules))
+	b.groups = append(b.groups, group{start: n, wild: n})
 	pats := 0 // the bytes of the patterns in the text
-	for i := range b.groups {
+	for i := 0; i+1 < len(b.groups); i++ {
 		g := &b.groups[i]
-		end := uint32(len(b.rules))
-		if i+1 < len(b.groups) {
-			end = b.groups[i+1].start
-		}
-		rules := b.rules[g.start:end]
+		rules := b.rules[g.start:b.groups[i+1].start]
 		copied := g.wild & copyBit
+		if len(rules) == 1 && b.indexMin > 1 {
+			// A group of one rule, as most groups of small files are, is
+			// in order and not indexed (see sortLayout and indexes).
+			wild := uint32(0)
+			if rules[0].key == 0 {
+				wild = 1
+			}
+			g.wild = copied | g.start + wild
+			pats += rules[0].textLen()
+			continue
+		}
 		if b.indexes(rules) {
 			g.wild = idxBit | copied | uint32(len(b.links))
 			b.links = b.sortIndexed(rules, b.links)
@@ -624,15 +652,22 @@ func (b *builder) finish() *Robots {
 		g.wild = copied | g.start + uint32(wild)
 		pats += size
 	}
-	n := uint32(len(b.rules))
-	b.groups = append(b.groups, group{start: n, wild: n})
 	b.others = append(b.others, b.preamble...)
 	b.others = append(b.others, b.sitemaps...)
 	b.sortUsage()
-	r := &Robots{kind: Parsed}
-	b.encode(r, agents, lists, pats)
-	b.lists, b.agents = lists, agents
-	return r
+	wordsAt, text := b.encode(agents, lists, pats, toks)
+	// The room the lists and agents grew to is kept for the next parse.
+	// Only when it grew: while the collector marks, each pointer written
+	// to the pooled scratch goes through the write barrier.
+	if cap(lists) > cap(b.lists) {
+		b.lists = lists
+	}
+	if cap(agents) > cap(b.agents) {
+		b.agents = agents
+	}
+	// Allocated with its fields set, the Robots has no earlier text for
+	// the write barrier to record.
+	return &Robots{kind: Parsed, wordsAt: wordsAt, text: text}
 }
 
 // addList appends to lists the group list of ids: its count, the ids and,

@@ -44,12 +44,14 @@ func ruleKey[T string | []byte](lit T) byte {
 }
 
 // priority is the length of the normalised pattern, '*' and '$' included.
-func (ru rule) priority() int {
+// It and rank take a pointer: a value receiver copies the rule to the
+// stack, and reading it back across the copy's overlapping stores stalls.
+func (ru *rule) priority() int {
 	return int(ru.n) + int(ru.flags&ruleAnchored>>1)
 }
 
 // rank orders rules by priority, then Allow before Disallow.
-func (ru rule) rank() int {
+func (ru *rule) rank() int {
 	return ru.priority()<<1 | int(ru.flags&ruleAllow)
 }
 
@@ -98,7 +100,7 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 	s.keys = keys
 	sorted, prev := true, uint64(0)
 	for i := range rules {
-		ru := rules[i]
+		ru := &rules[i]
 		k := uint64(ru.key)<<56 | precedence(ru.rank())<<38 | uint64(i)
 		keys[i] = k
 		// Keys are distinct: the first is above 0.

@@ -73,6 +73,8 @@ func (b *builder) indexes(rules []rule) bool {
 		return false
 	case b.indexMin < indexMin || n >= fewIndexed:
 		return true
+	case n <= walkMax:
+		return false // a walk meets at most every rule
 	}
 	return longestWalk(rules) > walkMax
 }
@@ -82,13 +84,17 @@ func (b *builder) indexes(rules []rule) bool {
 // common other key.
 func longestWalk(rules []rule) int {
 	var count [256]uint8
-	most := uint8(0)
+	most := uint(0)
 	for i := range rules {
-		k := rules[i].key
-		count[k]++
-		if k != 0 {
-			most = max(most, count[k])
-		}
+		// Without a branch on the key: the keys of a group follow no
+		// pattern a branch predictor learns. nz is 0 for key 0, whose
+		// count is added apart, and all ones for the others. Words, not
+		// bytes: Go compiles min and max of bytes to branches.
+		k := uint(rules[i].key)
+		c := uint(count[k]) + 1
+		count[k] = uint8(c)
+		nz := -min(k, 1)
+		most = max(most, c&nz)
 	}
 	return int(count[0]) + int(most)
 }
@@ -144,7 +150,7 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	links = slices.Grow(links, linkWords*len(rules)+int(sampleWords(uint32(len(rules)))))
 	for i := range rules {
 		ru := &rules[i]
-		lits[i] = literal(b.patternBytes(*ru), ru.flags&ruleStar != 0)
+		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
 	if len(rules) <= smallIdxMask {
@@ -188,11 +194,16 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 			parent = stack[len(stack)-1] + 1
 		}
 		for k := a; k < z; k++ {
-			ru := b.sort.rules[keys[k]&idxMask]
-			if ru.probes == 0 && probesPay(ru, true) {
+			// By pointer: a rule copied to the stack, as a value
+			// receiver or argument is, is read back across the two
+			// overlapping stores of the copy, which stalls the load;
+			// the test of '*' first spares most rules probesPay's
+			// copy.
+			ru := &b.sort.rules[keys[k]&idxMask]
+			if ru.probes == 0 && ru.flags&ruleStar != 0 && probesPay(*ru, true) {
 				ru.probes = patternProbes(b.patternBytes(ru))
 			}
-			rules[k] = ru
+			rules[k] = *ru
 			out[linkWords*k], out[linkWords*k+1] = ru.probes, parent
 			parent = runBit | uint32(a)
 		}
@@ -395,7 +406,11 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 		// As in sortByLiteral, the prefixes of a tie either all end before
 		// next, and are equal, or all reach it.
 		tie := keys[a:z]
-		if len(lits[i]) >= next {
+		if len(tie) == 2 {
+			// Two prefixes are compared whole, not sorted again from
+			// the next depth.
+			orderPair(tie, lits, rules, next)
+		} else if len(lits[i]) >= next {
 			for k := range tie {
 				tie[k] &= smallIdxMask
 			}
@@ -404,6 +419,25 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 			orderRun(tie, rules, smallIdxBits)
 		}
 		a = z
+	}
+}
+
+// orderPair orders a tie of two keys of sortFewFrom, whose prefixes agree
+// before byte depth, as sortFewFrom would from depth on: by the rest of the
+// prefixes, or as a run when they are equal.
+func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
+	x, y := tie[0]&smallIdxMask, tie[1]&smallIdxMask
+	var c int
+	if lx, ly := lits[x], lits[y]; len(lx) >= depth {
+		c = bytes.Compare(lx[depth:], ly[depth:])
+	}
+	switch {
+	case c < 0:
+		tie[0], tie[1] = x, y
+	case c > 0:
+		tie[0], tie[1] = y, x
+	default:
+		orderRun(tie, rules, smallIdxBits)
 	}
 }
 
@@ -557,7 +591,7 @@ func sortKeys(keys []uint64, tmp *[]uint64) {
 
 // patternBytes returns the normalised pattern of a builder rule, final '$'
 // removed.
-func (b *builder) patternBytes(ru rule) []byte {
+func (b *builder) patternBytes(ru *rule) []byte {
 	from := b.src
 	if ru.flags&ruleEscaped != 0 {
 		from = b.pats

@@ -453,3 +453,39 @@ func TestProbesOfMergedCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestLongestWalk pins longestWalk, which counts without a branch on the
+// key, to a plain count (the rules of key 0 and those of the most common
+// other key), on random groups of up to fewIndexed-1 rules drawn from few
+// keys, 0 among them; and indexes to it: a group of at most walkMax rules
+// is never indexed by the package's indexMin, any longer one is exactly
+// when its walk is longer than walkMax.
+func TestLongestWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 16))
+	b := &builder{indexMin: indexMin}
+	for trial := range 3000 {
+		n := rng.IntN(fewIndexed)
+		keys := rng.IntN(6) + 1
+		rules := make([]rule, n)
+		count := map[byte]int{}
+		for i := range rules {
+			k := "\x00abwz*"[rng.IntN(keys)]
+			rules[i].key = k
+			count[k]++
+		}
+		most := 0
+		for k, c := range count {
+			if k != 0 {
+				most = max(most, c)
+			}
+		}
+		want := count[0] + most
+		if got := longestWalk(rules); got != want {
+			t.Fatalf("trial %d, %d rules: longestWalk %d, want %d", trial, n, got, want)
+		}
+		wantIdx := n >= indexMin && want > walkMax
+		if got := b.indexes(rules); got != wantIdx {
+			t.Fatalf("trial %d, %d rules, walk %d: indexes %v, want %v", trial, n, want, got, wantIdx)
+		}
+	}
+}

@@ -196,11 +196,9 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		for k := a; k < z; k++ {
 			// By pointer: a rule copied to the stack, as a value
 			// receiver or argument is, is read back across the two
-			// overlapping stores of the copy, which stalls the load;
-			// the test of '*' first spares most rules probesPay's
-			// copy.
+			// overlapping stores of the copy, which stalls the load.
 			ru := &b.sort.rules[keys[k]&idxMask]
-			if ru.probes == 0 && ru.flags&ruleStar != 0 && probesPay(*ru, true) {
+			if ru.probes == 0 && probesPay(ru, true) {
 				ru.probes = patternProbes(b.patternBytes(ru))
 			}
 			rules[k] = *ru

@@ -43,6 +43,9 @@ func TestInlining(t *testing.T) {
 		"newLexer",
 		"(*builder).current",
 		"indexFallback",
+		"(*builder).fileOffset",
+		"cutAnchor",
+		"probesPay",
 		// The grammar, once a byte or a token.
 		"Lower",
 		"IsSpace",

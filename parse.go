@@ -238,22 +238,42 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		return
 	}
 	escape, star := scanValue(value)
-	at := cap(b.src) - cap(value)
-	if escape || uint(at) > uint(len(b.src)) || allow && indexFallback(value) >= 0 {
+	at, inFile := b.fileOffset(value)
+	if escape || !inFile || allow && indexFallback(value) >= 0 {
 		b.addRuleApart(num, allow, value, escape, star)
 		return
 	}
 	// The usual rule: its pattern is the value itself, read from the file
 	// when the text is written, and it has no fallback. Kept apart from
 	// the others, it is compiled with few values live at once.
-	flags := ruleFlags(b2u(allow)) | ruleFlags(b2u(star))*ruleStar
-	lit := value
-	if n := len(lit); n > 0 && lit[n-1] == '$' {
-		lit = lit[:n-1]
-		flags |= ruleAnchored
-	}
+	lit, anchored := cutAnchor(value)
+	flags := ruleFlags(b2u(allow)) | ruleFlags(b2u(star))*ruleStar | anchored
 	b.rules = append(b.rules, rule{off: uint32(at), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit)})
-	if ru := &b.rules[len(b.rules)-1]; star && probesPay(*ru, false) {
+	if star {
+		b.probeLast(lit)
+	}
+}
+
+// fileOffset returns where value starts in the file, and whether it lies
+// in the file at all (tests pass values from elsewhere).
+func (b *builder) fileOffset(value []byte) (int, bool) {
+	at := cap(b.src) - cap(value)
+	return at, uint(at) <= uint(len(b.src))
+}
+
+// cutAnchor returns a pattern without its final '$', and ruleAnchored when
+// it had one.
+func cutAnchor(pat []byte) ([]byte, ruleFlags) {
+	if n := len(pat); n > 0 && pat[n-1] == '$' {
+		return pat[:n-1], ruleAnchored
+	}
+	return pat, 0
+}
+
+// probeLast gives the rule last appended, whose literal pattern is lit,
+// its probes where they pay (see probesPay).
+func (b *builder) probeLast(lit []byte) {
+	if ru := &b.rules[len(b.rules)-1]; probesPay(ru, false) {
 		ru.probes = patternProbes(lit)
 	}
 }
@@ -298,7 +318,7 @@ func (b *builder) addRuleApart(num uint32, allow bool, value []byte, escape, sta
 	// file when the text is written; others are escaped into pats.
 	var off int
 	var pat []byte
-	if at := cap(b.src) - cap(value); !escape && uint(at) <= uint(len(b.src)) {
+	if at, inFile := b.fileOffset(value); !escape && inFile {
 		off, pat = at, value
 	} else {
 		off = len(b.pats)
@@ -306,20 +326,16 @@ func (b *builder) addRuleApart(num uint32, allow bool, value []byte, escape, sta
 		pat = b.pats[off:]
 		flags |= ruleEscaped
 	}
-	n := len(pat)
-	if n > 0 && pat[n-1] == '$' {
-		n--
-		flags |= ruleAnchored
-	}
+	lit, anchored := cutAnchor(pat)
+	flags |= anchored
 	// The rule, then its fallback if it has one, appended to rules as
 	// literals: made apart by a function and copied in, or written field
 	// by field, they cost more (commits 54b5086 and 80073b2 have the
 	// instruction counts).
-	lit := pat[:n]
 	for {
 		b.rules = append(b.rules, rule{off: uint32(off), line: num, n: uint16(len(lit)), flags: flags, key: ruleKey(lit), raw: raw})
-		if ru := &b.rules[len(b.rules)-1]; star && probesPay(*ru, false) {
-			ru.probes = patternProbes(lit)
+		if star {
+			b.probeLast(lit)
 		}
 		if slash < 0 {
 			return
@@ -347,7 +363,7 @@ func (b *builder) addRuleApart(num uint32, allow bool, value []byte, escape, sta
 // fewer (55.98M → 55.58M a pass), and their 20 questions a file 0.9% fewer
 // (callgrind; bench/README.md, "Small files: probes where they pay, ties
 // sorted as integers", gives the commands).
-func probesPay(ru rule, indexed bool) bool {
+func probesPay(ru *rule, indexed bool) bool {
 	return ru.flags&ruleStar != 0 && (ru.key == 0 || indexed)
 }
 

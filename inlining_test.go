@@ -40,7 +40,7 @@ func TestInlining(t *testing.T) {
 		"isSpace",
 		"isSpaceTab",
 		"trimSpace",
-		"newLexer",
+		"(*lexer).lineTo",
 		"(*builder).current",
 		"indexFallback",
 		"(*builder).fileOffset",

@@ -12,10 +12,17 @@ const maxLineLen = grammar.MaxLineLen // see there
 // lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
 // nothing of keys beyond the line's shape.
 //
-// The next LF, lone CR, NUL and '#' are each found once with the vectorised
+// The next LF, NUL and '#' are each found once with the vectorised
 // IndexByte and reused while they lie ahead, so a file with LF or CR LF
 // endings and few comments costs about one search a line, and CR-only files
 // stay linear.
+//
+// A file whose first CR ends a CR LF is read as if every CR did: lines end
+// at LF alone, and the CRs are counted instead of searched for, which would
+// cost a second search a line. The lexer then counts the CR LF ends it
+// meets, and sound reports whether they were all the CRs; when they were
+// not, the lines were wrong and the caller reads the file again with a
+// lexer that searches each CR (see searchEachCR).
 type lexer struct {
 	data []byte
 	pos  int // start of the next line
@@ -35,18 +42,51 @@ type lexer struct {
 	// mayNUL and mayHash report whether the line last returned may hold a
 	// NUL or a '#'; when false it surely does not.
 	mayNUL, mayHash bool
+
+	// crs is the number of CRs in the file when lines end at LF alone,
+	// else -1; stripped is the number of CR LF ends met.
+	crs, stripped int
 }
 
 func newLexer(data []byte) lexer {
+	pos, cr, crs := lexStart(data)
+	return lexer{data: data, pos: pos, lf: -1, cr: cr, nul: -1, hash: -1, first: -1, crs: crs}
+}
+
+// lexStart returns where the first line of data starts, the lexer's first
+// lone CR and its count of CRs (see lexer): no CR, and none to search for;
+// a CR LF first, and every CR counted; or a lone CR first, and the others
+// searched for.
+func lexStart(data []byte) (pos, cr, crs int) {
 	// A prefix of the UTF-8 byte order mark EF BB BF is skipped, so a partial
 	// mark disappears too.
 	bom := "\xef\xbb\xbf"
-	n := 0
-	for n < len(bom) && n < len(data) && data[n] == bom[n] {
-		n++
+	for pos < len(bom) && pos < len(data) && data[pos] == bom[pos] {
+		pos++
 	}
-	return lexer{data: data, pos: n, lf: -1, cr: -1, nul: -1, hash: -1, first: -1}
+	i := bytes.IndexByte(data[pos:], '\r')
+	switch {
+	case i < 0:
+		return pos, len(data), -1
+	case pos+i+1 < len(data) && data[pos+i+1] == '\n':
+		return pos, len(data), 1 + bytes.Count(data[pos+i+1:], []byte{'\r'})
+	}
+	return pos, pos + i, -1
 }
+
+// searchEachCR makes l, which has returned no line yet, search for each
+// lone CR: a file read again after sound said no, or whose lines an
+// observer sees, so that it sees each line once.
+func (l *lexer) searchEachCR() {
+	if l.crs >= 0 {
+		l.cr, l.crs = -1, -1
+	}
+}
+
+// sound reports whether the lines l returned are the file's lines: always,
+// unless it read lines to end at LF alone (see lexer) and met a CR that
+// ends no CR LF. It holds once next has returned false.
+func (l *lexer) sound() bool { return l.crs < 0 || l.stripped == l.crs }
 
 // find returns the index of the next c at or after l.pos, or len(l.data),
 // searching only when the last one found lies behind. It is small enough to
@@ -121,17 +161,18 @@ func (l *lexer) next() (line []byte, ok bool) {
 	// Any of them now behind pos makes first lie behind the next LF too,
 	// and the next line searches again.
 	l.first = min(l.cr, l.nul, l.hash)
-	if end == l.lf {
+	if end == l.lf && end < len(l.data) {
 		return l.lineTo(pos, end), true
 	}
 	return l.data[pos:end], true
 }
 
 // lineTo returns the line from pos to the LF at end, without the CR of a
-// CR LF.
+// CR LF, which it counts (see sound).
 func (l *lexer) lineTo(pos, end int) []byte {
 	if end > pos && l.data[end-1] == '\r' {
 		end--
+		l.stripped++
 	}
 	return l.data[pos:end]
 }

@@ -2,6 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/internal/observe"
@@ -227,15 +229,8 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 	if sep < 0 {
 		// Google's parser accepts whitespace in place of a missing colon, but
 		// only between exactly two tokens.
-		sep = indexSpaceTab(line)
-		if sep < 0 {
-			return nil, nil, flags | flagIgnored, false
-		}
-		vstart = sep + 1
-		for vstart < len(line) && isSpaceTab(line[vstart]) {
-			vstart++
-		}
-		if indexSpaceTab(line[vstart:]) >= 0 {
+		var two bool
+		if sep, vstart, two = twoTokens(line); !two {
 			return nil, nil, flags | flagIgnored, false
 		}
 		flags |= flagNoColon
@@ -260,6 +255,67 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 func isSpace(c byte) bool { return grammar.IsSpace(c) }
 
 func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
+
+// twoTokens reports whether line, trimmed and not empty, is two tokens
+// with one run of spaces and tabs between them, from sep to vstart. A line
+// of at most 64 bytes is read a word at a time, as a bitmap of its spaces
+// and tabs: many such lines are text or HTML.
+func twoTokens(line []byte) (sep, vstart int, ok bool) {
+	if len(line) > 64 {
+		if sep = indexSpaceTab(line); sep < 0 {
+			return 0, 0, false
+		}
+		vstart = sep + 1
+		for vstart < len(line) && isSpaceTab(line[vstart]) {
+			vstart++
+		}
+		return sep, vstart, indexSpaceTab(line[vstart:]) < 0
+	}
+	m := spaceTabBits(line)
+	if m == 0 {
+		return 0, 0, false
+	}
+	sep = bits.TrailingZeros64(m)
+	// The run is the trailing ones of m from sep on; the line does not end
+	// in one, so vstart < len(line) <= 64.
+	vstart = sep + bits.TrailingZeros64(^(m >> sep))
+	return sep, vstart, m>>vstart == 0
+}
+
+// spaceTabBits returns the bitmap of the spaces and tabs of b, which holds
+// at most 64 bytes: bit i is set when b[i] is one.
+func spaceTabBits(b []byte) uint64 {
+	var m uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		m |= spaceTabByte(binary.LittleEndian.Uint64(b[i:])) << i
+	}
+	if i < len(b) {
+		if len(b) >= 8 {
+			// The last 8 bytes: the bytes read twice set the same bits.
+			m |= spaceTabByte(binary.LittleEndian.Uint64(b[len(b)-8:])) << (len(b) - 8)
+		} else {
+			for ; i < len(b); i++ {
+				if isSpaceTab(b[i]) {
+					m |= 1 << i
+				}
+			}
+		}
+	}
+	return m
+}
+
+// spaceTabByte returns a byte whose bit k is set when byte k of the
+// little-endian word v is a space or a tab.
+func spaceTabByte(v uint64) uint64 {
+	const ones, low7, highs = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	x, y := v^' '*ones, v^'\t'*ones
+	// The high bit of each byte that is zero, exactly (no borrow).
+	m := ^((x&low7 + low7) | x) & highs
+	m |= ^((y&low7 + low7) | y) & highs
+	// Gathers the eight high bits into the top byte, byte k's at bit 56+k.
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
 
 // indexSpaceTab returns the index of the first space or tab in b, or -1.
 // Lines without a colon are often long (HTML, prose), so both are searched

@@ -267,6 +267,43 @@ func FuzzLexer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkLexer(t, data) })
 }
 
+// TestTwoTokens holds twoTokens, which reads a line of at most 64 bytes as
+// a bitmap, to a plain walk over random trimmed lines of spaces, tabs and
+// other whitespace, of every length up to 80, so that runs fall at every
+// offset of a word and across the 64-byte bound.
+func TestTwoTokens(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	for range 50000 {
+		n := 1 + rng.IntN(80)
+		line := make([]byte, n)
+		for i := range line {
+			line[i] = "a \t\v\x00\x89b"[rng.IntN(7)]
+		}
+		line = trimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		wantSep, wantStart, wantOK := -1, 0, false
+		for i, c := range line {
+			if isSpaceTab(c) {
+				wantSep = i
+				break
+			}
+		}
+		if wantSep >= 0 {
+			wantStart = wantSep
+			for wantStart < len(line) && isSpaceTab(line[wantStart]) {
+				wantStart++
+			}
+			wantOK = !bytes.ContainsAny(line[wantStart:], " \t")
+		}
+		sep, vstart, ok := twoTokens(line)
+		if ok != wantOK || ok && (sep != wantSep || vstart != wantStart) {
+			t.Fatalf("twoTokens(%q) = %d, %d, %v; want %d, %d, %v", line, sep, vstart, ok, wantSep, wantStart, wantOK)
+		}
+	}
+}
+
 func TestSplitLine(t *testing.T) {
 	tests := []struct {
 		reason     string

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 )
 
 // This file holds the index of a large group: what lets a query test only
@@ -40,13 +42,22 @@ import (
 //
 // Small groups are not indexed: walking a few rules costs less than a
 // search, and a crawler keeps millions of small files (see indexMin).
+//
+// An index is not built by Parse, nor kept in the text or the binary form:
+// a group that has one keeps its rules in file order, and the first query
+// of a Robots that reaches such a group scans them (see Robots.scan). The
+// next query that reaches it builds the index, once, in an allocation of
+// its own, and every later one searches it (see Robots.index). A crawler
+// often asks a file one question; building the indexes of the files of at
+// most 4 KiB of the corpus was a sixth of the time spent parsing each and
+// asking it one question (bench/README.md, "Small files: the index on the
+// second question", gives the commands and the figures).
 
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links. The index costs 8 bytes a rule: over the
-// corpus the median file's heap goes from 1.11 to 1.16 times its size
-// (go test -bench Corpus/retained).
+// their probes beside the links. An index costs 12 bytes a rule, once
+// built.
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that
@@ -63,9 +74,9 @@ const (
 	fewIndexed = 256
 )
 
-// indexes reports whether the group of rules, in file order, is indexed.
-// A builder whose indexMin is below the package's (tests) indexes every
-// group from that size on.
+// indexes reports whether the group of rules, in file order, has an index.
+// A builder whose indexMin is below the package's (tests) gives every
+// group from that size on one, which queries always search (idxAlways).
 func (b *builder) indexes(rules []rule) bool {
 	n := len(rules)
 	switch {
@@ -600,9 +611,99 @@ func (b *builder) patternBytes(ru *rule) []byte {
 // linkWords is the number of words an indexed rule has in links.
 const linkWords = 2
 
-// link returns the link of rule i of an indexed group whose rules start at
-// rule start and whose links start at word at.
-func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
+// groupIndex is the index of one group, built from its rules in the text
+// when a query first needs it (see Robots.index): its words, little-endian
+// as the text's, hold for each rule in index order its probes and its link
+// (linkWords), then the samples of a large group, then for each rule in
+// index order its index among the rules of the Robots.
+type groupIndex struct {
+	s    string
+	n    uint32 // the group's rules
+	perm uint32 // the word where the rules' indexes start
+}
+
+// word returns word k of x.
+func (x *groupIndex) word(k uint32) uint32 { return le32(x.s[4*k : 4*k+4]) }
+
+// rule returns the index among the rules of the Robots of the group's k-th
+// rule in index order.
+func (x *groupIndex) rule(k uint32) uint32 { return x.word(x.perm + k) }
+
+// link returns the link of the k-th rule in index order.
+func (x *groupIndex) link(k uint32) uint32 { return x.word(k*linkWords + 1) }
+
+// indexTable holds the indexes a Robots has built, by group.
+type indexTable struct {
+	byGroup []atomic.Pointer[groupIndex]
+}
+
+// walkedOnce is the indexTable of a Robots one of whose groups with an
+// index a query has scanned (see Robots.index); it holds no index.
+var walkedOnce = new(indexTable)
+
+// index returns the index of group id, whose rules are [start, end) in
+// file order, or nil when the query is to scan them. The first query of a
+// Robots that reaches a group with an index scans it, allocating nothing:
+// a crawler often asks a file one question, and a scan costs a tenth of
+// building the index. From the next such query on, each group's index is
+// built when a query first reaches it; queries that race build it each and
+// keep the one stored first. A group that is always searched (see
+// idxAlways) has its index built by the first query.
+func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
+	t := r.indexes.Load()
+	for t == nil || t == walkedOnce {
+		if t == nil && !always {
+			if r.indexes.CompareAndSwap(nil, walkedOnce) {
+				return nil
+			}
+		} else {
+			r.indexes.CompareAndSwap(t, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
+		}
+		t = r.indexes.Load()
+	}
+	slot := &t.byGroup[id]
+	if x := slot.Load(); x != nil {
+		return x
+	}
+	x := r.buildIndex(start, end)
+	if !slot.CompareAndSwap(nil, x) {
+		return slot.Load()
+	}
+	return x
+}
+
+// buildIndex builds the index of the group whose rules are [start, end),
+// in file order, with a builder whose file is the text: their patterns are
+// there.
+func (r *Robots) buildIndex(start, end uint32) *groupIndex {
+	var b builder
+	b.scratch = scratchPool.Get().(*scratch)
+	b.reset()
+	defer b.release()
+	b.src = unsafe.Slice(unsafe.StringData(r.text), len(r.text))
+	n := end - start
+	rules := slices.Grow(b.rules[:0], int(n))[:n]
+	for k := range rules {
+		ru := r.rule(start + uint32(k))
+		if ru.flags&ruleStar != 0 {
+			// The probes the text keeps after the pattern, or 0 (see
+			// probesPay).
+			end := ru.off + uint32(ru.priority())
+			ru.probes = le32(r.text[end : end+filterLen])
+		}
+		rules[k] = ru
+	}
+	b.rules = rules
+	links := b.sortIndexed(rules, b.links[:0])
+	b.links = links
+	perm := uint32(len(links))
+	buf := make([]byte, 4*(int(perm)+len(rules)))
+	putWords(buf, links)
+	for k := range rules {
+		binary.LittleEndian.PutUint32(buf[4*(int(perm)+k):], rules[k].i)
+	}
+	return &groupIndex{s: unsafe.String(unsafe.SliceData(buf), len(buf)), n: n, perm: perm}
+}
 
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
@@ -680,50 +781,51 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
 }
 
-// firstIndexed is first for an indexed group whose rules are [start:end)
-// and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+// firstIndexed is first for a group searched through its index x.
+func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
 	// every literal prefix shares.
-	lo, hi := start, end
-	if n := end - start; n >= sampleMin {
-		base := at + n*linkWords
-		common := r.word(base)
-		if p.commonPrefix(r.literalOf(start)) >= int(common) {
-			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
+	n := x.n
+	lo, hi := uint32(0), n
+	if n >= sampleMin {
+		base := n * linkWords
+		common := x.word(base)
+		if p.commonPrefix(r.literalOf(x.rule(0))) >= int(common) {
+			lo, hi = x.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)))
 		}
 	}
 	// Most steps are decided by the first eight bytes.
 	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		h := r.literalHead(m)
-		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
+		i := x.rule(m)
+		h := r.literalHead(i)
+		if ph > h || ph == h && r.compareLiteral(p, i) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == start {
+	if lo == 0 {
 		return bi, bo
 	}
 	run := lo - 1
-	if l := r.link(at, start, run); l&runBit != 0 {
-		run = start + l&^runBit
+	if l := x.link(run); l&runBit != 0 {
+		run = l &^ runBit
 	}
 	// Up to the deepest run whose literal prefix is a prefix of p: the
 	// first whose prefix is no longer than what it has in common with p.
-	lit := r.literalOf(run)
+	lit := r.literalOf(x.rule(run))
 	common := p.commonPrefix(lit)
 	for len(lit) > common {
-		l := r.link(at, start, run)
+		l := x.link(run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = start + l - 1
-		lit = r.literalOf(run)
+		run = l - 1
+		lit = r.literalOf(x.rule(run))
 	}
 	pathLen := len(p.rest)
 	if p.slash {
@@ -731,13 +833,13 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	}
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
-		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
+		recs := x.s[4*run*linkWords : 4*n*linkWords]
 		for k := 0; ; k++ {
 			k = q.admitted(recs, k)
 			if k < 0 {
 				break // the next run
 			}
-			i := run + uint32(k)
+			i := x.rule(run + uint32(k))
 			o, pat, star := r.orderPattern(i)
 			if o <= bo {
 				break
@@ -762,11 +864,11 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 				break
 			}
 		}
-		l := r.link(at, start, run)
+		l := x.link(run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = start + l - 1
+		run = l - 1
 	}
 }
 
@@ -809,14 +911,13 @@ func (q *query) admitted(recs string, k int) int {
 	return -1
 }
 
-// sampled returns the rules between which the last rule whose literal
-// prefix sorts at or before a path with head h lies, from the ns samples at
-// word at: after the last sample whose head is below h, up to the first
-// whose head is above it.
-func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
+// sampled returns the rules, in index order, between which the last rule
+// whose literal prefix sorts at or before a path with head h lies, from
+// the ns samples at word at: after the last sample whose head is below h,
+// up to the first whose head is above it.
+func (x *groupIndex) sampled(at, ns uint32, h uint64) (lo, hi uint32) {
 	head := func(k uint32) uint64 {
-		s := r.words(at+2*k, 2)
-		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))
+		return uint64(x.word(at+2*k))<<32 | uint64(x.word(at+2*k+1))
 	}
 	// below: the first sample whose head is not below h.
 	below, top := uint32(0), ns
@@ -837,12 +938,12 @@ func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uin
 			top = m
 		}
 	}
-	lo, hi = start, end
+	lo, hi = 0, x.n
 	if below > 0 {
-		lo = start + (below-1)*sampleStep + 1
+		lo = (below-1)*sampleStep + 1
 	}
 	if above < ns {
-		hi = start + above*sampleStep
+		hi = above * sampleStep
 	}
 	return lo, hi
 }

@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -104,6 +106,106 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 			r := parseWith(body, min)
 			checkFile(t, body, r, slow)
 			checkIndexedQuestions(t, rng, body, r, slow)
+		}
+	}
+}
+
+// TestScanAgreesWithSlow holds the scan of a group whose index is not built
+// yet (see Robots.scan) to the slow reference and to the index: each
+// question goes to a fresh parse, whose first query scans and whose next
+// ones, in checkDecide, search the index built for them.
+func TestScanAgreesWithSlow(t *testing.T) {
+	n := 60
+	if !longTests() {
+		n = 20
+	}
+	rng := rand.New(rand.NewPCG(9309, 12))
+	for range n {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		for range 10 {
+			agent := []string{"a", "b", "c"}[rng.IntN(3)]
+			checkDecide(t, body, Parse(body), slow, agent, randIndexedURL(rng))
+		}
+		for _, sr := range slow.rules("a") {
+			checkDecide(t, body, Parse(body), slow, "a", urlFromPattern(rng, sr.pattern))
+		}
+	}
+}
+
+// TestIndexBuiltOnce pins when a group's index is built (see Robots.index):
+// the first query of a Robots that reaches a group with an index scans it
+// and allocates nothing; the next builds the index; later ones allocate
+// nothing. A crawler that asks a file one question never builds it.
+func TestIndexBuiltOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 3 * walkMax {
+		fmt.Fprintf(&b, "Disallow: /d%d/\nAllow: /d%d/*.css$\n", i, i)
+	}
+	r := Parse([]byte(b.String()))
+	if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+		t.Fatal("the test wants a group with an index")
+	}
+	mallocs := func(url string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		boolSink = r.Allowed("Googlebot", url)
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	if n := mallocs("https://example.com/d7/x"); n != 0 {
+		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
+	}
+	if r.indexes.Load() != walkedOnce {
+		t.Errorf("after the first query: no mark of the scan")
+	}
+	if n := mallocs("https://example.com/d8/x"); n == 0 {
+		t.Errorf("second query: no allocation, want the index built")
+	}
+	if n := mallocs("https://example.com/d9/x.css"); n != 0 {
+		t.Errorf("third query: %d allocations, want 0", n)
+	}
+	if r.Allowed("Googlebot", "/d9/x") || !r.Allowed("Googlebot", "/d9/x.css") {
+		t.Error("wrong answers through the index")
+	}
+}
+
+// TestIndexConcurrent asks fresh parses from many goroutines at once, so
+// that queries race to scan, to build the index and to store it (run with
+// -race), and holds every answer to the slow reference.
+func TestIndexConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 13))
+	for range 20 {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		var urls []string
+		for range 40 {
+			urls = append(urls, randIndexedURL(rng))
+		}
+		for _, min := range []int{1, indexMin} {
+			r := parseWith(body, min)
+			var wg sync.WaitGroup
+			errs := make(chan string, 8*len(urls))
+			for g := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for k := range urls {
+						u := urls[(k+5*g)%len(urls)]
+						agent := []string{"a", "b", "c"}[(k+g)%3]
+						want := slow.decide(agent, u)
+						if got := r.Decide(agent, u); got.Allowed != want.Allowed || got.Line != want.Line {
+							errs <- fmt.Sprintf("%q: Decide(%q, %q) = %+v, slow %+v", clipBody(body), agent, u, got, want)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Fatal(e)
+			}
 		}
 	}
 }
@@ -400,10 +502,10 @@ func TestLiteralReaders(t *testing.T) {
 }
 
 // TestProbesOfMergedCopies pins where a keyed wildcard rule keeps its
-// probes (see probesPay): 0 in the small groups of a file, which are walked
-// by key, and the pattern's probes once copied into a merged group that is
-// indexed. Either way the answers are the slow reference's, before and
-// after the binary round trip.
+// probes (see probesPay): 0 in the text, as every group is laid out to be
+// walked by key, and the pattern's probes in the index of a merged group
+// that has one. Either way the answers are the slow reference's, before
+// and after the binary round trip.
 func TestProbesOfMergedCopies(t *testing.T) {
 	var b strings.Builder
 	for i := range 2 * mergeMin {
@@ -424,16 +526,26 @@ func TestProbesOfMergedCopies(t *testing.T) {
 			if !recStar(w1) || ruleKey(pat) == 0 {
 				t.Fatalf("rule %d %q: the test wants keyed wildcard rules only", i, pat)
 			}
-			want := uint32(0)
 			if isIndexed {
-				want = patternProbes([]byte(strings.TrimSuffix(pat, "$")))
 				indexed++
 			} else {
 				walked++
 			}
-			// A wildcard pattern is followed by its probes.
-			if got := le32(r.text[patEnd : patEnd+filterLen]); got != want {
-				t.Errorf("rule %d %q (indexed group %v): probes %#x, want %#x", i, pat, isIndexed, got, want)
+			// A wildcard pattern is followed by its probes: 0 for a keyed
+			// rule, as every group is laid out to be walked.
+			if got := le32(r.text[patEnd : patEnd+filterLen]); got != 0 {
+				t.Errorf("rule %d %q (indexed group %v): probes %#x, want 0", i, pat, isIndexed, got)
+			}
+		}
+		if isIndexed {
+			// The index keeps the probes of each rule beside its link.
+			x := r.index(g, start, end, true)
+			for k := range x.n {
+				pat := r.pattern(x.rule(k))
+				want := patternProbes([]byte(strings.TrimSuffix(pat, "$")))
+				if got := x.word(k * linkWords); got != want {
+					t.Errorf("rule %d %q in the index: probes %#x, want %#x", x.rule(k), pat, got, want)
+				}
 			}
 		}
 	}

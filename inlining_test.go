@@ -68,6 +68,9 @@ func TestInlining(t *testing.T) {
 		"(*Robots).word",
 		"(*Robots).hasWords",
 		"(*pathFilter).admits",
+		"(*groupIndex).word",
+		"(*groupIndex).rule",
+		"(*groupIndex).link",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"starBits",
 	}

@@ -673,8 +673,12 @@ func (b *builder) finish() *Robots {
 			continue
 		}
 		if b.indexes(rules) {
-			g.wild = idxBit | copied | uint32(len(b.links))
-			b.links = b.sortIndexed(rules, b.links)
+			// In file order: a query scans them until the index is
+			// built (see Robots.index).
+			g.wild = idxBit | copied | g.start
+			if b.indexMin < indexMin {
+				g.wild |= idxAlways
+			}
 			for k := range rules {
 				pats += rules[k].textLen()
 			}

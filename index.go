@@ -615,19 +615,37 @@ const linkWords = 2
 // when a query first needs it (see Robots.index): its words, little-endian
 // as the text's, hold for each rule in index order its probes and its link
 // (linkWords), then the samples of a large group, then for each rule in
-// index order its index among the rules of the Robots.
+// index order the head of its literal prefix (see headAt, as a
+// little-endian uint64 over two words) and
+// its index among the rules of the Robots (keyWords). The heads decide
+// most steps of the search without reading the text, whose rules are in
+// file order.
 type groupIndex struct {
 	s    string
 	n    uint32 // the group's rules
-	perm uint32 // the word where the rules' indexes start
+	keys uint32 // the word where the heads and indexes start
+}
+
+// keyWords is the number of words of a rule's head and index.
+const keyWords = 3
+
+// words returns n words of x from word k, as bytes, with one bounds check
+// (see Robots.words).
+func (x *groupIndex) words(k, n uint32) string {
+	i := 4 * int(k)
+	return x.s[i : i+4*int(n)]
 }
 
 // word returns word k of x.
-func (x *groupIndex) word(k uint32) uint32 { return le32(x.s[4*k : 4*k+4]) }
+func (x *groupIndex) word(k uint32) uint32 { return le32(x.words(k, 1)) }
 
 // rule returns the index among the rules of the Robots of the group's k-th
 // rule in index order.
-func (x *groupIndex) rule(k uint32) uint32 { return x.word(x.perm + k) }
+func (x *groupIndex) rule(k uint32) uint32 { return x.word(x.keys + k*keyWords + 2) }
+
+// head returns the head of the literal prefix of the k-th rule in index
+// order: headAt(r.literalOf(x.rule(k)), 0).
+func (x *groupIndex) head(k uint32) uint64 { return le64(x.s[4*(x.keys+k*keyWords):]) }
 
 // link returns the link of the k-th rule in index order.
 func (x *groupIndex) link(k uint32) uint32 { return x.word(k*linkWords + 1) }
@@ -696,13 +714,17 @@ func (r *Robots) buildIndex(start, end uint32) *groupIndex {
 	b.rules = rules
 	links := b.sortIndexed(rules, b.links[:0])
 	b.links = links
-	perm := uint32(len(links))
-	buf := make([]byte, 4*(int(perm)+len(rules)))
+	keys := len(links)
+	buf := make([]byte, 4*(keys+keyWords*len(rules)))
 	putWords(buf, links)
 	for k := range rules {
-		binary.LittleEndian.PutUint32(buf[4*(int(perm)+k):], rules[k].i)
+		ru := &rules[k]
+		h := headAt(literal(b.patternBytes(ru), ru.flags&ruleStar != 0), 0)
+		at := buf[4*(keys+keyWords*k):]
+		binary.LittleEndian.PutUint64(at[0:8], h)
+		binary.LittleEndian.PutUint32(at[8:12], ru.i)
 	}
-	return &groupIndex{s: unsafe.String(unsafe.SliceData(buf), len(buf)), n: n, perm: perm}
+	return &groupIndex{s: unsafe.String(unsafe.SliceData(buf), len(buf)), n: n, keys: uint32(keys)}
 }
 
 // literalOf returns the literal prefix of rule i.
@@ -746,32 +768,6 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	return 1
 }
 
-// literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
-// rule i's literal prefix, big-endian and padded with zeros. The padding
-// sorts no higher than any byte, so heads that differ compare as the
-// strings do; equal heads say nothing.
-func (r *Robots) literalHead(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
-	w1 := le32(s[4:8])
-	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
-	n := int(end - off)
-	if n > 0 && r.text[end-1] == '$' {
-		n--
-	}
-	// The records follow the patterns: eight bytes from any pattern's
-	// start are in the text.
-	v := le64(r.text[off : off+8])
-	if star {
-		if t := zeros(v^'*'*ones) & highs; t != 0 {
-			n = min(n, bits.TrailingZeros64(t)/8)
-		}
-	}
-	if n < 8 {
-		v &= 1<<(8*n) - 1
-	}
-	return bits.ReverseBytes64(v)
-}
-
 // orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
@@ -800,9 +796,8 @@ func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (ui
 	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		i := x.rule(m)
-		h := r.literalHead(i)
-		if ph > h || ph == h && r.compareLiteral(p, i) >= 0 {
+		h := x.head(m)
+		if ph > h || ph == h && r.compareLiteral(p, x.rule(m)) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
@@ -917,7 +912,8 @@ func (q *query) admitted(recs string, k int) int {
 // up to the first whose head is above it.
 func (x *groupIndex) sampled(at, ns uint32, h uint64) (lo, hi uint32) {
 	head := func(k uint32) uint64 {
-		return uint64(x.word(at+2*k))<<32 | uint64(x.word(at+2*k+1))
+		s := x.words(at+2*k, 2)
+		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))
 	}
 	// below: the first sample whose head is not below h.
 	below, top := uint32(0), ns

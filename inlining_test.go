@@ -71,6 +71,7 @@ func TestInlining(t *testing.T) {
 		"(*groupIndex).word",
 		"(*groupIndex).rule",
 		"(*groupIndex).link",
+		"(*groupIndex).head",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"starBits",
 	}

@@ -390,8 +390,7 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 // read from the first word of the next with one bounds check: a pattern
 // with a '*' is followed by its probes (see patternProbes). It is too large
 // to inline: the query's functions (matchesAt, orderPattern,
-// compareLiteral, literalHead) read the three words themselves, and share
-// recEnd.
+// compareLiteral, scan) read the three words themselves, and share recEnd.
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	w0, w1 = le32(s[0:4]), le32(s[4:8])

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -487,5 +489,78 @@ func TestLongestWalk(t *testing.T) {
 		if got := b.indexes(rules); got != wantIdx {
 			t.Fatalf("trial %d, %d rules, walk %d: indexes %v, want %v", trial, n, want, got, wantIdx)
 		}
+	}
+}
+
+// largeIndexFiles are real files of ../shared/corpus whose one large group
+// makes the index build most of their parse: docs.oracle.com (31,847
+// Disallow rules like "/html/A90177_01/"), www.runescape.com (5,000 rules
+// like "/l=1/a=4/") and www.smugmug.com (forty groups of about 150 rules).
+var largeIndexFiles = []string{"docs.oracle.com.txt", "www.runescape.com.txt", "www.smugmug.com.txt"}
+
+// BenchmarkIndexLarge parses each of largeIndexFiles; it skips when
+// ../shared is absent.
+func BenchmarkIndexLarge(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				robotsSink = Parse(data)
+			}
+		})
+	}
+}
+
+// BenchmarkSortIndexed builds the index of one group made of the Allow and
+// Disallow lines of each of largeIndexFiles (of its first 200 lines, a
+// small group, for www.smugmug.com, whose groups are small): the sort and
+// the links alone, without the rest of the parse. It skips when ../shared
+// is absent.
+func BenchmarkSortIndexed(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		var rules []rule
+		for off := 0; off < len(data); {
+			end := bytes.IndexByte(data[off:], '\n')
+			if end < 0 {
+				end = len(data) - off
+			}
+			line := data[off : off+end]
+			if k, v, ok := bytes.Cut(line, []byte(":")); ok && (bytes.EqualFold(k, []byte("disallow")) || bytes.EqualFold(k, []byte("allow"))) {
+				v = bytes.TrimSpace(v)
+				ru := rule{off: uint32(off + bytes.Index(line, v)), n: uint16(len(v)), line: uint32(len(rules))}
+				if bytes.IndexByte(v, '*') >= 0 {
+					ru.flags |= ruleStar
+				}
+				if len(k) == len("allow") {
+					ru.flags |= ruleAllow
+				}
+				ru.key = ruleKey(v)
+				rules = append(rules, ru)
+			}
+			off += end + 1
+		}
+		if name == "www.smugmug.com.txt" {
+			rules = rules[:200]
+		}
+		bd := &builder{src: data, scratch: &scratch{}, indexMin: indexMin}
+		work := make([]rule, len(rules))
+		var links []uint32
+		b.Run(fmt.Sprintf("%s-%d", strings.TrimSuffix(name, ".txt"), len(rules)), func(b *testing.B) {
+			for b.Loop() {
+				copy(work, rules)
+				links = bd.sortIndexed(work, links[:0])
+			}
+		})
 	}
 }

@@ -150,7 +150,8 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
-	if len(rules) <= smallIdxMask {
+	large := len(rules) > smallIdxMask
+	if !large {
 		b.sort.tmp = slices.Grow(b.sort.tmp[:0], len(rules))
 		sortFewByLiteral(keys, lits, b.sort.rules, b.sort.tmp[:len(rules)])
 	} else {
@@ -162,28 +163,41 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	stack := b.sort.stack[:0] // first rules of runs
 	out := links[len(links) : len(links)+linkWords*len(keys)]
 	for a := 0; a < len(keys); {
-		lit := lits[keys[a]&idxMask]
 		z := a + 1
 		for z < len(keys) && keys[z]&sameRun != 0 {
 			z++
 		}
-		for len(stack) > 0 {
-			// bytes.HasPrefix(lit, top), with one load of each when top
-			// is at most 8 bytes long, as most are, and the slices' room
-			// holds 8 (see headBytes): little-endian, the bytes of top
-			// are the low ones, and a shift by 64 gives 0.
-			top := lits[keys[stack[len(stack)-1]]&idxMask]
-			if len(top) <= len(lit) {
-				if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
-					x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
-					if x<<(64-8*uint(len(top))) == 0 {
+		if large {
+			// The runs on the stack are prefixes of the run before, and
+			// one of them is a prefix of this run's exactly when it is no
+			// longer than the prefix this run shares with the one before:
+			// that length is in the key (see lcpShift), and this run's
+			// bytes are not read.
+			shared := int(keys[a] >> lcpShift & 0xffff)
+			for len(stack) > 0 && len(lits[keys[stack[len(stack)-1]]&idxMask]) > shared {
+				stack = stack[:len(stack)-1]
+			}
+		} else {
+			lit := lits[keys[a]&idxMask]
+			for len(stack) > 0 {
+				// bytes.HasPrefix(lit, top), with one load of each when
+				// top is at most 8 bytes long, as most are, and the
+				// slices' room holds 8 (see headBytes): little-endian,
+				// the bytes of top are the low ones, and a shift by 64
+				// gives 0.
+				top := lits[keys[stack[len(stack)-1]]&idxMask]
+				if len(top) <= len(lit) {
+					if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
+						x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
+						if x<<(64-8*uint(len(top))) == 0 {
+							break
+						}
+					} else if bytes.Equal(lit[:len(top)], top) {
 						break
 					}
-				} else if bytes.Equal(lit[:len(top)], top) {
-					break
 				}
+				stack = stack[:len(stack)-1]
 			}
-			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
 		if len(stack) > 0 {
@@ -297,21 +311,31 @@ func sortByLiteral(keys []uint64, lits [][]byte, rules []rule, tmp *[]uint64) {
 
 // sortFrom is sortFewFrom for keys whose index takes the low bits: the
 // keys are sorted on the bytes above them (see sortKeys), and each tie is
-// a run, a pair, or sorted again from the next depth.
-func sortFrom(keys []uint64, lits [][]byte, rules []rule, depth int, bits uint, buf []uint64) {
-	headKeys(keys, lits, depth, bits)
-	sortKeys(keys, buf, bits)
-	next := depth + 8 - int(bits/8)
-	mask := uint64(1)<<bits - 1
+// a run, a pair, or sorted again from the next depth. Each key but the
+// first comes back with the length of the prefix its rule's literal prefix
+// shares with the one before also set (see lcpShift).
+func sortFrom(keys []uint64, lits [][]byte, rules []rule, depth int, low uint, buf []uint64) {
+	headKeys(keys, lits, depth, low)
+	sortKeys(keys, buf, low)
+	next := depth + 8 - int(low/8)
+	mask := uint64(1)<<low - 1
+	prev := keys[0]
 	for a := 0; a < len(keys); {
 		key := keys[a]
 		i := key & mask
 		z := a + 1
-		for z < len(keys) && (keys[z]^key)>>bits == 0 {
+		for z < len(keys) && (keys[z]^key)>>low == 0 {
 			z++
 		}
+		// The literal prefixes of this key and of the one before agree up
+		// to their first byte that differs, which the keys hold.
+		shared := uint64(0)
+		if a > 0 {
+			shared = uint64(depth+bits.LeadingZeros64(key^prev)/8) << lcpShift
+		}
+		prev = key
 		if z-a == 1 {
-			keys[a] = i
+			keys[a] = i | shared
 			a = z
 			continue
 		}
@@ -320,17 +344,48 @@ func sortFrom(keys []uint64, lits [][]byte, rules []rule, depth int, bits uint, 
 		tie := keys[a:z]
 		switch {
 		case len(tie) == 2:
-			orderPair(tie, lits, rules, next, bits)
+			orderPair(tie, lits, rules, next, low)
+			if tie[1]&sameRun == 0 {
+				tie[1] |= uint64(litShared(lits[tie[0]], lits[tie[1]], next)) << lcpShift
+			}
 		case len(lits[i]) >= next:
 			for k := range tie {
 				tie[k] &= mask
 			}
-			sortFrom(tie, lits, rules, next, bits, buf)
+			sortFrom(tie, lits, rules, next, low, buf)
 		default:
-			orderRun(tie, rules, bits)
+			orderRun(tie, rules, low)
 		}
+		tie[0] |= shared
 		a = z
 	}
+}
+
+// lcpShift is where a key that sortByLiteral sorted holds, in 16 bits
+// above the index, the length of the prefix its rule's literal prefix
+// shares with the one before (a pattern is at most 65,535 bytes long, see
+// rule.n). sortIndexed compares it with the lengths of the literal
+// prefixes of the runs before to find each run's parent, without reading
+// their bytes.
+const lcpShift = 32
+
+// litShared returns the length of the prefix literal prefixes a and b
+// share, which is at least from, comparing eight bytes at a time where the
+// slices' room holds them (see headBytes).
+func litShared(a, b []byte, from int) int {
+	n := min(len(a), len(b))
+	for i := from; i < n; i += 8 {
+		if i+8 > cap(a) || i+8 > cap(b) {
+			for i < n && a[i] == b[i] {
+				i++
+			}
+			return i
+		}
+		if x := binary.LittleEndian.Uint64(a[i:i+8:i+8]) ^ binary.LittleEndian.Uint64(b[i:i+8:i+8]); x != 0 {
+			return min(n, i+bits.TrailingZeros64(x)/8)
+		}
+	}
+	return n
 }
 
 // headKeys is headBytes for keys whose index takes the low bits.

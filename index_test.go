@@ -328,7 +328,9 @@ func randLiterals(rng *rand.Rand, n int, stems []string) ([][]byte, []rule) {
 
 // TestSortByLiteral holds the sort of large groups (more than smallIdxMask
 // rules, by keys of midIdxBits or idxBits of index) to a plain sort, as
-// TestSortFewByLiteral does for small ones: groups just above smallIdxMask,
+// TestSortFewByLiteral does for small ones, and the length each run's first
+// key holds of the prefix its literal prefix shares with the one before
+// (see lcpShift): groups just above smallIdxMask,
 // around radixMin ties, a few thousand rules of a few stems, and groups just
 // below and above midIdxMask; stems end on the boundaries of five, six and
 // seven bytes of key and their multiples, as the corpus's largest groups do
@@ -351,6 +353,16 @@ func TestSortByLiteral(t *testing.T) {
 			}
 			sortByLiteral(keys, lits, rules, &tmp)
 			want := literalOrder(lits, rules)
+			for k := 1; k < n; k++ {
+				if want[k]&sameRun == 0 {
+					x, y := lits[want[k-1]&idxMask], lits[want[k]&idxMask]
+					shared := 0
+					for shared < len(x) && shared < len(y) && x[shared] == y[shared] {
+						shared++
+					}
+					want[k] |= uint64(shared) << lcpShift
+				}
+			}
 			if !slices.Equal(keys, want) {
 				k := 0
 				for keys[k] == want[k] {

@@ -388,23 +388,6 @@ func litShared(a, b []byte, from int) int {
 	return n
 }
 
-// headKeys is headBytes for keys whose index takes the low bits.
-func headKeys(keys []uint64, lits [][]byte, depth int, bits uint) {
-	for k, i := range keys {
-		lit := lits[i]
-		var h uint64
-		if depth+8 <= cap(lit) && depth <= len(lit) {
-			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
-			if n := len(lit) - depth; n < 8 {
-				h &^= 1<<(64-8*n) - 1
-			}
-		} else {
-			h = headSlow(lit, depth)
-		}
-		keys[k] = h>>bits<<bits | i
-	}
-}
-
 // smallIdxBits is the width of a rule's index in a group of at most
 // smallIdxMask rules, which sortFewByLiteral sorts: most indexed groups, and
 // every one of a file of a few KiB.
@@ -509,12 +492,18 @@ func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int, bits uint) 
 
 // headBytes sets the bits above smallIdxBits of each key, which holds a
 // rule's index i alone, to the head of lits[i] from byte depth on (see
+// headKeys).
+func headBytes(keys []uint64, lits [][]byte, depth int) { headKeys(keys, lits, depth, smallIdxBits) }
+
+// headKeys sets the bits above the low bits of each key, which holds a
+// rule's index i alone, to the head of lits[i] from byte depth on (see
 // headAt), read with one load when the slice's room holds the 8 bytes: the
 // bytes past its end are masked off. The loop holds the load, not a call: a
 // call costs more than the load.
-func headBytes(keys []uint64, lits [][]byte, depth int) {
+func headKeys(keys []uint64, lits [][]byte, depth int, bits uint) {
+	bits &= 63 // one instruction a shift
 	for k, i := range keys {
-		lit := lits[i&smallIdxMask]
+		lit := lits[i]
 		var h uint64
 		if depth+8 <= cap(lit) && depth <= len(lit) {
 			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
@@ -524,11 +513,11 @@ func headBytes(keys []uint64, lits [][]byte, depth int) {
 		} else {
 			h = headSlow(lit, depth)
 		}
-		keys[k] = h>>smallIdxBits<<smallIdxBits | i
+		keys[k] = h>>bits<<bits | i
 	}
 }
 
-// headSlow is headAt, apart from headBytes's loop.
+// headSlow is headAt, apart from headKeys's loop.
 //
 //go:noinline
 func headSlow(lit []byte, depth int) uint64 { return headAt(lit, depth) }

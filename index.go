@@ -126,23 +126,20 @@ func literal[T string | []byte](lit T, star bool) T {
 	return lit
 }
 
-// A rule being sorted by literal prefix is one integer: five bytes of its
+// A rule being sorted by literal prefix is one integer: bytes of its
 // literal prefix from some depth on, big-endian and padded with zeros, over
-// its index in the group (idxBits). Sorting integers spares a comparison
-// function call per pair of rules. Literal prefixes hold no NUL (a line ends
-// at one), so padding orders a shorter prefix first, as string comparison
-// does.
+// its index in the group. Sorting integers spares a comparison function
+// call per pair of rules. Literal prefixes hold no NUL (a line ends at one),
+// so padding orders a shorter prefix first, as string comparison does. The
+// index takes smallIdxBits in a group of at most smallIdxMask rules (see
+// sortFewByLiteral), midIdxBits in one of at most midIdxMask, idxBits
+// beyond: seven, six or five bytes of literal prefix fit above it.
 const (
-	idxBits   = 24
-	idxMask   = 1<<idxBits - 1
-	keyDigits = 5 // bytes of literal prefix in a key
+	idxBits    = 24
+	idxMask    = 1<<idxBits - 1
+	midIdxBits = 16
+	midIdxMask = 1<<midIdxBits - 1
 )
-
-// keyAt returns the key of rule i whose literal prefix is lit, from byte
-// depth on.
-func keyAt(lit []byte, depth int, i uint32) uint64 {
-	return headAt(lit, depth)>>(64-8*keyDigits)<<idxBits | uint64(i)
-}
 
 // sortIndexed orders the rules of a large group as an index needs them (see
 // the top of this file) and appends their probes and links, relative to the
@@ -164,12 +161,12 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
-	if len(rules) <= smallIdxMask {
+	large := len(rules) > smallIdxMask
+	if !large {
 		b.sort.tmp = slices.Grow(b.sort.tmp[:0], len(rules))
 		sortFewByLiteral(keys, lits, b.sort.rules, b.sort.tmp[:len(rules)])
 	} else {
-		sortByLiteral(keys, lits, 0, &b.sort.tmp)
-		sortRuns(keys, lits, b.sort.rules)
+		sortByLiteral(keys, lits, b.sort.rules, &b.sort.tmp)
 	}
 
 	// Runs in turn, then their rules' probes and links. A stack holds the
@@ -177,28 +174,41 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	stack := b.sort.stack[:0] // first rules of runs
 	out := links[len(links) : len(links)+linkWords*len(keys)]
 	for a := 0; a < len(keys); {
-		lit := lits[keys[a]&idxMask]
 		z := a + 1
 		for z < len(keys) && keys[z]&sameRun != 0 {
 			z++
 		}
-		for len(stack) > 0 {
-			// bytes.HasPrefix(lit, top), with one load of each when top
-			// is at most 8 bytes long, as most are, and the slices' room
-			// holds 8 (see headBytes): little-endian, the bytes of top
-			// are the low ones, and a shift by 64 gives 0.
-			top := lits[keys[stack[len(stack)-1]]&idxMask]
-			if len(top) <= len(lit) {
-				if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
-					x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
-					if x<<(64-8*uint(len(top))) == 0 {
+		if large {
+			// The runs on the stack are prefixes of the run before, and
+			// one of them is a prefix of this run's exactly when it is no
+			// longer than the prefix this run shares with the one before:
+			// that length is in the key (see lcpShift), and this run's
+			// bytes are not read.
+			shared := int(keys[a] >> lcpShift & 0xffff)
+			for len(stack) > 0 && len(lits[keys[stack[len(stack)-1]]&idxMask]) > shared {
+				stack = stack[:len(stack)-1]
+			}
+		} else {
+			lit := lits[keys[a]&idxMask]
+			for len(stack) > 0 {
+				// bytes.HasPrefix(lit, top), with one load of each when
+				// top is at most 8 bytes long, as most are, and the
+				// slices' room holds 8 (see headBytes): little-endian,
+				// the bytes of top are the low ones, and a shift by 64
+				// gives 0.
+				top := lits[keys[stack[len(stack)-1]]&idxMask]
+				if len(top) <= len(lit) {
+					if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
+						x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
+						if x<<(64-8*uint(len(top))) == 0 {
+							break
+						}
+					} else if bytes.Equal(lit[:len(top)], top) {
 						break
 					}
-				} else if bytes.Equal(lit[:len(top)], top) {
-					break
 				}
+				stack = stack[:len(stack)-1]
 			}
-			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
 		if len(stack) > 0 {
@@ -243,27 +253,6 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 // sameRun marks a sorted key whose rule's literal prefix is that of the
 // rule before: the rule does not start its run.
 const sameRun = 1 << 63
-
-// sortRuns orders the keys that sortByLiteral sorted, of equal literal
-// prefix, in precedence order (the index stands for the line, as the rules
-// are in file order). The keys come back holding the rules' indexes, with
-// sameRun on those that do not start their run.
-func sortRuns(keys []uint64, lits [][]byte, rules []rule) {
-	for k := range keys {
-		keys[k] &= idxMask
-	}
-	for a := 0; a < len(keys); {
-		lit := lits[keys[a]]
-		z := a + 1
-		for z < len(keys) && bytes.Equal(lits[keys[z]], lit) {
-			z++
-		}
-		if z-a > 1 {
-			orderRun(keys[a:z], rules, idxBits)
-		}
-		a = z
-	}
-}
 
 // A group of sampleMin rules or more also keeps samples of its literal
 // prefixes, after its links: the length of the prefix they all share, then
@@ -319,34 +308,95 @@ func be64[T string | []byte](b T) uint64 {
 		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
 }
 
-// sortByLiteral sorts keys by the literal prefixes lits[key&idxMask] from
-// byte depth on, keyDigits bytes at a time: prefixes that tie on those
-// bytes and go on are sorted again from the next depth. tmp is scratch
-// space for sortKeys.
-func sortByLiteral(keys []uint64, lits [][]byte, depth int, tmp *[]uint64) {
-	for k, key := range keys {
-		i := uint32(key & idxMask)
-		keys[k] = keyAt(lits[i], depth, i)
+// sortByLiteral is sortFewByLiteral for a group of more than smallIdxMask
+// rules, with midIdxBits or idxBits of index in a key; tmp is scratch space
+// for as many keys.
+func sortByLiteral(keys []uint64, lits [][]byte, rules []rule, tmp *[]uint64) {
+	bits := uint(idxBits)
+	if len(keys) <= midIdxMask {
+		bits = midIdxBits
 	}
-	sortKeys(keys, tmp)
-	next := depth + keyDigits
+	*tmp = slices.Grow((*tmp)[:0], len(keys))
+	sortFrom(keys, lits, rules, 0, bits, (*tmp)[:len(keys)])
+}
+
+// sortFrom is sortFewFrom for keys whose index takes the low bits: the
+// keys are sorted on the bytes above them (see sortKeys), and each tie is
+// a run, a pair, or sorted again from the next depth. Each key but the
+// first comes back with the length of the prefix its rule's literal prefix
+// shares with the one before also set (see lcpShift).
+func sortFrom(keys []uint64, lits [][]byte, rules []rule, depth int, low uint, buf []uint64) {
+	headKeys(keys, lits, depth, low)
+	sortKeys(keys, buf, low)
+	next := depth + 8 - int(low/8)
+	mask := uint64(1)<<low - 1
+	prev := keys[0]
 	for a := 0; a < len(keys); {
+		key := keys[a]
+		i := key & mask
 		z := a + 1
-		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
+		for z < len(keys) && (keys[z]^key)>>low == 0 {
 			z++
 		}
-		// Keys tie on equal bytes and a prefix holds no NUL, so either
-		// every prefix of the tie ends before next, and they are equal, or
-		// none does.
-		switch {
-		case z-a == 1 || len(lits[keys[a]&idxMask]) < next:
-		case z-a <= smallTie:
-			insertionSortFrom(keys[a:z], lits, next)
-		case slices.ContainsFunc(keys[a:z], func(k uint64) bool { return len(lits[k&idxMask]) > next }):
-			sortByLiteral(keys[a:z], lits, next, tmp)
+		// The literal prefixes of this key and of the one before agree up
+		// to their first byte that differs, which the keys hold.
+		shared := uint64(0)
+		if a > 0 {
+			shared = uint64(depth+bits.LeadingZeros64(key^prev)/8) << lcpShift
 		}
+		prev = key
+		if z-a == 1 {
+			keys[a] = i | shared
+			a = z
+			continue
+		}
+		// As in sortFewFrom, the prefixes of a tie either all end before
+		// next, and are equal, or all reach it.
+		tie := keys[a:z]
+		switch {
+		case len(tie) == 2:
+			orderPair(tie, lits, rules, next, low)
+			if tie[1]&sameRun == 0 {
+				tie[1] |= uint64(litShared(lits[tie[0]], lits[tie[1]], next)) << lcpShift
+			}
+		case len(lits[i]) >= next:
+			for k := range tie {
+				tie[k] &= mask
+			}
+			sortFrom(tie, lits, rules, next, low, buf)
+		default:
+			orderRun(tie, rules, low)
+		}
+		tie[0] |= shared
 		a = z
 	}
+}
+
+// lcpShift is where a key that sortByLiteral sorted holds, in 16 bits
+// above the index, the length of the prefix its rule's literal prefix
+// shares with the one before (a pattern is at most 65,535 bytes long, see
+// rule.n). sortIndexed compares it with the lengths of the literal
+// prefixes of the runs before to find each run's parent, without reading
+// their bytes.
+const lcpShift = 32
+
+// litShared returns the length of the prefix literal prefixes a and b
+// share, which is at least from, comparing eight bytes at a time where the
+// slices' room holds them (see headBytes).
+func litShared(a, b []byte, from int) int {
+	n := min(len(a), len(b))
+	for i := from; i < n; i += 8 {
+		if i+8 > cap(a) || i+8 > cap(b) {
+			for i < n && a[i] == b[i] {
+				i++
+			}
+			return i
+		}
+		if x := binary.LittleEndian.Uint64(a[i:i+8:i+8]) ^ binary.LittleEndian.Uint64(b[i:i+8:i+8]); x != 0 {
+			return min(n, i+bits.TrailingZeros64(x)/8)
+		}
+	}
+	return n
 }
 
 // smallIdxBits is the width of a rule's index in a group of at most
@@ -418,7 +468,7 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 		if len(tie) == 2 {
 			// Two prefixes are compared whole, not sorted again from
 			// the next depth.
-			orderPair(tie, lits, rules, next)
+			orderPair(tie, lits, rules, next, smallIdxBits)
 		} else if len(lits[i]) >= next {
 			for k := range tie {
 				tie[k] &= smallIdxMask
@@ -434,8 +484,9 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 // orderPair orders a tie of two keys of sortFewFrom, whose prefixes agree
 // before byte depth, as sortFewFrom would from depth on: by the rest of the
 // prefixes, or as a run when they are equal.
-func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
-	x, y := tie[0]&smallIdxMask, tie[1]&smallIdxMask
+func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int, bits uint) {
+	mask := uint64(1)<<bits - 1
+	x, y := tie[0]&mask, tie[1]&mask
 	var c int
 	if lx, ly := lits[x], lits[y]; len(lx) >= depth {
 		c = bytes.Compare(lx[depth:], ly[depth:])
@@ -446,18 +497,24 @@ func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
 	case c > 0:
 		tie[0], tie[1] = y, x
 	default:
-		orderRun(tie, rules, smallIdxBits)
+		orderRun(tie, rules, bits)
 	}
 }
 
 // headBytes sets the bits above smallIdxBits of each key, which holds a
 // rule's index i alone, to the head of lits[i] from byte depth on (see
+// headKeys).
+func headBytes(keys []uint64, lits [][]byte, depth int) { headKeys(keys, lits, depth, smallIdxBits) }
+
+// headKeys sets the bits above the low bits of each key, which holds a
+// rule's index i alone, to the head of lits[i] from byte depth on (see
 // headAt), read with one load when the slice's room holds the 8 bytes: the
 // bytes past its end are masked off. The loop holds the load, not a call: a
 // call costs more than the load.
-func headBytes(keys []uint64, lits [][]byte, depth int) {
+func headKeys(keys []uint64, lits [][]byte, depth int, bits uint) {
+	bits &= 63 // one instruction a shift
 	for k, i := range keys {
-		lit := lits[i&smallIdxMask]
+		lit := lits[i]
 		var h uint64
 		if depth+8 <= cap(lit) && depth <= len(lit) {
 			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
@@ -467,11 +524,11 @@ func headBytes(keys []uint64, lits [][]byte, depth int) {
 		} else {
 			h = headSlow(lit, depth)
 		}
-		keys[k] = h>>smallIdxBits<<smallIdxBits | i
+		keys[k] = h>>bits<<bits | i
 	}
 }
 
-// headSlow is headAt, apart from headBytes's loop.
+// headSlow is headAt, apart from headKeys's loop.
 //
 //go:noinline
 func headSlow(lit []byte, depth int) uint64 { return headAt(lit, depth) }
@@ -540,56 +597,51 @@ func insertionSort(keys []uint64) {
 	}
 }
 
-// smallTie is the number of keys up to which a tie is sorted by comparing
-// the rest of the prefixes, not by keys from the next depth.
-const smallTie = 8
-
-// insertionSortFrom sorts keys by the literal prefixes lits[key&idxMask]
-// from byte depth on, which they all reach; keys of equal prefixes keep
-// their order.
-func insertionSortFrom(keys []uint64, lits [][]byte, depth int) {
-	for i := 1; i < len(keys); i++ {
-		k := keys[i]
-		lit := lits[k&idxMask][depth:]
-		j := i
-		for ; j > 0 && bytes.Compare(lit, lits[keys[j-1]&idxMask][depth:]) < 0; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = k
-	}
-}
-
 // radixMin is the number of keys from which sortKeys sorts by radix.
 const radixMin = 256
 
-// sortKeys sorts keys by their key bytes (the bits above idxBits): a
-// radix sort, a byte a pass from the lowest, for many keys; passes on a
-// byte that all keys share are skipped, as the first byte of a literal
-// prefix, '/', mostly is.
-func sortKeys(keys []uint64, tmp *[]uint64) {
-	if len(keys) < radixMin {
-		slices.Sort(keys)
+// sortKeys sorts keys by their bytes above the index's bits, and buf has
+// room for as many keys: by insertion or mergeSort for few keys, else by a
+// radix sort, a byte a pass from the lowest. One pass counts every byte;
+// passes on a byte that all keys share are skipped, as the first byte of a
+// literal prefix, '/', mostly is.
+func sortKeys(keys, buf []uint64, bits uint) {
+	n := len(keys)
+	switch {
+	case n <= mergeInsertion:
+		insertionSort(keys)
+		return
+	case n < radixMin:
+		mergeSort(keys, buf)
 		return
 	}
-	*tmp = slices.Grow((*tmp)[:0], len(keys))
-	src, dst := keys, (*tmp)[:len(keys)]
-	for shift := uint(idxBits); shift < 64; shift += 8 {
-		var count [256]int
-		for _, k := range src {
-			count[k>>shift&0xff]++
-		}
-		if count[src[0]>>shift&0xff] == len(src) {
+	var count [8 - midIdxBits/8][256]uint32
+	for _, k := range keys {
+		k >>= bits
+		count[0][uint8(k)]++
+		count[1][uint8(k>>8)]++
+		count[2][uint8(k>>16)]++
+		count[3][uint8(k>>24)]++
+		count[4][uint8(k>>32)]++
+		count[5][uint8(k>>40)]++
+	}
+	src, dst := keys, buf[:n]
+	first := keys[0] >> bits
+	for d := range count {
+		c := &count[d]
+		if c[uint8(first>>(8*d))] == uint32(n) {
 			continue
 		}
-		at := 0
-		for d, c := range count {
-			count[d] = at
-			at += c
+		at := uint32(0)
+		for x, m := range c {
+			c[x] = at
+			at += m
 		}
+		shift := bits + 8*uint(d)
 		for _, k := range src {
-			d := k >> shift & 0xff
-			dst[count[d]] = k
-			count[d]++
+			x := uint8(k >> shift)
+			dst[c[x]] = k
+			c[x]++
 		}
 		src, dst = dst, src
 	}

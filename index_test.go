@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -369,40 +371,107 @@ func TestHeadAt(t *testing.T) {
 	}
 }
 
-// TestSortByLiteral holds the sort of an index to bytes.Compare: literal
-// prefixes from a few bytes, so that they tie on many key widths, share
-// long prefixes, end inside and at the end of a key, and repeat; groups
-// below radixMin, above it, and with ties of up to smallTie keys and more.
-func TestSortByLiteral(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	var tmp []uint64
-	for _, n := range []int{1, 2, 3, smallTie, smallTie + 1, 40, radixMin - 1, radixMin, 700} {
-		for range 20 {
-			lits := make([][]byte, n)
-			for i := range lits {
-				lit := []byte("/")
-				for range rng.IntN(14) {
-					lit = append(lit, "ab/"[rng.IntN(3)])
-				}
-				lits[i] = lit
+// literalOrder returns the order sortFewByLiteral and sortByLiteral give
+// the rules whose literal prefixes are lits, sorted plainly: by literal
+// prefix, equal prefixes in precedence order (by rank, then in file order),
+// with sameRun on the rules that do not start their run.
+func literalOrder(lits [][]byte, rules []rule) []uint64 {
+	want := make([]uint64, len(lits))
+	for i := range want {
+		want[i] = uint64(i)
+	}
+	slices.SortFunc(want, func(x, y uint64) int {
+		if c := bytes.Compare(lits[x], lits[y]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(rules[y].rank(), rules[x].rank()); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	for k := len(want) - 1; k > 0; k-- {
+		if bytes.Equal(lits[want[k]], lits[want[k-1]]) {
+			want[k] |= sameRun
+		}
+	}
+	return want
+}
+
+// randLiterals returns n literal prefixes, slices of one buffer whose room
+// runs on past each (as in a parse, where the sorts read whole words), and
+// n rules whose ranks tie often. A prefix is a stem, some random bytes, or
+// now and then a copy of an earlier prefix; the stems make many prefixes
+// share long beginnings and tie on the five, six and seven bytes of a key
+// and on their multiples.
+func randLiterals(rng *rand.Rand, n int, stems []string) ([][]byte, []rule) {
+	var buf []byte
+	ends := make([]int, n+1)
+	rules := make([]rule, n)
+	for i := range n {
+		if i > 0 && rng.IntN(8) == 0 {
+			j := rng.IntN(i)
+			buf = append(buf, buf[ends[j]:ends[j+1]]...)
+		} else {
+			buf = append(buf, stems[rng.IntN(len(stems))]...)
+			for range rng.IntN(10) {
+				buf = append(buf, "ab/-z"[rng.IntN(5)])
 			}
+		}
+		ends[i+1] = len(buf)
+		rules[i] = rule{n: uint16(rng.IntN(4)), flags: ruleFlags(rng.IntN(4)) & (ruleAllow | ruleAnchored)}
+	}
+	buf = append(buf, "/trailing"...) // room past the last prefix, too
+	lits := make([][]byte, n)
+	for i := range lits {
+		lits[i] = buf[ends[i]:ends[i+1]]
+	}
+	return lits, rules
+}
+
+// TestSortByLiteral holds the sort of large groups (more than smallIdxMask
+// rules, by keys of midIdxBits or idxBits of index) to a plain sort, as
+// TestSortFewByLiteral does for small ones, and the length each run's first
+// key holds of the prefix its literal prefix shares with the one before
+// (see lcpShift): groups just above smallIdxMask,
+// around radixMin ties, a few thousand rules of a few stems, and groups just
+// below and above midIdxMask; stems end on the boundaries of five, six and
+// seven bytes of key and their multiples, as the corpus's largest groups do
+// ("/html/A90177_01/", "/l=1/a=4/").
+func TestSortByLiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 65536))
+	stems := []string{"", "/", "/a", "/a=", "/html", "/html/", "/html/A", "/html/A9017", "/html/A90177", "/html/A90177_",
+		"/l=1/a=", "/cd/E18601_08/", "/wp-admin/ajax", "/x?", "/abcdefghijklmno"}
+	sizes := []int{smallIdxMask + 1, 300, 700, 3000, 3000, midIdxMask, midIdxMask + 1}
+	if longTests() {
+		sizes = append(sizes, 20000, 100000)
+	}
+	var tmp []uint64
+	for trial, n := range sizes {
+		for _, few := range []int{len(stems), 3} {
+			lits, rules := randLiterals(rng, n, stems[len(stems)-few:])
 			keys := make([]uint64, n)
 			for i := range keys {
 				keys[i] = uint64(i)
 			}
-			sortByLiteral(keys, lits, 0, &tmp)
+			sortByLiteral(keys, lits, rules, &tmp)
+			want := literalOrder(lits, rules)
 			for k := 1; k < n; k++ {
-				x, y := lits[keys[k-1]&idxMask], lits[keys[k]&idxMask]
-				if bytes.Compare(x, y) > 0 {
-					t.Fatalf("n=%d: %q sorted before %q", n, x, y)
+				if want[k]&sameRun == 0 {
+					x, y := lits[want[k-1]&idxMask], lits[want[k]&idxMask]
+					shared := 0
+					for shared < len(x) && shared < len(y) && x[shared] == y[shared] {
+						shared++
+					}
+					want[k] |= uint64(shared) << lcpShift
 				}
 			}
-			seen := make([]bool, n)
-			for _, key := range keys {
-				seen[key&idxMask] = true
-			}
-			if slices.Contains(seen, false) {
-				t.Fatalf("n=%d: the sort lost keys", n)
+			if !slices.Equal(keys, want) {
+				k := 0
+				for keys[k] == want[k] {
+					k++
+				}
+				t.Fatalf("trial %d, %d prefixes of %d stems: at %d sortByLiteral has %x (%q), want %x (%q)",
+					trial, n, few, k, keys[k], lits[keys[k]&idxMask], want[k], lits[want[k]&idxMask])
 			}
 		}
 	}
@@ -424,42 +493,13 @@ func TestSortFewByLiteral(t *testing.T) {
 		if trial%2 == 0 {
 			n = 1 + rng.IntN(20)
 		}
-		var buf []byte
-		ends := make([]int, n+1)
-		rules := make([]rule, n)
+		lits, rules := randLiterals(rng, n, stems)
+		few := make([]uint64, n)
 		for i := range n {
-			buf = append(buf, stems[rng.IntN(len(stems))]...)
-			for range rng.IntN(10) {
-				buf = append(buf, "ab/-z"[rng.IntN(5)])
-			}
-			ends[i+1] = len(buf)
-			rules[i] = rule{n: uint16(rng.IntN(4)), flags: ruleFlags(rng.IntN(2)) & ruleAllow}
-		}
-		buf = append(buf, "/trailing"...) // room past the last prefix, too
-		lits := make([][]byte, n)
-		for i := range lits {
-			lits[i] = buf[ends[i]:ends[i+1]]
-		}
-		few, want := make([]uint64, n), make([]uint64, n)
-		for i := range n {
-			few[i], want[i] = uint64(i), uint64(i)
+			few[i] = uint64(i)
 		}
 		sortFewByLiteral(few, lits, rules, make([]uint64, n))
-		slices.SortFunc(want, func(x, y uint64) int {
-			if c := bytes.Compare(lits[x], lits[y]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(rules[y].rank(), rules[x].rank()); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		for k := len(want) - 1; k > 0; k-- {
-			if bytes.Equal(lits[want[k]], lits[want[k-1]]) {
-				want[k] |= sameRun
-			}
-		}
-		if !slices.Equal(few, want) {
+		if want := literalOrder(lits, rules); !slices.Equal(few, want) {
 			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %x, want %x", trial, n, few, want)
 		}
 	}
@@ -606,5 +646,78 @@ func TestLongestWalk(t *testing.T) {
 		if got := b.indexes(rules); got != wantIdx {
 			t.Fatalf("trial %d, %d rules, walk %d: indexes %v, want %v", trial, n, want, got, wantIdx)
 		}
+	}
+}
+
+// largeIndexFiles are real files of ../shared/corpus whose one large group
+// makes the index build most of their parse: docs.oracle.com (31,847
+// Disallow rules like "/html/A90177_01/"), www.runescape.com (5,000 rules
+// like "/l=1/a=4/") and www.smugmug.com (forty groups of about 150 rules).
+var largeIndexFiles = []string{"docs.oracle.com.txt", "www.runescape.com.txt", "www.smugmug.com.txt"}
+
+// BenchmarkIndexLarge parses each of largeIndexFiles; it skips when
+// ../shared is absent.
+func BenchmarkIndexLarge(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				robotsSink = Parse(data)
+			}
+		})
+	}
+}
+
+// BenchmarkSortIndexed builds the index of one group made of the Allow and
+// Disallow lines of each of largeIndexFiles (of its first 200 lines, a
+// small group, for www.smugmug.com, whose groups are small): the sort and
+// the links alone, without the rest of the parse. It skips when ../shared
+// is absent.
+func BenchmarkSortIndexed(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		var rules []rule
+		for off := 0; off < len(data); {
+			end := bytes.IndexByte(data[off:], '\n')
+			if end < 0 {
+				end = len(data) - off
+			}
+			line := data[off : off+end]
+			if k, v, ok := bytes.Cut(line, []byte(":")); ok && (bytes.EqualFold(k, []byte("disallow")) || bytes.EqualFold(k, []byte("allow"))) {
+				v = bytes.TrimSpace(v)
+				ru := rule{off: uint32(off + bytes.Index(line, v)), n: uint16(len(v)), line: uint32(len(rules))}
+				if bytes.IndexByte(v, '*') >= 0 {
+					ru.flags |= ruleStar
+				}
+				if len(k) == len("allow") {
+					ru.flags |= ruleAllow
+				}
+				ru.key = ruleKey(v)
+				rules = append(rules, ru)
+			}
+			off += end + 1
+		}
+		if name == "www.smugmug.com.txt" {
+			rules = rules[:200]
+		}
+		bd := &builder{src: data, scratch: &scratch{}, indexMin: indexMin}
+		work := make([]rule, len(rules))
+		var links []uint32
+		b.Run(fmt.Sprintf("%s-%d", strings.TrimSuffix(name, ".txt"), len(rules)), func(b *testing.B) {
+			for b.Loop() {
+				copy(work, rules)
+				links = bd.sortIndexed(work, links[:0])
+			}
+		})
 	}
 }

@@ -56,7 +56,7 @@ import (
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links. An index costs 12 bytes a rule, once
+// their probes beside the links. An index costs 20 bytes a rule, once
 // built.
 const indexMin = 16
 

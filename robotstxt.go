@@ -34,7 +34,7 @@
 // index is built when a query needs it, not by Parse, as many files are
 // asked one question: the first query that reaches a large group reads
 // all its rules, the next builds the group's index, once, in an
-// allocation of its own (about 12 bytes a rule), and every later one
+// allocation of its own (about 20 bytes a rule), and every later one
 // searches it. Allowed and Decide allocate nothing but that index. A
 // parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about

@@ -32,8 +32,10 @@ import (
 // packRule); version 3 adds the usage records of Content-Usage and
 // Content-Signal lines; version 4 orders agent tokens of 63 bytes or more by
 // length, as findAgent searches them (version 3 ordered them by their first
-// bytes, and such an agent could miss its group).
-const binaryVersion = 4
+// bytes, and such an agent could miss its group); version 5 holds no
+// index: a group that has one is laid out to be walked, and its index is
+// built when a query first needs it (see index.go).
+const binaryVersion = 5
 
 const (
 	binaryMagic  = "RBTX"
@@ -104,7 +106,8 @@ func (r *Robots) UnmarshalBinary(data []byte) error {
 	if err := loaded.validate(); err != nil {
 		return fmt.Errorf("%w: %v", errInvalidBinary, err)
 	}
-	*r = loaded
+	r.kind, r.wordsAt, r.text = loaded.kind, loaded.wordsAt, loaded.text
+	r.indexes.Store(nil)
 	return nil
 }
 
@@ -152,16 +155,16 @@ func (r *Robots) validate() error {
 		}
 		prev = start
 	}
-	sLinks, sGroups, sAgents := r.word(hLinks), r.word(hGroups), r.word(hAgents)
+	sGroups, sAgents := r.word(hGroups), r.word(hAgents)
 	sLists, sRaws := r.word(hLists), r.word(hRaws)
-	if (sLinks-headerWords-1)%ruleWords != 0 {
+	if (sGroups-headerWords-1)%ruleWords != 0 {
 		return errors.New("section of partial records")
 	}
-	nRules := (sLinks - headerWords - 1) / ruleWords
+	nRules := (sGroups - headerWords - 1) / ruleWords
 	if err := r.validateRules(nRules); err != nil {
 		return err
 	}
-	if err := r.validateGroups(nRules, sLinks, sGroups, sAgents); err != nil {
+	if err := r.validateGroups(nRules, sGroups, sAgents); err != nil {
 		return err
 	}
 	nGroups := r.numGroups()
@@ -222,8 +225,10 @@ func (r *Robots) validateRules(nRules uint32) error {
 	return nil
 }
 
-// validateGroups checks the group records and the links of indexed groups.
-func (r *Robots) validateGroups(nRules, sLinks, sGroups, sAgents uint32) error {
+// validateGroups checks the group records: each group's rules are laid out
+// to be walked by key, with an index or not (an index is built from them
+// when a query needs it, see index.go).
+func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
 	n := (sAgents - sGroups) / groupWords
 	if n == 0 {
 		return errors.New("no closing group record")
@@ -239,57 +244,33 @@ func (r *Robots) validateGroups(nRules, sLinks, sGroups, sAgents uint32) error {
 			return fmt.Errorf("group %d out of order", g)
 		}
 	}
-	linked := uint32(0)
 	for g := uint32(0); g+1 < n; g++ {
 		start, wild, end := r.groupRules(g)
-		if wild&idxBit == 0 {
-			if wild < start || wild > end {
-				return fmt.Errorf("group %d out of range", g)
-			}
-			// Keyed rules: '/', their key, and more, in key order.
-			prev := byte(0)
-			for i := wild; i < end; i++ {
-				p := r.pattern(i)
-				if len(p) < 2 || p[0] != '/' || p[1] == '*' {
-					return fmt.Errorf("rule %d has no key", i)
-				}
-				if p[1] < prev {
-					return fmt.Errorf("rule %d out of key order", i)
-				}
-				prev = p[1]
+		if wild&idxAlways != 0 && wild&idxBit == 0 {
+			return fmt.Errorf("group %d always searched, with no index", g)
+		}
+		if wild&idxBit != 0 {
+			// In file order (see Robots.scan).
+			if wild&^(idxBit|idxAlways) != start {
+				return fmt.Errorf("group %d with an index: bad record", g)
 			}
 			continue
 		}
-		at := wild &^ idxBit
-		size := (end-start)*linkWords + sampleWords(end-start)
-		if at != sLinks+linked || uint64(at)+uint64(size) > uint64(sGroups) {
-			return fmt.Errorf("links of group %d out of range", g)
+		if wild < start || wild > end {
+			return fmt.Errorf("group %d out of range", g)
 		}
-		linked += size
-		if sampleWords(end-start) > 0 && int(r.word(at+(end-start)*linkWords)) > len(r.literalOf(start)) {
-			return fmt.Errorf("samples of group %d out of range", g)
-		}
-		for i := start; i < end; i++ {
-			l := r.link(at, start, i)
-			rel := i - start
-			switch {
-			case i == start && l != 0:
-				return fmt.Errorf("first rule of group %d has a parent", g)
-			case l&runBit != 0:
-				// The run's first rule comes before and starts a run.
-				if x := l &^ runBit; x >= rel || r.link(at, start, start+x)&runBit != 0 {
-					return fmt.Errorf("rule %d: bad run", i)
-				}
-			case l != 0:
-				// The parent run comes before and starts a run.
-				if l-1 >= rel || r.link(at, start, start+l-1)&runBit != 0 {
-					return fmt.Errorf("rule %d: bad parent", i)
-				}
+		// Keyed rules: '/', their key, and more, in key order.
+		prev := byte(0)
+		for i := wild; i < end; i++ {
+			p := r.pattern(i)
+			if len(p) < 2 || p[0] != '/' || p[1] == '*' {
+				return fmt.Errorf("rule %d has no key", i)
 			}
+			if p[1] < prev {
+				return fmt.Errorf("rule %d out of key order", i)
+			}
+			prev = p[1]
 		}
-	}
-	if linked != sGroups-sLinks {
-		return errors.New("links of no group")
 	}
 	return nil
 }

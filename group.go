@@ -327,8 +327,11 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 // Allowed.
 func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	wild, wildEnd, end := r.groupRules(id)
-	if wildEnd&idxBit != 0 {
-		return r.firstIndexed(wild, end, wildEnd&^idxBit, q, bi, bo)
+	if indexed := wildEnd & (idxBit | idxAlways); indexed != 0 {
+		if x := r.index(id, wild, end, indexed&idxAlways != 0); x != nil {
+			return r.firstIndexed(x, q, bi, bo)
+		}
+		return r.scan(wild, end, q, bi, bo)
 	}
 	keyed, keyedEnd := end, end
 	if c, ok := q.p.key(); ok {
@@ -378,6 +381,19 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 			return i, o
 		}
 	}
+}
+
+// scan is first for the rules [start, end) of a group with an index that no
+// query has built yet, which are in file order: each rule that would take
+// precedence over the best so far is tested.
+func (r *Robots) scan(start, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+	for i := start; i < end; i++ {
+		s := r.words(headerWords+i*ruleWords, ruleWords+1)
+		if o := recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12])); o > bo && r.matchesAt(i, q) {
+			bi, bo = i, o
+		}
+	}
+	return bi, bo
 }
 
 // recOrder returns the order (see patternOrder) of the rule whose record is

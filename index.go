@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 )
 
 // This file holds the index of a large group: what lets a query test only
@@ -40,13 +42,22 @@ import (
 //
 // Small groups are not indexed: walking a few rules costs less than a
 // search, and a crawler keeps millions of small files (see indexMin).
+//
+// An index is not built by Parse, nor kept in the text or the binary form:
+// a group that has one keeps its rules in file order, and the first query
+// of a Robots that reaches such a group scans them (see Robots.scan). The
+// next query that reaches it builds the index, once, in an allocation of
+// its own, and every later one searches it (see Robots.index). A crawler
+// often asks a file one question; building the indexes of the files of at
+// most 4 KiB of the corpus was a sixth of the time spent parsing each and
+// asking it one question (bench/README.md, "Small files: the index on the
+// second question", gives the commands and the figures).
 
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links. The index costs 8 bytes a rule: over the
-// corpus the median file's heap goes from 1.11 to 1.16 times its size
-// (go test -bench Corpus/retained).
+// their probes beside the links. An index costs 20 bytes a rule, once
+// built.
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that
@@ -63,9 +74,9 @@ const (
 	fewIndexed = 256
 )
 
-// indexes reports whether the group of rules, in file order, is indexed.
-// A builder whose indexMin is below the package's (tests) indexes every
-// group from that size on.
+// indexes reports whether the group of rules, in file order, has an index.
+// A builder whose indexMin is below the package's (tests) gives every
+// group from that size on one, which queries always search (idxAlways).
 func (b *builder) indexes(rules []rule) bool {
 	n := len(rules)
 	switch {
@@ -115,23 +126,20 @@ func literal[T string | []byte](lit T, star bool) T {
 	return lit
 }
 
-// A rule being sorted by literal prefix is one integer: five bytes of its
+// A rule being sorted by literal prefix is one integer: bytes of its
 // literal prefix from some depth on, big-endian and padded with zeros, over
-// its index in the group (idxBits). Sorting integers spares a comparison
-// function call per pair of rules. Literal prefixes hold no NUL (a line ends
-// at one), so padding orders a shorter prefix first, as string comparison
-// does.
+// its index in the group. Sorting integers spares a comparison function
+// call per pair of rules. Literal prefixes hold no NUL (a line ends at one),
+// so padding orders a shorter prefix first, as string comparison does. The
+// index takes smallIdxBits in a group of at most smallIdxMask rules (see
+// sortFewByLiteral), midIdxBits in one of at most midIdxMask, idxBits
+// beyond: seven, six or five bytes of literal prefix fit above it.
 const (
-	idxBits   = 24
-	idxMask   = 1<<idxBits - 1
-	keyDigits = 5 // bytes of literal prefix in a key
+	idxBits    = 24
+	idxMask    = 1<<idxBits - 1
+	midIdxBits = 16
+	midIdxMask = 1<<midIdxBits - 1
 )
-
-// keyAt returns the key of rule i whose literal prefix is lit, from byte
-// depth on.
-func keyAt(lit []byte, depth int, i uint32) uint64 {
-	return headAt(lit, depth)>>(64-8*keyDigits)<<idxBits | uint64(i)
-}
 
 // sortIndexed orders the rules of a large group as an index needs them (see
 // the top of this file) and appends their probes and links, relative to the
@@ -153,12 +161,12 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 		lits[i] = literal(b.patternBytes(ru), ru.flags&ruleStar != 0)
 		keys[i] = uint64(i)
 	}
-	if len(rules) <= smallIdxMask {
+	large := len(rules) > smallIdxMask
+	if !large {
 		b.sort.tmp = slices.Grow(b.sort.tmp[:0], len(rules))
 		sortFewByLiteral(keys, lits, b.sort.rules, b.sort.tmp[:len(rules)])
 	} else {
-		sortByLiteral(keys, lits, 0, &b.sort.tmp)
-		sortRuns(keys, lits, b.sort.rules)
+		sortByLiteral(keys, lits, b.sort.rules, &b.sort.tmp)
 	}
 
 	// Runs in turn, then their rules' probes and links. A stack holds the
@@ -166,28 +174,41 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 	stack := b.sort.stack[:0] // first rules of runs
 	out := links[len(links) : len(links)+linkWords*len(keys)]
 	for a := 0; a < len(keys); {
-		lit := lits[keys[a]&idxMask]
 		z := a + 1
 		for z < len(keys) && keys[z]&sameRun != 0 {
 			z++
 		}
-		for len(stack) > 0 {
-			// bytes.HasPrefix(lit, top), with one load of each when top
-			// is at most 8 bytes long, as most are, and the slices' room
-			// holds 8 (see headBytes): little-endian, the bytes of top
-			// are the low ones, and a shift by 64 gives 0.
-			top := lits[keys[stack[len(stack)-1]]&idxMask]
-			if len(top) <= len(lit) {
-				if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
-					x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
-					if x<<(64-8*uint(len(top))) == 0 {
+		if large {
+			// The runs on the stack are prefixes of the run before, and
+			// one of them is a prefix of this run's exactly when it is no
+			// longer than the prefix this run shares with the one before:
+			// that length is in the key (see lcpShift), and this run's
+			// bytes are not read.
+			shared := int(keys[a] >> lcpShift & 0xffff)
+			for len(stack) > 0 && len(lits[keys[stack[len(stack)-1]]&idxMask]) > shared {
+				stack = stack[:len(stack)-1]
+			}
+		} else {
+			lit := lits[keys[a]&idxMask]
+			for len(stack) > 0 {
+				// bytes.HasPrefix(lit, top), with one load of each when
+				// top is at most 8 bytes long, as most are, and the
+				// slices' room holds 8 (see headBytes): little-endian,
+				// the bytes of top are the low ones, and a shift by 64
+				// gives 0.
+				top := lits[keys[stack[len(stack)-1]]&idxMask]
+				if len(top) <= len(lit) {
+					if len(top) <= 8 && cap(top) >= 8 && cap(lit) >= 8 {
+						x := binary.LittleEndian.Uint64(lit[:8:8]) ^ binary.LittleEndian.Uint64(top[:8:8])
+						if x<<(64-8*uint(len(top))) == 0 {
+							break
+						}
+					} else if bytes.Equal(lit[:len(top)], top) {
 						break
 					}
-				} else if bytes.Equal(lit[:len(top)], top) {
-					break
 				}
+				stack = stack[:len(stack)-1]
 			}
-			stack = stack[:len(stack)-1]
 		}
 		parent := uint32(0)
 		if len(stack) > 0 {
@@ -232,27 +253,6 @@ func (b *builder) sortIndexed(rules []rule, links []uint32) []uint32 {
 // sameRun marks a sorted key whose rule's literal prefix is that of the
 // rule before: the rule does not start its run.
 const sameRun = 1 << 63
-
-// sortRuns orders the keys that sortByLiteral sorted, of equal literal
-// prefix, in precedence order (the index stands for the line, as the rules
-// are in file order). The keys come back holding the rules' indexes, with
-// sameRun on those that do not start their run.
-func sortRuns(keys []uint64, lits [][]byte, rules []rule) {
-	for k := range keys {
-		keys[k] &= idxMask
-	}
-	for a := 0; a < len(keys); {
-		lit := lits[keys[a]]
-		z := a + 1
-		for z < len(keys) && bytes.Equal(lits[keys[z]], lit) {
-			z++
-		}
-		if z-a > 1 {
-			orderRun(keys[a:z], rules, idxBits)
-		}
-		a = z
-	}
-}
 
 // A group of sampleMin rules or more also keeps samples of its literal
 // prefixes, after its links: the length of the prefix they all share, then
@@ -308,34 +308,95 @@ func be64[T string | []byte](b T) uint64 {
 		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
 }
 
-// sortByLiteral sorts keys by the literal prefixes lits[key&idxMask] from
-// byte depth on, keyDigits bytes at a time: prefixes that tie on those
-// bytes and go on are sorted again from the next depth. tmp is scratch
-// space for sortKeys.
-func sortByLiteral(keys []uint64, lits [][]byte, depth int, tmp *[]uint64) {
-	for k, key := range keys {
-		i := uint32(key & idxMask)
-		keys[k] = keyAt(lits[i], depth, i)
+// sortByLiteral is sortFewByLiteral for a group of more than smallIdxMask
+// rules, with midIdxBits or idxBits of index in a key; tmp is scratch space
+// for as many keys.
+func sortByLiteral(keys []uint64, lits [][]byte, rules []rule, tmp *[]uint64) {
+	bits := uint(idxBits)
+	if len(keys) <= midIdxMask {
+		bits = midIdxBits
 	}
-	sortKeys(keys, tmp)
-	next := depth + keyDigits
+	*tmp = slices.Grow((*tmp)[:0], len(keys))
+	sortFrom(keys, lits, rules, 0, bits, (*tmp)[:len(keys)])
+}
+
+// sortFrom is sortFewFrom for keys whose index takes the low bits: the
+// keys are sorted on the bytes above them (see sortKeys), and each tie is
+// a run, a pair, or sorted again from the next depth. Each key but the
+// first comes back with the length of the prefix its rule's literal prefix
+// shares with the one before also set (see lcpShift).
+func sortFrom(keys []uint64, lits [][]byte, rules []rule, depth int, low uint, buf []uint64) {
+	headKeys(keys, lits, depth, low)
+	sortKeys(keys, buf, low)
+	next := depth + 8 - int(low/8)
+	mask := uint64(1)<<low - 1
+	prev := keys[0]
 	for a := 0; a < len(keys); {
+		key := keys[a]
+		i := key & mask
 		z := a + 1
-		for z < len(keys) && keys[z]>>idxBits == keys[a]>>idxBits {
+		for z < len(keys) && (keys[z]^key)>>low == 0 {
 			z++
 		}
-		// Keys tie on equal bytes and a prefix holds no NUL, so either
-		// every prefix of the tie ends before next, and they are equal, or
-		// none does.
-		switch {
-		case z-a == 1 || len(lits[keys[a]&idxMask]) < next:
-		case z-a <= smallTie:
-			insertionSortFrom(keys[a:z], lits, next)
-		case slices.ContainsFunc(keys[a:z], func(k uint64) bool { return len(lits[k&idxMask]) > next }):
-			sortByLiteral(keys[a:z], lits, next, tmp)
+		// The literal prefixes of this key and of the one before agree up
+		// to their first byte that differs, which the keys hold.
+		shared := uint64(0)
+		if a > 0 {
+			shared = uint64(depth+bits.LeadingZeros64(key^prev)/8) << lcpShift
 		}
+		prev = key
+		if z-a == 1 {
+			keys[a] = i | shared
+			a = z
+			continue
+		}
+		// As in sortFewFrom, the prefixes of a tie either all end before
+		// next, and are equal, or all reach it.
+		tie := keys[a:z]
+		switch {
+		case len(tie) == 2:
+			orderPair(tie, lits, rules, next, low)
+			if tie[1]&sameRun == 0 {
+				tie[1] |= uint64(litShared(lits[tie[0]], lits[tie[1]], next)) << lcpShift
+			}
+		case len(lits[i]) >= next:
+			for k := range tie {
+				tie[k] &= mask
+			}
+			sortFrom(tie, lits, rules, next, low, buf)
+		default:
+			orderRun(tie, rules, low)
+		}
+		tie[0] |= shared
 		a = z
 	}
+}
+
+// lcpShift is where a key that sortByLiteral sorted holds, in 16 bits
+// above the index, the length of the prefix its rule's literal prefix
+// shares with the one before (a pattern is at most 65,535 bytes long, see
+// rule.n). sortIndexed compares it with the lengths of the literal
+// prefixes of the runs before to find each run's parent, without reading
+// their bytes.
+const lcpShift = 32
+
+// litShared returns the length of the prefix literal prefixes a and b
+// share, which is at least from, comparing eight bytes at a time where the
+// slices' room holds them (see headBytes).
+func litShared(a, b []byte, from int) int {
+	n := min(len(a), len(b))
+	for i := from; i < n; i += 8 {
+		if i+8 > cap(a) || i+8 > cap(b) {
+			for i < n && a[i] == b[i] {
+				i++
+			}
+			return i
+		}
+		if x := binary.LittleEndian.Uint64(a[i:i+8:i+8]) ^ binary.LittleEndian.Uint64(b[i:i+8:i+8]); x != 0 {
+			return min(n, i+bits.TrailingZeros64(x)/8)
+		}
+	}
+	return n
 }
 
 // smallIdxBits is the width of a rule's index in a group of at most
@@ -407,7 +468,7 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 		if len(tie) == 2 {
 			// Two prefixes are compared whole, not sorted again from
 			// the next depth.
-			orderPair(tie, lits, rules, next)
+			orderPair(tie, lits, rules, next, smallIdxBits)
 		} else if len(lits[i]) >= next {
 			for k := range tie {
 				tie[k] &= smallIdxMask
@@ -423,8 +484,9 @@ func sortFewFrom(keys []uint64, lits [][]byte, rules []rule, depth int, buf []ui
 // orderPair orders a tie of two keys of sortFewFrom, whose prefixes agree
 // before byte depth, as sortFewFrom would from depth on: by the rest of the
 // prefixes, or as a run when they are equal.
-func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
-	x, y := tie[0]&smallIdxMask, tie[1]&smallIdxMask
+func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int, bits uint) {
+	mask := uint64(1)<<bits - 1
+	x, y := tie[0]&mask, tie[1]&mask
 	var c int
 	if lx, ly := lits[x], lits[y]; len(lx) >= depth {
 		c = bytes.Compare(lx[depth:], ly[depth:])
@@ -435,18 +497,24 @@ func orderPair(tie []uint64, lits [][]byte, rules []rule, depth int) {
 	case c > 0:
 		tie[0], tie[1] = y, x
 	default:
-		orderRun(tie, rules, smallIdxBits)
+		orderRun(tie, rules, bits)
 	}
 }
 
 // headBytes sets the bits above smallIdxBits of each key, which holds a
 // rule's index i alone, to the head of lits[i] from byte depth on (see
+// headKeys).
+func headBytes(keys []uint64, lits [][]byte, depth int) { headKeys(keys, lits, depth, smallIdxBits) }
+
+// headKeys sets the bits above the low bits of each key, which holds a
+// rule's index i alone, to the head of lits[i] from byte depth on (see
 // headAt), read with one load when the slice's room holds the 8 bytes: the
 // bytes past its end are masked off. The loop holds the load, not a call: a
 // call costs more than the load.
-func headBytes(keys []uint64, lits [][]byte, depth int) {
+func headKeys(keys []uint64, lits [][]byte, depth int, bits uint) {
+	bits &= 63 // one instruction a shift
 	for k, i := range keys {
-		lit := lits[i&smallIdxMask]
+		lit := lits[i]
 		var h uint64
 		if depth+8 <= cap(lit) && depth <= len(lit) {
 			h = binary.BigEndian.Uint64(lit[depth : depth+8 : depth+8])
@@ -456,11 +524,11 @@ func headBytes(keys []uint64, lits [][]byte, depth int) {
 		} else {
 			h = headSlow(lit, depth)
 		}
-		keys[k] = h>>smallIdxBits<<smallIdxBits | i
+		keys[k] = h>>bits<<bits | i
 	}
 }
 
-// headSlow is headAt, apart from headBytes's loop.
+// headSlow is headAt, apart from headKeys's loop.
 //
 //go:noinline
 func headSlow(lit []byte, depth int) uint64 { return headAt(lit, depth) }
@@ -529,56 +597,51 @@ func insertionSort(keys []uint64) {
 	}
 }
 
-// smallTie is the number of keys up to which a tie is sorted by comparing
-// the rest of the prefixes, not by keys from the next depth.
-const smallTie = 8
-
-// insertionSortFrom sorts keys by the literal prefixes lits[key&idxMask]
-// from byte depth on, which they all reach; keys of equal prefixes keep
-// their order.
-func insertionSortFrom(keys []uint64, lits [][]byte, depth int) {
-	for i := 1; i < len(keys); i++ {
-		k := keys[i]
-		lit := lits[k&idxMask][depth:]
-		j := i
-		for ; j > 0 && bytes.Compare(lit, lits[keys[j-1]&idxMask][depth:]) < 0; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = k
-	}
-}
-
 // radixMin is the number of keys from which sortKeys sorts by radix.
 const radixMin = 256
 
-// sortKeys sorts keys by their key bytes (the bits above idxBits): a
-// radix sort, a byte a pass from the lowest, for many keys; passes on a
-// byte that all keys share are skipped, as the first byte of a literal
-// prefix, '/', mostly is.
-func sortKeys(keys []uint64, tmp *[]uint64) {
-	if len(keys) < radixMin {
-		slices.Sort(keys)
+// sortKeys sorts keys by their bytes above the index's bits, and buf has
+// room for as many keys: by insertion or mergeSort for few keys, else by a
+// radix sort, a byte a pass from the lowest. One pass counts every byte;
+// passes on a byte that all keys share are skipped, as the first byte of a
+// literal prefix, '/', mostly is.
+func sortKeys(keys, buf []uint64, bits uint) {
+	n := len(keys)
+	switch {
+	case n <= mergeInsertion:
+		insertionSort(keys)
+		return
+	case n < radixMin:
+		mergeSort(keys, buf)
 		return
 	}
-	*tmp = slices.Grow((*tmp)[:0], len(keys))
-	src, dst := keys, (*tmp)[:len(keys)]
-	for shift := uint(idxBits); shift < 64; shift += 8 {
-		var count [256]int
-		for _, k := range src {
-			count[k>>shift&0xff]++
-		}
-		if count[src[0]>>shift&0xff] == len(src) {
+	var count [8 - midIdxBits/8][256]uint32
+	for _, k := range keys {
+		k >>= bits
+		count[0][uint8(k)]++
+		count[1][uint8(k>>8)]++
+		count[2][uint8(k>>16)]++
+		count[3][uint8(k>>24)]++
+		count[4][uint8(k>>32)]++
+		count[5][uint8(k>>40)]++
+	}
+	src, dst := keys, buf[:n]
+	first := keys[0] >> bits
+	for d := range count {
+		c := &count[d]
+		if c[uint8(first>>(8*d))] == uint32(n) {
 			continue
 		}
-		at := 0
-		for d, c := range count {
-			count[d] = at
-			at += c
+		at := uint32(0)
+		for x, m := range c {
+			c[x] = at
+			at += m
 		}
+		shift := bits + 8*uint(d)
 		for _, k := range src {
-			d := k >> shift & 0xff
-			dst[count[d]] = k
-			count[d]++
+			x := uint8(k >> shift)
+			dst[c[x]] = k
+			c[x]++
 		}
 		src, dst = dst, src
 	}
@@ -600,9 +663,121 @@ func (b *builder) patternBytes(ru *rule) []byte {
 // linkWords is the number of words an indexed rule has in links.
 const linkWords = 2
 
-// link returns the link of rule i of an indexed group whose rules start at
-// rule start and whose links start at word at.
-func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
+// groupIndex is the index of one group, built from its rules in the text
+// when a query first needs it (see Robots.index): its words, little-endian
+// as the text's, hold for each rule in index order its probes and its link
+// (linkWords), then the samples of a large group, then for each rule in
+// index order the head of its literal prefix (see headAt, as a
+// little-endian uint64 over two words) and
+// its index among the rules of the Robots (keyWords). The heads decide
+// most steps of the search without reading the text, whose rules are in
+// file order.
+type groupIndex struct {
+	s    string
+	n    uint32 // the group's rules
+	keys uint32 // the word where the heads and indexes start
+}
+
+// keyWords is the number of words of a rule's head and index.
+const keyWords = 3
+
+// words returns n words of x from word k, as bytes, with one bounds check
+// (see Robots.words).
+func (x *groupIndex) words(k, n uint32) string {
+	i := 4 * int(k)
+	return x.s[i : i+4*int(n)]
+}
+
+// word returns word k of x.
+func (x *groupIndex) word(k uint32) uint32 { return le32(x.words(k, 1)) }
+
+// rule returns the index among the rules of the Robots of the group's k-th
+// rule in index order.
+func (x *groupIndex) rule(k uint32) uint32 { return x.word(x.keys + k*keyWords + 2) }
+
+// head returns the head of the literal prefix of the k-th rule in index
+// order: headAt(r.literalOf(x.rule(k)), 0).
+func (x *groupIndex) head(k uint32) uint64 { return le64(x.s[4*(x.keys+k*keyWords):]) }
+
+// link returns the link of the k-th rule in index order.
+func (x *groupIndex) link(k uint32) uint32 { return x.word(k*linkWords + 1) }
+
+// indexTable holds the indexes a Robots has built, by group.
+type indexTable struct {
+	byGroup []atomic.Pointer[groupIndex]
+}
+
+// walkedOnce is the indexTable of a Robots one of whose groups with an
+// index a query has scanned (see Robots.index); it holds no index.
+var walkedOnce = new(indexTable)
+
+// index returns the index of group id, whose rules are [start, end) in
+// file order, or nil when the query is to scan them. The first query of a
+// Robots that reaches a group with an index scans it, allocating nothing:
+// a crawler often asks a file one question, and a scan costs a tenth of
+// building the index. From the next such query on, each group's index is
+// built when a query first reaches it; queries that race build it each and
+// keep the one stored first. A group that is always searched (see
+// idxAlways) has its index built by the first query.
+func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
+	t := r.indexes.Load()
+	for t == nil || t == walkedOnce {
+		if t == nil && !always {
+			if r.indexes.CompareAndSwap(nil, walkedOnce) {
+				return nil
+			}
+		} else {
+			r.indexes.CompareAndSwap(t, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
+		}
+		t = r.indexes.Load()
+	}
+	slot := &t.byGroup[id]
+	if x := slot.Load(); x != nil {
+		return x
+	}
+	x := r.buildIndex(start, end)
+	if !slot.CompareAndSwap(nil, x) {
+		return slot.Load()
+	}
+	return x
+}
+
+// buildIndex builds the index of the group whose rules are [start, end),
+// in file order, with a builder whose file is the text: their patterns are
+// there.
+func (r *Robots) buildIndex(start, end uint32) *groupIndex {
+	var b builder
+	b.scratch = scratchPool.Get().(*scratch)
+	b.reset()
+	defer b.release()
+	b.src = unsafe.Slice(unsafe.StringData(r.text), len(r.text))
+	n := end - start
+	rules := slices.Grow(b.rules[:0], int(n))[:n]
+	for k := range rules {
+		ru := r.rule(start + uint32(k))
+		if ru.flags&ruleStar != 0 {
+			// The probes the text keeps after the pattern, or 0 (see
+			// probesPay).
+			end := ru.off + uint32(ru.priority())
+			ru.probes = le32(r.text[end : end+filterLen])
+		}
+		rules[k] = ru
+	}
+	b.rules = rules
+	links := b.sortIndexed(rules, b.links[:0])
+	b.links = links
+	keys := len(links)
+	buf := make([]byte, 4*(keys+keyWords*len(rules)))
+	putWords(buf, links)
+	for k := range rules {
+		ru := &rules[k]
+		h := headAt(literal(b.patternBytes(ru), ru.flags&ruleStar != 0), 0)
+		at := buf[4*(keys+keyWords*k):]
+		binary.LittleEndian.PutUint64(at[0:8], h)
+		binary.LittleEndian.PutUint32(at[8:12], ru.i)
+	}
+	return &groupIndex{s: unsafe.String(unsafe.SliceData(buf), len(buf)), n: n, keys: uint32(keys)}
+}
 
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
@@ -645,32 +820,6 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	return 1
 }
 
-// literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
-// rule i's literal prefix, big-endian and padded with zeros. The padding
-// sorts no higher than any byte, so heads that differ compare as the
-// strings do; equal heads say nothing.
-func (r *Robots) literalHead(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
-	w1 := le32(s[4:8])
-	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
-	n := int(end - off)
-	if n > 0 && r.text[end-1] == '$' {
-		n--
-	}
-	// The records follow the patterns: eight bytes from any pattern's
-	// start are in the text.
-	v := le64(r.text[off : off+8])
-	if star {
-		if t := zeros(v^'*'*ones) & highs; t != 0 {
-			n = min(n, bits.TrailingZeros64(t)/8)
-		}
-	}
-	if n < 8 {
-		v &= 1<<(8*n) - 1
-	}
-	return bits.ReverseBytes64(v)
-}
-
 // orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
@@ -680,50 +829,50 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
 }
 
-// firstIndexed is first for an indexed group whose rules are [start:end)
-// and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+// firstIndexed is first for a group searched through its index x.
+func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
 	// every literal prefix shares.
-	lo, hi := start, end
-	if n := end - start; n >= sampleMin {
-		base := at + n*linkWords
-		common := r.word(base)
-		if p.commonPrefix(r.literalOf(start)) >= int(common) {
-			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
+	n := x.n
+	lo, hi := uint32(0), n
+	if n >= sampleMin {
+		base := n * linkWords
+		common := x.word(base)
+		if p.commonPrefix(r.literalOf(x.rule(0))) >= int(common) {
+			lo, hi = x.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)))
 		}
 	}
 	// Most steps are decided by the first eight bytes.
 	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		h := r.literalHead(m)
-		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
+		h := x.head(m)
+		if ph > h || ph == h && r.compareLiteral(p, x.rule(m)) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == start {
+	if lo == 0 {
 		return bi, bo
 	}
 	run := lo - 1
-	if l := r.link(at, start, run); l&runBit != 0 {
-		run = start + l&^runBit
+	if l := x.link(run); l&runBit != 0 {
+		run = l &^ runBit
 	}
 	// Up to the deepest run whose literal prefix is a prefix of p: the
 	// first whose prefix is no longer than what it has in common with p.
-	lit := r.literalOf(run)
+	lit := r.literalOf(x.rule(run))
 	common := p.commonPrefix(lit)
 	for len(lit) > common {
-		l := r.link(at, start, run)
+		l := x.link(run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = start + l - 1
-		lit = r.literalOf(run)
+		run = l - 1
+		lit = r.literalOf(x.rule(run))
 	}
 	pathLen := len(p.rest)
 	if p.slash {
@@ -731,13 +880,13 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	}
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
-		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
+		recs := x.s[4*run*linkWords : 4*n*linkWords]
 		for k := 0; ; k++ {
 			k = q.admitted(recs, k)
 			if k < 0 {
 				break // the next run
 			}
-			i := run + uint32(k)
+			i := x.rule(run + uint32(k))
 			o, pat, star := r.orderPattern(i)
 			if o <= bo {
 				break
@@ -762,11 +911,11 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 				break
 			}
 		}
-		l := r.link(at, start, run)
+		l := x.link(run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = start + l - 1
+		run = l - 1
 	}
 }
 
@@ -809,13 +958,13 @@ func (q *query) admitted(recs string, k int) int {
 	return -1
 }
 
-// sampled returns the rules between which the last rule whose literal
-// prefix sorts at or before a path with head h lies, from the ns samples at
-// word at: after the last sample whose head is below h, up to the first
-// whose head is above it.
-func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
+// sampled returns the rules, in index order, between which the last rule
+// whose literal prefix sorts at or before a path with head h lies, from
+// the ns samples at word at: after the last sample whose head is below h,
+// up to the first whose head is above it.
+func (x *groupIndex) sampled(at, ns uint32, h uint64) (lo, hi uint32) {
 	head := func(k uint32) uint64 {
-		s := r.words(at+2*k, 2)
+		s := x.words(at+2*k, 2)
 		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))
 	}
 	// below: the first sample whose head is not below h.
@@ -837,12 +986,12 @@ func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uin
 			top = m
 		}
 	}
-	lo, hi = start, end
+	lo, hi = 0, x.n
 	if below > 0 {
-		lo = start + (below-1)*sampleStep + 1
+		lo = (below-1)*sampleStep + 1
 	}
 	if above < ns {
-		hi = start + above*sampleStep
+		hi = above * sampleStep
 	}
 	return lo, hi
 }

@@ -5,8 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -104,6 +108,106 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 			r := parseWith(body, min)
 			checkFile(t, body, r, slow)
 			checkIndexedQuestions(t, rng, body, r, slow)
+		}
+	}
+}
+
+// TestScanAgreesWithSlow holds the scan of a group whose index is not built
+// yet (see Robots.scan) to the slow reference and to the index: each
+// question goes to a fresh parse, whose first query scans and whose next
+// ones, in checkDecide, search the index built for them.
+func TestScanAgreesWithSlow(t *testing.T) {
+	n := 60
+	if !longTests() {
+		n = 20
+	}
+	rng := rand.New(rand.NewPCG(9309, 12))
+	for range n {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		for range 10 {
+			agent := []string{"a", "b", "c"}[rng.IntN(3)]
+			checkDecide(t, body, Parse(body), slow, agent, randIndexedURL(rng))
+		}
+		for _, sr := range slow.rules("a") {
+			checkDecide(t, body, Parse(body), slow, "a", urlFromPattern(rng, sr.pattern))
+		}
+	}
+}
+
+// TestIndexBuiltOnce pins when a group's index is built (see Robots.index):
+// the first query of a Robots that reaches a group with an index scans it
+// and allocates nothing; the next builds the index; later ones allocate
+// nothing. A crawler that asks a file one question never builds it.
+func TestIndexBuiltOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 3 * walkMax {
+		fmt.Fprintf(&b, "Disallow: /d%d/\nAllow: /d%d/*.css$\n", i, i)
+	}
+	r := Parse([]byte(b.String()))
+	if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+		t.Fatal("the test wants a group with an index")
+	}
+	mallocs := func(url string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		boolSink = r.Allowed("Googlebot", url)
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	if n := mallocs("https://example.com/d7/x"); n != 0 {
+		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
+	}
+	if r.indexes.Load() != walkedOnce {
+		t.Errorf("after the first query: no mark of the scan")
+	}
+	if n := mallocs("https://example.com/d8/x"); n == 0 {
+		t.Errorf("second query: no allocation, want the index built")
+	}
+	if n := mallocs("https://example.com/d9/x.css"); n != 0 {
+		t.Errorf("third query: %d allocations, want 0", n)
+	}
+	if r.Allowed("Googlebot", "/d9/x") || !r.Allowed("Googlebot", "/d9/x.css") {
+		t.Error("wrong answers through the index")
+	}
+}
+
+// TestIndexConcurrent asks fresh parses from many goroutines at once, so
+// that queries race to scan, to build the index and to store it (run with
+// -race), and holds every answer to the slow reference.
+func TestIndexConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 13))
+	for range 20 {
+		body := randIndexedFile(rng)
+		slow := slowParse(body)
+		var urls []string
+		for range 40 {
+			urls = append(urls, randIndexedURL(rng))
+		}
+		for _, min := range []int{1, indexMin} {
+			r := parseWith(body, min)
+			var wg sync.WaitGroup
+			errs := make(chan string, 8*len(urls))
+			for g := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for k := range urls {
+						u := urls[(k+5*g)%len(urls)]
+						agent := []string{"a", "b", "c"}[(k+g)%3]
+						want := slow.decide(agent, u)
+						if got := r.Decide(agent, u); got.Allowed != want.Allowed || got.Line != want.Line {
+							errs <- fmt.Sprintf("%q: Decide(%q, %q) = %+v, slow %+v", clipBody(body), agent, u, got, want)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Fatal(e)
+			}
 		}
 	}
 }
@@ -267,40 +371,107 @@ func TestHeadAt(t *testing.T) {
 	}
 }
 
-// TestSortByLiteral holds the sort of an index to bytes.Compare: literal
-// prefixes from a few bytes, so that they tie on many key widths, share
-// long prefixes, end inside and at the end of a key, and repeat; groups
-// below radixMin, above it, and with ties of up to smallTie keys and more.
-func TestSortByLiteral(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	var tmp []uint64
-	for _, n := range []int{1, 2, 3, smallTie, smallTie + 1, 40, radixMin - 1, radixMin, 700} {
-		for range 20 {
-			lits := make([][]byte, n)
-			for i := range lits {
-				lit := []byte("/")
-				for range rng.IntN(14) {
-					lit = append(lit, "ab/"[rng.IntN(3)])
-				}
-				lits[i] = lit
+// literalOrder returns the order sortFewByLiteral and sortByLiteral give
+// the rules whose literal prefixes are lits, sorted plainly: by literal
+// prefix, equal prefixes in precedence order (by rank, then in file order),
+// with sameRun on the rules that do not start their run.
+func literalOrder(lits [][]byte, rules []rule) []uint64 {
+	want := make([]uint64, len(lits))
+	for i := range want {
+		want[i] = uint64(i)
+	}
+	slices.SortFunc(want, func(x, y uint64) int {
+		if c := bytes.Compare(lits[x], lits[y]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(rules[y].rank(), rules[x].rank()); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	for k := len(want) - 1; k > 0; k-- {
+		if bytes.Equal(lits[want[k]], lits[want[k-1]]) {
+			want[k] |= sameRun
+		}
+	}
+	return want
+}
+
+// randLiterals returns n literal prefixes, slices of one buffer whose room
+// runs on past each (as in a parse, where the sorts read whole words), and
+// n rules whose ranks tie often. A prefix is a stem, some random bytes, or
+// now and then a copy of an earlier prefix; the stems make many prefixes
+// share long beginnings and tie on the five, six and seven bytes of a key
+// and on their multiples.
+func randLiterals(rng *rand.Rand, n int, stems []string) ([][]byte, []rule) {
+	var buf []byte
+	ends := make([]int, n+1)
+	rules := make([]rule, n)
+	for i := range n {
+		if i > 0 && rng.IntN(8) == 0 {
+			j := rng.IntN(i)
+			buf = append(buf, buf[ends[j]:ends[j+1]]...)
+		} else {
+			buf = append(buf, stems[rng.IntN(len(stems))]...)
+			for range rng.IntN(10) {
+				buf = append(buf, "ab/-z"[rng.IntN(5)])
 			}
+		}
+		ends[i+1] = len(buf)
+		rules[i] = rule{n: uint16(rng.IntN(4)), flags: ruleFlags(rng.IntN(4)) & (ruleAllow | ruleAnchored)}
+	}
+	buf = append(buf, "/trailing"...) // room past the last prefix, too
+	lits := make([][]byte, n)
+	for i := range lits {
+		lits[i] = buf[ends[i]:ends[i+1]]
+	}
+	return lits, rules
+}
+
+// TestSortByLiteral holds the sort of large groups (more than smallIdxMask
+// rules, by keys of midIdxBits or idxBits of index) to a plain sort, as
+// TestSortFewByLiteral does for small ones, and the length each run's first
+// key holds of the prefix its literal prefix shares with the one before
+// (see lcpShift): groups just above smallIdxMask,
+// around radixMin ties, a few thousand rules of a few stems, and groups just
+// below and above midIdxMask; stems end on the boundaries of five, six and
+// seven bytes of key and their multiples, as the corpus's largest groups do
+// ("/html/A90177_01/", "/l=1/a=4/").
+func TestSortByLiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 65536))
+	stems := []string{"", "/", "/a", "/a=", "/html", "/html/", "/html/A", "/html/A9017", "/html/A90177", "/html/A90177_",
+		"/l=1/a=", "/cd/E18601_08/", "/wp-admin/ajax", "/x?", "/abcdefghijklmno"}
+	sizes := []int{smallIdxMask + 1, 300, 700, 3000, 3000, midIdxMask, midIdxMask + 1}
+	if longTests() {
+		sizes = append(sizes, 20000, 100000)
+	}
+	var tmp []uint64
+	for trial, n := range sizes {
+		for _, few := range []int{len(stems), 3} {
+			lits, rules := randLiterals(rng, n, stems[len(stems)-few:])
 			keys := make([]uint64, n)
 			for i := range keys {
 				keys[i] = uint64(i)
 			}
-			sortByLiteral(keys, lits, 0, &tmp)
+			sortByLiteral(keys, lits, rules, &tmp)
+			want := literalOrder(lits, rules)
 			for k := 1; k < n; k++ {
-				x, y := lits[keys[k-1]&idxMask], lits[keys[k]&idxMask]
-				if bytes.Compare(x, y) > 0 {
-					t.Fatalf("n=%d: %q sorted before %q", n, x, y)
+				if want[k]&sameRun == 0 {
+					x, y := lits[want[k-1]&idxMask], lits[want[k]&idxMask]
+					shared := 0
+					for shared < len(x) && shared < len(y) && x[shared] == y[shared] {
+						shared++
+					}
+					want[k] |= uint64(shared) << lcpShift
 				}
 			}
-			seen := make([]bool, n)
-			for _, key := range keys {
-				seen[key&idxMask] = true
-			}
-			if slices.Contains(seen, false) {
-				t.Fatalf("n=%d: the sort lost keys", n)
+			if !slices.Equal(keys, want) {
+				k := 0
+				for keys[k] == want[k] {
+					k++
+				}
+				t.Fatalf("trial %d, %d prefixes of %d stems: at %d sortByLiteral has %x (%q), want %x (%q)",
+					trial, n, few, k, keys[k], lits[keys[k]&idxMask], want[k], lits[want[k]&idxMask])
 			}
 		}
 	}
@@ -322,50 +493,21 @@ func TestSortFewByLiteral(t *testing.T) {
 		if trial%2 == 0 {
 			n = 1 + rng.IntN(20)
 		}
-		var buf []byte
-		ends := make([]int, n+1)
-		rules := make([]rule, n)
+		lits, rules := randLiterals(rng, n, stems)
+		few := make([]uint64, n)
 		for i := range n {
-			buf = append(buf, stems[rng.IntN(len(stems))]...)
-			for range rng.IntN(10) {
-				buf = append(buf, "ab/-z"[rng.IntN(5)])
-			}
-			ends[i+1] = len(buf)
-			rules[i] = rule{n: uint16(rng.IntN(4)), flags: ruleFlags(rng.IntN(2)) & ruleAllow}
-		}
-		buf = append(buf, "/trailing"...) // room past the last prefix, too
-		lits := make([][]byte, n)
-		for i := range lits {
-			lits[i] = buf[ends[i]:ends[i+1]]
-		}
-		few, want := make([]uint64, n), make([]uint64, n)
-		for i := range n {
-			few[i], want[i] = uint64(i), uint64(i)
+			few[i] = uint64(i)
 		}
 		sortFewByLiteral(few, lits, rules, make([]uint64, n))
-		slices.SortFunc(want, func(x, y uint64) int {
-			if c := bytes.Compare(lits[x], lits[y]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(rules[y].rank(), rules[x].rank()); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		for k := len(want) - 1; k > 0; k-- {
-			if bytes.Equal(lits[want[k]], lits[want[k-1]]) {
-				want[k] |= sameRun
-			}
-		}
-		if !slices.Equal(few, want) {
+		if want := literalOrder(lits, rules); !slices.Equal(few, want) {
 			t.Fatalf("trial %d, %d prefixes: sortFewByLiteral %x, want %x", trial, n, few, want)
 		}
 	}
 }
 
 // TestLiteralReaders pins the readers a query's binary search uses against
-// the literal prefix they stand for: literalHead(i) is headAt of
-// literalOf(i), and compareLiteral(p, i) is p.compare(literalOf(i)), on
+// the literal prefix they stand for: an index's head of a rule is headAt
+// of its literalOf, and compareLiteral(p, i) is p.compare(literalOf(i)), on
 // random indexed files and paths that run along their prefixes, with and
 // without the virtual leading '/'.
 func TestLiteralReaders(t *testing.T) {
@@ -379,11 +521,18 @@ func TestLiteralReaders(t *testing.T) {
 		if r.hasWords() {
 			n = r.group(r.numGroups()).start
 		}
+		for g := range r.numGroups() {
+			start, _, end := r.groupRules(g)
+			x := r.index(g, start, end, true)
+			for k := range x.n {
+				lit := r.literalOf(x.rule(k))
+				if got, want := x.head(k), headAt(lit, 0); got != want {
+					t.Fatalf("rule %d, literal %q: head = %#x, want %#x", x.rule(k), lit, got, want)
+				}
+			}
+		}
 		for i := range n {
 			lit := r.literalOf(i)
-			if got, want := r.literalHead(i), headAt(lit, 0); got != want {
-				t.Fatalf("rule %d, literal %q: literalHead = %#x, want %#x", i, lit, got, want)
-			}
 			for range 10 {
 				u := randIndexedURL(rng)
 				if rng.IntN(3) == 0 {
@@ -400,10 +549,10 @@ func TestLiteralReaders(t *testing.T) {
 }
 
 // TestProbesOfMergedCopies pins where a keyed wildcard rule keeps its
-// probes (see probesPay): 0 in the small groups of a file, which are walked
-// by key, and the pattern's probes once copied into a merged group that is
-// indexed. Either way the answers are the slow reference's, before and
-// after the binary round trip.
+// probes (see probesPay): 0 in the text, as every group is laid out to be
+// walked by key, and the pattern's probes in the index of a merged group
+// that has one. Either way the answers are the slow reference's, before
+// and after the binary round trip.
 func TestProbesOfMergedCopies(t *testing.T) {
 	var b strings.Builder
 	for i := range 2 * mergeMin {
@@ -424,16 +573,26 @@ func TestProbesOfMergedCopies(t *testing.T) {
 			if !recStar(w1) || ruleKey(pat) == 0 {
 				t.Fatalf("rule %d %q: the test wants keyed wildcard rules only", i, pat)
 			}
-			want := uint32(0)
 			if isIndexed {
-				want = patternProbes([]byte(strings.TrimSuffix(pat, "$")))
 				indexed++
 			} else {
 				walked++
 			}
-			// A wildcard pattern is followed by its probes.
-			if got := le32(r.text[patEnd : patEnd+filterLen]); got != want {
-				t.Errorf("rule %d %q (indexed group %v): probes %#x, want %#x", i, pat, isIndexed, got, want)
+			// A wildcard pattern is followed by its probes: 0 for a keyed
+			// rule, as every group is laid out to be walked.
+			if got := le32(r.text[patEnd : patEnd+filterLen]); got != 0 {
+				t.Errorf("rule %d %q (indexed group %v): probes %#x, want 0", i, pat, isIndexed, got)
+			}
+		}
+		if isIndexed {
+			// The index keeps the probes of each rule beside its link.
+			x := r.index(g, start, end, true)
+			for k := range x.n {
+				pat := r.pattern(x.rule(k))
+				want := patternProbes([]byte(strings.TrimSuffix(pat, "$")))
+				if got := x.word(k * linkWords); got != want {
+					t.Errorf("rule %d %q in the index: probes %#x, want %#x", x.rule(k), pat, got, want)
+				}
 			}
 		}
 	}
@@ -487,5 +646,78 @@ func TestLongestWalk(t *testing.T) {
 		if got := b.indexes(rules); got != wantIdx {
 			t.Fatalf("trial %d, %d rules, walk %d: indexes %v, want %v", trial, n, want, got, wantIdx)
 		}
+	}
+}
+
+// largeIndexFiles are real files of ../shared/corpus whose one large group
+// makes the index build most of their parse: docs.oracle.com (31,847
+// Disallow rules like "/html/A90177_01/"), www.runescape.com (5,000 rules
+// like "/l=1/a=4/") and www.smugmug.com (forty groups of about 150 rules).
+var largeIndexFiles = []string{"docs.oracle.com.txt", "www.runescape.com.txt", "www.smugmug.com.txt"}
+
+// BenchmarkIndexLarge parses each of largeIndexFiles; it skips when
+// ../shared is absent.
+func BenchmarkIndexLarge(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				robotsSink = Parse(data)
+			}
+		})
+	}
+}
+
+// BenchmarkSortIndexed builds the index of one group made of the Allow and
+// Disallow lines of each of largeIndexFiles (of its first 200 lines, a
+// small group, for www.smugmug.com, whose groups are small): the sort and
+// the links alone, without the rest of the parse. It skips when ../shared
+// is absent.
+func BenchmarkSortIndexed(b *testing.B) {
+	dir := needShared(b, filepath.Join("corpus", "real"))
+	for _, name := range largeIndexFiles {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Skipf("%s: %v", name, err)
+		}
+		var rules []rule
+		for off := 0; off < len(data); {
+			end := bytes.IndexByte(data[off:], '\n')
+			if end < 0 {
+				end = len(data) - off
+			}
+			line := data[off : off+end]
+			if k, v, ok := bytes.Cut(line, []byte(":")); ok && (bytes.EqualFold(k, []byte("disallow")) || bytes.EqualFold(k, []byte("allow"))) {
+				v = bytes.TrimSpace(v)
+				ru := rule{off: uint32(off + bytes.Index(line, v)), n: uint16(len(v)), line: uint32(len(rules))}
+				if bytes.IndexByte(v, '*') >= 0 {
+					ru.flags |= ruleStar
+				}
+				if len(k) == len("allow") {
+					ru.flags |= ruleAllow
+				}
+				ru.key = ruleKey(v)
+				rules = append(rules, ru)
+			}
+			off += end + 1
+		}
+		if name == "www.smugmug.com.txt" {
+			rules = rules[:200]
+		}
+		bd := &builder{src: data, scratch: &scratch{}, indexMin: indexMin}
+		work := make([]rule, len(rules))
+		var links []uint32
+		b.Run(fmt.Sprintf("%s-%d", strings.TrimSuffix(name, ".txt"), len(rules)), func(b *testing.B) {
+			for b.Loop() {
+				copy(work, rules)
+				links = bd.sortIndexed(work, links[:0])
+			}
+		})
 	}
 }

@@ -40,7 +40,7 @@ func TestInlining(t *testing.T) {
 		"isSpace",
 		"isSpaceTab",
 		"trimSpace",
-		"newLexer",
+		"(*lexer).lineTo",
 		"(*builder).current",
 		"indexFallback",
 		"(*builder).fileOffset",
@@ -68,6 +68,10 @@ func TestInlining(t *testing.T) {
 		"(*Robots).word",
 		"(*Robots).hasWords",
 		"(*pathFilter).admits",
+		"(*groupIndex).word",
+		"(*groupIndex).rule",
+		"(*groupIndex).link",
+		"(*groupIndex).head",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"starBits",
 	}

@@ -18,16 +18,13 @@ import (
 // The first words say where their sections start; each section ends where
 // the next starts:
 //
-//	header                        7 words: where groups, agents, lists, raws,
-//	                              others, links and usage start
+//	header                        6 words: where groups, agents, lists, raws,
+//	                              others and usage start
 //	rules                         2 words a rule (see packRule); then one
 //	                              word: where the patterns end
-//	links                         2 words a rule of the indexed groups, in
-//	                              rule order: probes, link; then a large
-//	                              group's samples (see index.go)
 //	groups                        2 words a group: start, wild, where wild is
-//	                              idxBit | where its links start for an
-//	                              indexed group, and has copyBit for a
+//	                              idxBit | start for a group with an index
+//	                              (see index.go), and has copyBit for a
 //	                              merged copy; a closing record holds the
 //	                              totals; the merged copies come last
 //	agents                        2 words an agent: token offset, groups;
@@ -51,8 +48,9 @@ import (
 // included, in rule order, each pattern with a '*' followed by its 4 bytes
 // of probes (see patternProbes), so a pattern ends where the next begins,
 // or 4 bytes before. The probes are 0, which every path admits, for a rule
-// of a group that is not indexed and whose pattern starts with '/' and a
-// literal byte: only the paths of its key meet it (see probesPay). Then
+// whose pattern starts with '/' and a literal byte: only the paths of its
+// key meet it in a walk by key (see probesPay); an index keeps the probes
+// of all its rules itself. Then
 // come the values as written that differ from their patterns (two bytes of
 // length, then the bytes), the other lines' keys and values and the
 // sitemaps, and last the agent tokens in the order of the agents, so a
@@ -74,7 +72,6 @@ const (
 	hLists
 	hRaws
 	hOthers
-	hLinks
 	hUsage
 	headerWords
 )
@@ -87,7 +84,6 @@ var sections = [...]struct {
 	h    uint32
 	size uint32
 }{
-	{hLinks, 0},
 	{hGroups, groupWords},
 	{hAgents, agentWords},
 	{hLists, 0},
@@ -107,11 +103,15 @@ func (r *Robots) sectionEnd(h uint32) uint32 {
 	return uint32(len(r.text)-int(r.wordsAt)) / 4
 }
 
-// idxBit marks the wild word of an indexed group, whose other bits say where
-// its links start (see index.go). copyBit marks that of a merged copy.
+// idxBit marks the wild word of a group with an index (see index.go),
+// which a query searches when the walk by key would meet more than walkMax
+// of its rules, or always when the word has idxAlways too (the groups of a
+// test's builder, see builder.indexMin). copyBit marks the wild word of a
+// merged copy.
 const (
-	idxBit  = 1 << 31
-	copyBit = 1 << 30
+	idxBit    = 1 << 31
+	copyBit   = 1 << 30
+	idxAlways = 1 << 29
 )
 
 // mergedBit marks the count of a group list that is followed by the index
@@ -348,9 +348,10 @@ func recFlags(w0, w1 uint32) ruleFlags {
 //
 // The rules are in two parts (see sortLayout): [start:wild] have key 0 and
 // may match any path; the rest are sorted by key, so a path "/c..." needs to
-// look only at the rules with key c, found by binary search. A group of
-// indexMin rules or more is indexed instead (see index.go): wild is idxBit |
-// where its links start, relative to the links section while building.
+// look only at the rules with key c, found by binary search. A group with
+// an index (see builder.indexes) keeps its rules in file order instead, and
+// wild is idxBit | start: queries search its index once one is built (see
+// Robots.index).
 type group struct {
 	start, wild uint32 // rule indexes
 }
@@ -389,8 +390,7 @@ func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 // read from the first word of the next with one bounds check: a pattern
 // with a '*' is followed by its probes (see patternProbes). It is too large
 // to inline: the query's functions (matchesAt, orderPattern,
-// compareLiteral, literalHead) read the three words themselves, and share
-// recEnd.
+// compareLiteral, scan) read the three words themselves, and share recEnd.
 func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	w0, w1 = le32(s[0:4]), le32(s[4:8])
@@ -563,15 +563,14 @@ func (b *builder) encode(agents []agentEntry, lists []uint32, pats, toks int) (w
 	// Where the text's parts start, in bytes, and the sections, in words.
 	l.base = pats + len(b.raws)
 	l.wordsAt = l.base + len(b.text) + toks
-	l.links = headerWords + len(b.rules)*ruleWords + 1
-	l.groups = l.links + len(b.links)
+	l.groups = headerWords + len(b.rules)*ruleWords + 1
 	l.agents = l.groups + len(b.groups)*groupWords
 	l.lists = l.agents + (len(agents)+1)*agentWords
 	l.raws = l.lists + len(lists)
 	l.usage = l.raws + l.nRaws*rawWords
 	l.others = l.usage + len(b.usage)*usageWords
 	buf := make([]byte, l.wordsAt+4*(l.others+len(b.others)*otherWords))
-	b.writeRules(buf, buf[l.wordsAt+4*headerWords:l.wordsAt+4*(l.links-1)])
+	b.writeRules(buf, buf[l.wordsAt+4*headerWords:l.wordsAt+4*(l.groups-1)])
 	b.encodeRest(buf, &l, agents, lists)
 	// buf is not written after this, and no one else holds it: the string
 	// is immutable as strings are. Converting it with string(buf) would
@@ -582,9 +581,9 @@ func (b *builder) encode(agents []agentEntry, lists []uint32, pats, toks int) (w
 // sectionStarts says where the parts of the text start, in bytes, and the
 // sections of the words, in words (see layout.go's table).
 type sectionStarts struct {
-	pats, base, wordsAt                               int // bytes
-	links, groups, agents, lists, raws, usage, others int // words
-	nRaws                                             int
+	pats, base, wordsAt                        int // bytes
+	groups, agents, lists, raws, usage, others int // words
+	nRaws                                      int
 }
 
 // writeRules writes the rules' records to recs and their patterns to buf
@@ -621,7 +620,7 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 	// Two words of a record with one store.
 	put2 := func(k int, x, y uint32) { binary.LittleEndian.PutUint64(w[4*k:4*k+8], uint64(x)|uint64(y)<<32) }
 	pats, base := l.pats, l.base
-	put(l.links-1, uint32(pats))
+	put(l.groups-1, uint32(pats))
 	if l.nRaws > 0 {
 		raw := l.raws
 		for i := range b.rules {
@@ -635,11 +634,7 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 	copy(text[pats:], b.raws)
 	copy(text[base:], b.text)
 
-	putWords(w[4*l.links:], b.links)
 	for k, g := range b.groups {
-		if g.wild&idxBit != 0 {
-			g.wild += uint32(l.links)
-		}
 		put2(l.groups+k*groupWords, g.start, g.wild)
 	}
 	// The tokens are read up to their room: the 16 bytes of a short
@@ -650,7 +645,6 @@ func (b *builder) encodeRest(buf []byte, l *sectionStarts, agents []agentEntry, 
 		at = copyAt(buf, at, toks, int(a.token), int(a.n))
 	}
 	put(l.lists-agentWords, uint32(at)) // the closing record; its groups word is 0
-	put(hLinks, uint32(l.links))
 	put(hGroups, uint32(l.groups))
 	put(hAgents, uint32(l.agents))
 	put(hLists, uint32(l.lists))

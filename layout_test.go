@@ -42,7 +42,7 @@ func TestRuleRecordFields(t *testing.T) {
 // words as the flags its pattern says, for files that use every flag.
 func TestRuleRecordsDecode(t *testing.T) {
 	r := parseWith([]byte("User-agent: *\nAllow: /dir/index.htm\nDisallow: /a*b$\nDisallow: /%e9t%C3%A9\nAllow: /x$\n"), 1)
-	n := (r.word(hLinks) - headerWords - 1) / ruleWords
+	n := (r.word(hGroups) - headerWords - 1) / ruleWords
 	seen := ruleFlags(0)
 	for i := range n {
 		ru := r.rule(i)
@@ -119,7 +119,7 @@ func TestRuleOrder(t *testing.T) {
 	var rules []rule
 	for _, body := range bodies {
 		r := parseWith([]byte(body), 1)
-		n := (r.word(hLinks) - headerWords - 1) / ruleWords
+		n := (r.word(hGroups) - headerWords - 1) / ruleWords
 		for i := range n {
 			ru := r.rule(i)
 			if got, want := r.orderAt(i), ru.order(); got != want {

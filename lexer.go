@@ -2,6 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/internal/observe"
@@ -12,10 +14,17 @@ const maxLineLen = grammar.MaxLineLen // see there
 // lexer splits robots.txt bytes into numbered lines (SPEC §1). It knows
 // nothing of keys beyond the line's shape.
 //
-// The next LF, lone CR, NUL and '#' are each found once with the vectorised
+// The next LF, NUL and '#' are each found once with the vectorised
 // IndexByte and reused while they lie ahead, so a file with LF or CR LF
 // endings and few comments costs about one search a line, and CR-only files
 // stay linear.
+//
+// A file whose first CR ends a CR LF is read as if every CR did: lines end
+// at LF alone, and the CRs are counted instead of searched for, which would
+// cost a second search a line. The lexer then counts the CR LF ends it
+// meets, and sound reports whether they were all the CRs; when they were
+// not, the lines were wrong and the caller reads the file again with a
+// lexer that searches each CR (see searchEachCR).
 type lexer struct {
 	data []byte
 	pos  int // start of the next line
@@ -35,18 +44,51 @@ type lexer struct {
 	// mayNUL and mayHash report whether the line last returned may hold a
 	// NUL or a '#'; when false it surely does not.
 	mayNUL, mayHash bool
+
+	// crs is the number of CRs in the file when lines end at LF alone,
+	// else -1; stripped is the number of CR LF ends met.
+	crs, stripped int
 }
 
 func newLexer(data []byte) lexer {
+	pos, cr, crs := lexStart(data)
+	return lexer{data: data, pos: pos, lf: -1, cr: cr, nul: -1, hash: -1, first: -1, crs: crs}
+}
+
+// lexStart returns where the first line of data starts, the lexer's first
+// lone CR and its count of CRs (see lexer): no CR, and none to search for;
+// a CR LF first, and every CR counted; or a lone CR first, and the others
+// searched for.
+func lexStart(data []byte) (pos, cr, crs int) {
 	// A prefix of the UTF-8 byte order mark EF BB BF is skipped, so a partial
 	// mark disappears too.
 	bom := "\xef\xbb\xbf"
-	n := 0
-	for n < len(bom) && n < len(data) && data[n] == bom[n] {
-		n++
+	for pos < len(bom) && pos < len(data) && data[pos] == bom[pos] {
+		pos++
 	}
-	return lexer{data: data, pos: n, lf: -1, cr: -1, nul: -1, hash: -1, first: -1}
+	i := bytes.IndexByte(data[pos:], '\r')
+	switch {
+	case i < 0:
+		return pos, len(data), -1
+	case pos+i+1 < len(data) && data[pos+i+1] == '\n':
+		return pos, len(data), 1 + bytes.Count(data[pos+i+1:], []byte{'\r'})
+	}
+	return pos, pos + i, -1
 }
+
+// searchEachCR makes l, which has returned no line yet, search for each
+// lone CR: a file read again after sound said no, or whose lines an
+// observer sees, so that it sees each line once.
+func (l *lexer) searchEachCR() {
+	if l.crs >= 0 {
+		l.cr, l.crs = -1, -1
+	}
+}
+
+// sound reports whether the lines l returned are the file's lines: always,
+// unless it read lines to end at LF alone (see lexer) and met a CR that
+// ends no CR LF. It holds once next has returned false.
+func (l *lexer) sound() bool { return l.crs < 0 || l.stripped == l.crs }
 
 // find returns the index of the next c at or after l.pos, or len(l.data),
 // searching only when the last one found lies behind. It is small enough to
@@ -121,17 +163,18 @@ func (l *lexer) next() (line []byte, ok bool) {
 	// Any of them now behind pos makes first lie behind the next LF too,
 	// and the next line searches again.
 	l.first = min(l.cr, l.nul, l.hash)
-	if end == l.lf {
+	if end == l.lf && end < len(l.data) {
 		return l.lineTo(pos, end), true
 	}
 	return l.data[pos:end], true
 }
 
 // lineTo returns the line from pos to the LF at end, without the CR of a
-// CR LF.
+// CR LF, which it counts (see sound).
 func (l *lexer) lineTo(pos, end int) []byte {
 	if end > pos && l.data[end-1] == '\r' {
 		end--
+		l.stripped++
 	}
 	return l.data[pos:end]
 }
@@ -186,15 +229,8 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 	if sep < 0 {
 		// Google's parser accepts whitespace in place of a missing colon, but
 		// only between exactly two tokens.
-		sep = indexSpaceTab(line)
-		if sep < 0 {
-			return nil, nil, flags | flagIgnored, false
-		}
-		vstart = sep + 1
-		for vstart < len(line) && isSpaceTab(line[vstart]) {
-			vstart++
-		}
-		if indexSpaceTab(line[vstart:]) >= 0 {
+		var two bool
+		if sep, vstart, two = twoTokens(line); !two {
 			return nil, nil, flags | flagIgnored, false
 		}
 		flags |= flagNoColon
@@ -219,6 +255,67 @@ func split(raw []byte, mayNUL, mayHash bool) (key, value []byte, flags lineFlags
 func isSpace(c byte) bool { return grammar.IsSpace(c) }
 
 func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
+
+// twoTokens reports whether line, trimmed and not empty, is two tokens
+// with one run of spaces and tabs between them, from sep to vstart. A line
+// of at most 64 bytes is read a word at a time, as a bitmap of its spaces
+// and tabs: many such lines are text or HTML.
+func twoTokens(line []byte) (sep, vstart int, ok bool) {
+	if len(line) > 64 {
+		if sep = indexSpaceTab(line); sep < 0 {
+			return 0, 0, false
+		}
+		vstart = sep + 1
+		for vstart < len(line) && isSpaceTab(line[vstart]) {
+			vstart++
+		}
+		return sep, vstart, indexSpaceTab(line[vstart:]) < 0
+	}
+	m := spaceTabBits(line)
+	if m == 0 {
+		return 0, 0, false
+	}
+	sep = bits.TrailingZeros64(m)
+	// The run is the trailing ones of m from sep on; the line does not end
+	// in one, so vstart < len(line) <= 64.
+	vstart = sep + bits.TrailingZeros64(^(m >> sep))
+	return sep, vstart, m>>vstart == 0
+}
+
+// spaceTabBits returns the bitmap of the spaces and tabs of b, which holds
+// at most 64 bytes: bit i is set when b[i] is one.
+func spaceTabBits(b []byte) uint64 {
+	var m uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		m |= spaceTabByte(binary.LittleEndian.Uint64(b[i:])) << i
+	}
+	if i < len(b) {
+		if len(b) >= 8 {
+			// The last 8 bytes: the bytes read twice set the same bits.
+			m |= spaceTabByte(binary.LittleEndian.Uint64(b[len(b)-8:])) << (len(b) - 8)
+		} else {
+			for ; i < len(b); i++ {
+				if isSpaceTab(b[i]) {
+					m |= 1 << i
+				}
+			}
+		}
+	}
+	return m
+}
+
+// spaceTabByte returns a byte whose bit k is set when byte k of the
+// little-endian word v is a space or a tab.
+func spaceTabByte(v uint64) uint64 {
+	const ones, low7, highs = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	x, y := v^' '*ones, v^'\t'*ones
+	// The high bit of each byte that is zero, exactly (no borrow).
+	m := ^((x&low7 + low7) | x) & highs
+	m |= ^((y&low7 + low7) | y) & highs
+	// Gathers the eight high bits into the top byte, byte k's at bit 56+k.
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
 
 // indexSpaceTab returns the index of the first space or tab in b, or -1.
 // Lines without a colon are often long (HTML, prose), so both are searched

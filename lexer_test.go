@@ -95,10 +95,36 @@ func slowLines(data []byte) []string {
 	return append(lines, string(data[start:]))
 }
 
-// lexAll returns the lines the lexer makes of data, and what is wrong with
-// the first line whose number or NUL and '#' hints are wrong, or "".
+// lexAll returns the lines the lexer makes of data as parseLines reads
+// them, again with a lexer that searches each CR when the first was not
+// sound, and what is wrong with the first line whose number or NUL and '#'
+// hints are wrong, or with the first reading's soundness, or "".
 func lexAll(data []byte) (lines []string, bad string) {
 	lx := newLexer(data)
+	lines, bad = lexWith(&lx)
+	if bad != "" {
+		return lines, bad
+	}
+	// Unsound exactly when a CR ends no CR LF (slowLines ends a line at
+	// each CR, and drops an LF right after one).
+	lone := bytes.Count(data, []byte{'\r'}) != bytes.Count(data, []byte("\r\n"))
+	if lx.sound() == lone && lx.crs >= 0 {
+		return lines, fmt.Sprintf("sound() = %v with lone CRs %v", lx.sound(), lone)
+	}
+	if lx.sound() {
+		return lines, ""
+	}
+	lx = newLexer(data)
+	lx.searchEachCR()
+	lines, bad = lexWith(&lx)
+	if bad == "" && !lx.sound() {
+		bad = "unsound after searchEachCR"
+	}
+	return lines, bad
+}
+
+// lexWith returns the lines lx makes, and what is wrong as lexAll says.
+func lexWith(lx *lexer) (lines []string, bad string) {
 	for {
 		raw, ok := lx.next()
 		if !ok {
@@ -160,11 +186,122 @@ func TestLexerAgreesWithSlow(t *testing.T) {
 	}
 }
 
+// TestLexerCRModes pins how the lexer reads CRs (see lexer): a file whose
+// first CR ends a CR LF is read in one pass with every CR counted, and
+// found unsound, to be read again, exactly when some CR ends no CR LF.
+func TestLexerCRModes(t *testing.T) {
+	tests := []struct {
+		reason  string
+		data    string
+		counted bool // read with lines ending at LF alone
+		sound   bool // the first reading is the file's lines
+	}{
+		{"§1 no CR: nothing to search or count", "a\nb\n", false, true},
+		{"§1 CR LF endings: counted, one search a line", "a\r\nb\r\nc", true, true},
+		{"§1 CR LF after a byte order mark", "\xef\xbb\xbfa\r\nb", true, true},
+		{"§1 a lone CR first: each CR searched for", "a\rb\r\nc", false, true},
+		{"§1 a lone CR after CR LF: read again", "a\r\nb\rc\r\n", true, false},
+		{"§1 CR CR LF is a lone CR and a CR LF", "a\r\nb\r\r\nc", true, false},
+		{"§1 LF CR is two breaks: the CR is lone", "a\r\nb\n\rc", true, false},
+		{"§1 a CR ending the file is lone", "a\r\nb\r", true, false},
+		{"§1 a CR inside a comment ends its line too", "a\r\n# b\rc\r\n", true, false},
+		{"§1 a CR before a NUL", "a\r\nb\r\x00\r\n", true, false},
+	}
+	for _, tt := range tests {
+		lx := newLexer([]byte(tt.data))
+		for {
+			if _, ok := lx.next(); !ok {
+				break
+			}
+		}
+		if got := lx.crs >= 0; got != tt.counted {
+			t.Errorf("%s: %q read with CRs counted = %v, want %v", tt.reason, tt.data, got, tt.counted)
+		}
+		if lx.sound() != tt.sound {
+			t.Errorf("%s: %q sound() = %v, want %v", tt.reason, tt.data, lx.sound(), tt.sound)
+		}
+		checkLexer(t, []byte(tt.data))
+	}
+}
+
+// TestParseReadsAgainAfterLoneCR holds Parse, which reads a file again
+// when its first reading met a lone CR (see lexer.sound), to the parse of
+// the same lines with LF endings: the same binary form, on random files of
+// mixed line breaks.
+func TestParseReadsAgainAfterLoneCR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 2))
+	again := 0
+	for range 5000 {
+		data := randRobots(rng)
+		lx := newLexer(data)
+		for {
+			if _, ok := lx.next(); !ok {
+				break
+			}
+		}
+		if !lx.sound() {
+			again++
+		}
+		got, err := Parse(data).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Parse([]byte(strings.Join(slowLines(data), "\n"))).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("Parse(%q) differs from the parse of its lines with LF endings", data)
+		}
+	}
+	if again == 0 {
+		t.Fatal("no file was read again: the test covers nothing")
+	}
+	t.Logf("%d files of 5000 read again", again)
+}
+
 // FuzzLexer holds the lexer to slowLines on any bytes.
 func FuzzLexer(f *testing.F) {
 	f.Add([]byte("a\r\nb\rc\n\x00#d"))
 	f.Add([]byte(strings.Repeat("x", 63) + "\r\n" + strings.Repeat("y", 200) + "\r\nz"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLexer(t, data) })
+}
+
+// TestTwoTokens holds twoTokens, which reads a line of at most 64 bytes as
+// a bitmap, to a plain walk over random trimmed lines of spaces, tabs and
+// other whitespace, of every length up to 80, so that runs fall at every
+// offset of a word and across the 64-byte bound.
+func TestTwoTokens(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	for range 50000 {
+		n := 1 + rng.IntN(80)
+		line := make([]byte, n)
+		for i := range line {
+			line[i] = "a \t\v\x00\x89b"[rng.IntN(7)]
+		}
+		line = trimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		wantSep, wantStart, wantOK := -1, 0, false
+		for i, c := range line {
+			if isSpaceTab(c) {
+				wantSep = i
+				break
+			}
+		}
+		if wantSep >= 0 {
+			wantStart = wantSep
+			for wantStart < len(line) && isSpaceTab(line[wantStart]) {
+				wantStart++
+			}
+			wantOK = !bytes.ContainsAny(line[wantStart:], " \t")
+		}
+		sep, vstart, ok := twoTokens(line)
+		if ok != wantOK || ok && (sep != wantSep || vstart != wantStart) {
+			t.Fatalf("twoTokens(%q) = %d, %d, %v; want %d, %d, %v", line, sep, vstart, ok, wantSep, wantStart, wantOK)
+		}
+	}
 }
 
 func TestSplitLine(t *testing.T) {

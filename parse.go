@@ -112,6 +112,23 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 	b.obs = obs
 	defer b.release()
 	lx := newLexer(data)
+	if obs != nil {
+		lx.searchEachCR()
+	}
+	b.lines(&lx)
+	if !lx.sound() {
+		// A CR that ends no CR LF: the lines were not the file's.
+		b.reset()
+		b.hasRules = false
+		lx = newLexer(data)
+		lx.searchEachCR()
+		b.lines(&lx)
+	}
+	return b.finish()
+}
+
+// lines reads the lines of lx into b.
+func (b *builder) lines(lx *lexer) {
 	for {
 		raw, ok := lx.next()
 		if !ok {
@@ -157,7 +174,6 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 			b.seen(lx.num, raw, key, value, kind, flags, typo)
 		}
 	}
-	return b.finish()
 }
 
 // init makes b, in place (a builder is large), a builder for data with
@@ -657,8 +673,12 @@ func (b *builder) finish() *Robots {
 			continue
 		}
 		if b.indexes(rules) {
-			g.wild = idxBit | copied | uint32(len(b.links))
-			b.links = b.sortIndexed(rules, b.links)
+			// In file order: a query scans them until the index is
+			// built (see Robots.index).
+			g.wild = idxBit | copied | g.start
+			if b.indexMin < indexMin {
+				g.wild |= idxAlways
+			}
 			for k := range rules {
 				pats += rules[k].textLen()
 			}

@@ -26,12 +26,17 @@
 // reports what was skipped and why, line by line, for tools that explain
 // files to people, from the same pass over the lines as Parse. A parsed [*Robots] is
 // immutable, safe for concurrent use by multiple goroutines and compact (a
-// small struct and one string, about the size of the file); Allowed and
-// Decide allocate nothing. A crawler asking many URLs for one agent selects
-// the agent's [Group] once with [Robots.Group] and asks it; a crawler that
-// answers to several agents asks [Robots.GroupFor]. A query's cost does not
-// grow with the size of the file: large groups are indexed by the literal
-// prefix of their rules. A parsed file has a versioned binary form
+// small struct and one string, about the size of the file). A crawler
+// asking many URLs for one agent selects the agent's [Group] once with
+// [Robots.Group] and asks it; a crawler that answers to several agents asks
+// [Robots.GroupFor]. A query's cost does not grow with the size of the
+// file: large groups are indexed by the literal prefix of their rules. The
+// index is built when a query needs it, not by Parse, as many files are
+// asked one question: the first query that reaches a large group reads
+// all its rules, the next builds the group's index, once, in an
+// allocation of its own (about 20 bytes a rule), and every later one
+// searches it. Allowed and Decide allocate nothing but that index. A
+// parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
 // measures both, per file of a corpus of real robots.txt files).
@@ -100,7 +105,10 @@
 // robots.txt files over HTTP.
 package robotstxt
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Robots is a parsed robots.txt file. Build one with [Parse] or
 // [FromStatus]. A Robots is immutable and safe for concurrent use.
@@ -114,6 +122,10 @@ type Robots struct {
 	// for AllowAll and DisallowAll, there are no groups.
 	wordsAt uint32
 	text    string
+
+	// The indexes of the groups that have them, built as queries need
+	// them (see index.go).
+	indexes atomic.Pointer[indexTable]
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for

@@ -74,6 +74,9 @@ func TestInlining(t *testing.T) {
 		"(*groupIndex).head",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"starBits",
+		"zeroBytes",
+		"byteBits",
+		"spaceTabByte",
 	}
 	for _, name := range want {
 		if !got[name] {

@@ -664,14 +664,13 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see Robots.index): its words, little-endian
+// when a query first needs it (see Robots.index). Its words, little-endian
 // as the text's, hold for each rule in index order its probes and its link
-// (linkWords), then the samples of a large group, then for each rule in
-// index order the head of its literal prefix (see headAt, as a
-// little-endian uint64 over two words) and
-// its index among the rules of the Robots (keyWords). The heads decide
-// most steps of the search without reading the text, whose rules are in
-// file order.
+// (linkWords); then the samples of a large group; then for each rule in
+// index order the head of its literal prefix (see headAt; a little-endian
+// uint64 over two words) and its index among the rules of the Robots
+// (keyWords). The heads decide most steps of the search without reading
+// the text, whose rules are in file order.
 type groupIndex struct {
 	s    string
 	n    uint32 // the group's rules
@@ -707,23 +706,23 @@ type indexTable struct {
 	byGroup []atomic.Pointer[groupIndex]
 }
 
-// walkedOnce is the indexTable of a Robots one of whose groups with an
+// scannedOnce is the indexTable of a Robots one of whose groups with an
 // index a query has scanned (see Robots.index); it holds no index.
-var walkedOnce = new(indexTable)
+var scannedOnce = new(indexTable)
 
 // index returns the index of group id, whose rules are [start, end) in
 // file order, or nil when the query is to scan them. The first query of a
 // Robots that reaches a group with an index scans it, allocating nothing:
-// a crawler often asks a file one question, and a scan costs a tenth of
-// building the index. From the next such query on, each group's index is
-// built when a query first reaches it; queries that race build it each and
-// keep the one stored first. A group that is always searched (see
-// idxAlways) has its index built by the first query.
+// a crawler often asks a file one question, and a scan reads each rule
+// once where the build sorts them. From the next such query on, each
+// group's index is built when a query first reaches it; queries that race
+// build it each and keep the one stored first. A group that is always
+// searched (see idxAlways) has its index built by the first query.
 func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
 	t := r.indexes.Load()
-	for t == nil || t == walkedOnce {
+	for t == nil || t == scannedOnce {
 		if t == nil && !always {
-			if r.indexes.CompareAndSwap(nil, walkedOnce) {
+			if r.indexes.CompareAndSwap(nil, scannedOnce) {
 				return nil
 			}
 		} else {

@@ -159,7 +159,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 	if n := mallocs("https://example.com/d7/x"); n != 0 {
 		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
 	}
-	if r.indexes.Load() != walkedOnce {
+	if r.indexes.Load() != scannedOnce {
 		t.Errorf("after the first query: no mark of the scan")
 	}
 	if n := mallocs("https://example.com/d8/x"); n == 0 {

@@ -56,8 +56,8 @@ import (
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links. An index costs 20 bytes a rule, once
-// built.
+// their probes beside the links. An index, once built, costs a copy of
+// its group's patterns and 20 bytes a rule.
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that

@@ -33,8 +33,8 @@ import (
 // Content-Signal lines; version 4 orders agent tokens of 63 bytes or more by
 // length, as findAgent searches them (version 3 ordered them by their first
 // bytes, and such an agent could miss its group); version 5 holds no
-// index: a group that has one is laid out to be walked, and its index is
-// built when a query first needs it (see index.go).
+// index: a group that has one keeps its rules in file order, and its index
+// is built when a query needs it (see index.go).
 const binaryVersion = 5
 
 const (
@@ -225,9 +225,9 @@ func (r *Robots) validateRules(nRules uint32) error {
 	return nil
 }
 
-// validateGroups checks the group records: each group's rules are laid out
-// to be walked by key, with an index or not (an index is built from them
-// when a query needs it, see index.go).
+// validateGroups checks the group records: a group with an index keeps its
+// rules in file order, from which a query builds the index (see index.go);
+// any other is laid out to be walked by key (see sortLayout).
 func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
 	n := (sAgents - sGroups) / groupWords
 	if n == 0 {
@@ -250,8 +250,9 @@ func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
 			return fmt.Errorf("group %d always searched, with no index", g)
 		}
 		if wild&idxBit != 0 {
-			// In file order (see Robots.scan).
-			if wild&^(idxBit|idxAlways) != start {
+			// In file order (see Robots.scan), and few enough for an
+			// index's keys (see builder.indexes).
+			if wild&^(idxBit|idxAlways) != start || end-start > idxMask {
 				return fmt.Errorf("group %d with an index: bad record", g)
 			}
 			continue

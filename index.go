@@ -56,8 +56,8 @@ import (
 // indexMin is the number of rules from which a group is indexed. Below it,
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
-// their probes beside the links. An index costs 20 bytes a rule, once
-// built.
+// their probes beside the links. An index, once built, costs a copy of
+// its group's patterns and 20 bytes a rule.
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that
@@ -664,66 +664,46 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see Robots.index): its words, little-endian
-// as the text's, hold for each rule in index order its probes and its link
-// (linkWords), then the samples of a large group, then for each rule in
-// index order the head of its literal prefix (see headAt, as a
-// little-endian uint64 over two words) and
-// its index among the rules of the Robots (keyWords). The heads decide
-// most steps of the search without reading the text, whose rules are in
-// file order.
+// when a query first needs it (see Robots.index): a text of its own, laid
+// out as a Robots's (see layout.go) for the one group, its rules in index
+// order: their patterns, a header left empty, their records, the word
+// where the patterns end, their probes and links from word at (see the
+// top of this file; then the samples of a large group), and last, for
+// each rule in index order, its index among the rules of the Robots.
+// Queries search it as they would an index in the text itself, reading
+// the rules of a run, and the patterns the search compares, side by side.
 type groupIndex struct {
-	s    string
-	n    uint32 // the group's rules
-	keys uint32 // the word where the heads and indexes start
+	r     Robots // the group alone
+	n, at uint32 // its rules; the word where its links start
+	perm  uint32 // the word where the rules' indexes start
 }
-
-// keyWords is the number of words of a rule's head and index.
-const keyWords = 3
-
-// words returns n words of x from word k, as bytes, with one bounds check
-// (see Robots.words).
-func (x *groupIndex) words(k, n uint32) string {
-	i := 4 * int(k)
-	return x.s[i : i+4*int(n)]
-}
-
-// word returns word k of x.
-func (x *groupIndex) word(k uint32) uint32 { return le32(x.words(k, 1)) }
 
 // rule returns the index among the rules of the Robots of the group's k-th
 // rule in index order.
-func (x *groupIndex) rule(k uint32) uint32 { return x.word(x.keys + k*keyWords + 2) }
-
-// head returns the head of the literal prefix of the k-th rule in index
-// order: headAt(r.literalOf(x.rule(k)), 0).
-func (x *groupIndex) head(k uint32) uint64 { return le64(x.s[4*(x.keys+k*keyWords):]) }
-
-// link returns the link of the k-th rule in index order.
-func (x *groupIndex) link(k uint32) uint32 { return x.word(k*linkWords + 1) }
+func (x *groupIndex) rule(k uint32) uint32 { return x.r.word(x.perm + k) }
 
 // indexTable holds the indexes a Robots has built, by group.
 type indexTable struct {
 	byGroup []atomic.Pointer[groupIndex]
 }
 
-// walkedOnce is the indexTable of a Robots one of whose groups with an
+// scannedOnce is the indexTable of a Robots one of whose groups with an
 // index a query has scanned (see Robots.index); it holds no index.
-var walkedOnce = new(indexTable)
+var scannedOnce = new(indexTable)
 
 // index returns the index of group id, whose rules are [start, end) in
 // file order, or nil when the query is to scan them. The first query of a
 // Robots that reaches a group with an index scans it, allocating nothing:
-// a crawler often asks a file one question, and a scan costs a tenth of
-// building the index. From the next such query on, each group's index is
-// built when a query first reaches it; queries that race build it each and
-// keep the one stored first. A group that is always searched (see
-// idxAlways) has its index built by the first query.
+// a crawler often asks a file one question, and a scan reads each rule
+// once where the build sorts them. From the next such query on, each
+// group's index is built when a query first reaches it; queries that race
+// build it each and keep the one stored first. A group that is always
+// searched (see idxAlways) has its index built by the first query.
 func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
 	t := r.indexes.Load()
-	for t == nil || t == walkedOnce {
+	for t == nil || t == scannedOnce {
 		if t == nil && !always {
-			if r.indexes.CompareAndSwap(nil, walkedOnce) {
+			if r.indexes.CompareAndSwap(nil, scannedOnce) {
 				return nil
 			}
 		} else {
@@ -766,18 +746,29 @@ func (r *Robots) buildIndex(start, end uint32) *groupIndex {
 	b.rules = rules
 	links := b.sortIndexed(rules, b.links[:0])
 	b.links = links
-	keys := len(links)
-	buf := make([]byte, 4*(keys+keyWords*len(rules)))
-	putWords(buf, links)
+	// The layout of encode for rules alone (see builder.encode).
+	pats := 0
 	for k := range rules {
-		ru := &rules[k]
-		h := headAt(literal(b.patternBytes(ru), ru.flags&ruleStar != 0), 0)
-		at := buf[4*(keys+keyWords*k):]
-		binary.LittleEndian.PutUint64(at[0:8], h)
-		binary.LittleEndian.PutUint32(at[8:12], ru.i)
+		pats += rules[k].textLen()
 	}
-	return &groupIndex{s: unsafe.String(unsafe.SliceData(buf), len(buf)), n: n, keys: uint32(keys)}
+	recs := pats + 4*headerWords
+	at := headerWords + n*ruleWords + 1
+	perm := at + uint32(len(links))
+	buf := make([]byte, pats+4*int(perm+n))
+	b.writeRules(buf, buf[recs:recs+8*int(n)])
+	binary.LittleEndian.PutUint32(buf[pats+4*int(at-1):], uint32(pats))
+	putWords(buf[pats+4*int(at):], links)
+	for k := range rules {
+		binary.LittleEndian.PutUint32(buf[pats+4*(int(perm)+k):], rules[k].i)
+	}
+	x := &groupIndex{n: n, at: at, perm: perm}
+	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
+	return x
 }
+
+// link returns the link of rule i of an indexed group whose rules start at
+// rule start and whose links start at word at.
+func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
 
 // literalOf returns the literal prefix of rule i.
 func (r *Robots) literalOf(i uint32) string {
@@ -820,6 +811,32 @@ func (r *Robots) compareLiteral(p urlPath, i uint32) int {
 	return 1
 }
 
+// literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
+// rule i's literal prefix, big-endian and padded with zeros. The padding
+// sorts no higher than any byte, so heads that differ compare as the
+// strings do; equal heads say nothing.
+func (r *Robots) literalHead(i uint32) uint64 {
+	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
+	w1 := le32(s[4:8])
+	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
+	n := int(end - off)
+	if n > 0 && r.text[end-1] == '$' {
+		n--
+	}
+	// The records follow the patterns: eight bytes from any pattern's
+	// start are in the text.
+	v := le64(r.text[off : off+8])
+	if star {
+		if t := zeros(v^'*'*ones) & highs; t != 0 {
+			n = min(n, bits.TrailingZeros64(t)/8)
+		}
+	}
+	if n < 8 {
+		v &= 1<<(8*n) - 1
+	}
+	return bits.ReverseBytes64(v)
+}
+
 // orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
 func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
@@ -829,50 +846,50 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
 }
 
-// firstIndexed is first for a group searched through its index x.
-func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (uint32, uint64) {
+// firstIndexed is first for an indexed group whose rules are [start:end)
+// and whose links start at word at.
+func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
 	// every literal prefix shares.
-	n := x.n
-	lo, hi := uint32(0), n
-	if n >= sampleMin {
-		base := n * linkWords
-		common := x.word(base)
-		if p.commonPrefix(r.literalOf(x.rule(0))) >= int(common) {
-			lo, hi = x.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)))
+	lo, hi := start, end
+	if n := end - start; n >= sampleMin {
+		base := at + n*linkWords
+		common := r.word(base)
+		if p.commonPrefix(r.literalOf(start)) >= int(common) {
+			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
 		}
 	}
 	// Most steps are decided by the first eight bytes.
 	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		h := x.head(m)
-		if ph > h || ph == h && r.compareLiteral(p, x.rule(m)) >= 0 {
+		h := r.literalHead(m)
+		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == 0 {
+	if lo == start {
 		return bi, bo
 	}
 	run := lo - 1
-	if l := x.link(run); l&runBit != 0 {
-		run = l &^ runBit
+	if l := r.link(at, start, run); l&runBit != 0 {
+		run = start + l&^runBit
 	}
 	// Up to the deepest run whose literal prefix is a prefix of p: the
 	// first whose prefix is no longer than what it has in common with p.
-	lit := r.literalOf(x.rule(run))
+	lit := r.literalOf(run)
 	common := p.commonPrefix(lit)
 	for len(lit) > common {
-		l := x.link(run)
+		l := r.link(at, start, run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = l - 1
-		lit = r.literalOf(x.rule(run))
+		run = start + l - 1
+		lit = r.literalOf(run)
 	}
 	pathLen := len(p.rest)
 	if p.slash {
@@ -880,13 +897,13 @@ func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (ui
 	}
 	for {
 		// The run's probes and links, 8 bytes a rule, read in one piece.
-		recs := x.s[4*run*linkWords : 4*n*linkWords]
+		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
 		for k := 0; ; k++ {
 			k = q.admitted(recs, k)
 			if k < 0 {
 				break // the next run
 			}
-			i := x.rule(run + uint32(k))
+			i := run + uint32(k)
 			o, pat, star := r.orderPattern(i)
 			if o <= bo {
 				break
@@ -911,11 +928,11 @@ func (r *Robots) firstIndexed(x *groupIndex, q *query, bi uint32, bo uint64) (ui
 				break
 			}
 		}
-		l := x.link(run)
+		l := r.link(at, start, run)
 		if l == 0 {
 			return bi, bo
 		}
-		run = l - 1
+		run = start + l - 1
 	}
 }
 
@@ -958,13 +975,13 @@ func (q *query) admitted(recs string, k int) int {
 	return -1
 }
 
-// sampled returns the rules, in index order, between which the last rule
-// whose literal prefix sorts at or before a path with head h lies, from
-// the ns samples at word at: after the last sample whose head is below h,
-// up to the first whose head is above it.
-func (x *groupIndex) sampled(at, ns uint32, h uint64) (lo, hi uint32) {
+// sampled returns the rules between which the last rule whose literal
+// prefix sorts at or before a path with head h lies, from the ns samples at
+// word at: after the last sample whose head is below h, up to the first
+// whose head is above it.
+func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
 	head := func(k uint32) uint64 {
-		s := x.words(at+2*k, 2)
+		s := r.words(at+2*k, 2)
 		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))
 	}
 	// below: the first sample whose head is not below h.
@@ -986,12 +1003,12 @@ func (x *groupIndex) sampled(at, ns uint32, h uint64) (lo, hi uint32) {
 			top = m
 		}
 	}
-	lo, hi = 0, x.n
+	lo, hi = start, end
 	if below > 0 {
-		lo = (below-1)*sampleStep + 1
+		lo = start + (below-1)*sampleStep + 1
 	}
 	if above < ns {
-		hi = above * sampleStep
+		hi = start + above*sampleStep
 	}
 	return lo, hi
 }

@@ -159,7 +159,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 	if n := mallocs("https://example.com/d7/x"); n != 0 {
 		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
 	}
-	if r.indexes.Load() != walkedOnce {
+	if r.indexes.Load() != scannedOnce {
 		t.Errorf("after the first query: no mark of the scan")
 	}
 	if n := mallocs("https://example.com/d8/x"); n == 0 {
@@ -506,8 +506,8 @@ func TestSortFewByLiteral(t *testing.T) {
 }
 
 // TestLiteralReaders pins the readers a query's binary search uses against
-// the literal prefix they stand for: an index's head of a rule is headAt
-// of its literalOf, and compareLiteral(p, i) is p.compare(literalOf(i)), on
+// the literal prefix they stand for: literalHead(i) is headAt of
+// literalOf(i), and compareLiteral(p, i) is p.compare(literalOf(i)), on
 // random indexed files and paths that run along their prefixes, with and
 // without the virtual leading '/'.
 func TestLiteralReaders(t *testing.T) {
@@ -521,18 +521,11 @@ func TestLiteralReaders(t *testing.T) {
 		if r.hasWords() {
 			n = r.group(r.numGroups()).start
 		}
-		for g := range r.numGroups() {
-			start, _, end := r.groupRules(g)
-			x := r.index(g, start, end, true)
-			for k := range x.n {
-				lit := r.literalOf(x.rule(k))
-				if got, want := x.head(k), headAt(lit, 0); got != want {
-					t.Fatalf("rule %d, literal %q: head = %#x, want %#x", x.rule(k), lit, got, want)
-				}
-			}
-		}
 		for i := range n {
 			lit := r.literalOf(i)
+			if got, want := r.literalHead(i), headAt(lit, 0); got != want {
+				t.Fatalf("rule %d, literal %q: literalHead = %#x, want %#x", i, lit, got, want)
+			}
 			for range 10 {
 				u := randIndexedURL(rng)
 				if rng.IntN(3) == 0 {
@@ -590,7 +583,7 @@ func TestProbesOfMergedCopies(t *testing.T) {
 			for k := range x.n {
 				pat := r.pattern(x.rule(k))
 				want := patternProbes([]byte(strings.TrimSuffix(pat, "$")))
-				if got := x.word(k * linkWords); got != want {
+				if got := x.r.word(x.at + k*linkWords); got != want {
 					t.Errorf("rule %d %q in the index: probes %#x, want %#x", x.rule(k), pat, got, want)
 				}
 			}

@@ -308,13 +308,7 @@ func spaceTabBits(b []byte) uint64 {
 // spaceTabByte returns a byte whose bit k is set when byte k of the
 // little-endian word v is a space or a tab.
 func spaceTabByte(v uint64) uint64 {
-	const ones, low7, highs = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	x, y := v^' '*ones, v^'\t'*ones
-	// The high bit of each byte that is zero, exactly (no borrow).
-	m := ^((x&low7 + low7) | x) & highs
-	m |= ^((y&low7 + low7) | y) & highs
-	// Gathers the eight high bits into the top byte, byte k's at bit 56+k.
-	return (m >> 7) * 0x0102040810204080 >> 56
+	return byteBits(zeroBytes(v^' '*ones) | zeroBytes(v^'\t'*ones))
 }
 
 // indexSpaceTab returns the index of the first space or tab in b, or -1.

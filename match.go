@@ -395,15 +395,21 @@ func shortProbes(lit []byte) uint32 {
 }
 
 // starBits returns the bitmap of the '*' bytes of the word v, byte k at bit
-// k. Adding 0x7f to the low seven bits of a byte carries into its high bit
-// exactly when they are not zero, and never out of the byte.
-func starBits(v uint64) uint64 {
+// k.
+func starBits(v uint64) uint64 { return byteBits(zeroBytes(v ^ '*'*ones)) }
+
+// zeroBytes returns the high bit of each zero byte of x, exactly: adding
+// 0x7f to the low seven bits of a byte carries into its high bit exactly
+// when they are not zero, and never out of the byte (zeros, which borrows,
+// marks only the lowest exactly).
+func zeroBytes(x uint64) uint64 {
 	const low7 = 0x7f7f7f7f7f7f7f7f
-	x := v ^ '*'*ones
-	m := ^((x&low7 + low7) | x) & highs
-	// Gathers the eight high bits into the top byte, byte k's at bit 56+k.
-	return (m >> 7) * 0x0102040810204080 >> 56
+	return ^((x&low7 + low7) | x) & highs
 }
+
+// byteBits gathers the high bits of the bytes of m, which has no other
+// bits, into a bitmap: byte k's at bit k.
+func byteBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
 
 // filter returns the set of the path's pairs.
 func (p urlPath) filter() pathFilter {

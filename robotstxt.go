@@ -34,9 +34,9 @@
 // index is built when a query needs it, not by Parse, as many files are
 // asked one question: the first query that reaches a large group reads
 // all its rules, the next builds the group's index, once, in an
-// allocation of its own (about 20 bytes a rule), and every later one
-// searches it. Allowed and Decide allocate nothing but that index. A
-// parsed file has a versioned binary form
+// allocation of its own (a copy of the group's patterns and 20 bytes a
+// rule), and every later one searches it. Allowed and Decide allocate
+// nothing but that index. A parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
 // measures both, per file of a corpus of real robots.txt files).

@@ -94,7 +94,8 @@ func randIndexedURL(rng *rand.Rand) string {
 }
 
 // TestIndexAgreesWithSlow compares files whose every group is indexed, and
-// files laid out as Parse lays them out, with the slow reference.
+// files laid out as Parse lays them out, asked through a parse kept and
+// through a fresh parse for each question, with the slow reference.
 func TestIndexAgreesWithSlow(t *testing.T) {
 	n := 150
 	if !longTests() {
@@ -107,31 +108,12 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 		for _, min := range []int{1, indexMin} {
 			r := parseWith(body, min)
 			checkFile(t, body, r, slow)
-			checkIndexedQuestions(t, rng, body, r, slow)
+			checkIndexedQuestions(t, rng, body, func() *Robots { return r }, slow)
 		}
-	}
-}
-
-// TestScanAgreesWithSlow holds the scan of a group whose index is not built
-// yet (see Robots.scan) to the slow reference and to the index: each
-// question goes to a fresh parse, whose first query scans and whose next
-// ones, in checkDecide, search the index built for them.
-func TestScanAgreesWithSlow(t *testing.T) {
-	n := 60
-	if !longTests() {
-		n = 20
-	}
-	rng := rand.New(rand.NewPCG(9309, 12))
-	for range n {
-		body := randIndexedFile(rng)
-		slow := slowParse(body)
-		for range 10 {
-			agent := []string{"a", "b", "c"}[rng.IntN(3)]
-			checkDecide(t, body, Parse(body), slow, agent, randIndexedURL(rng))
-		}
-		for _, sr := range slow.rules("a") {
-			checkDecide(t, body, Parse(body), slow, "a", urlFromPattern(rng, sr.pattern))
-		}
+		// Each question to a fresh parse: its first query scans a group
+		// with an index (see Robots.scan), and the next ones, in
+		// checkDecide, search the index built for them.
+		checkIndexedQuestions(t, rng, body, func() *Robots { return Parse(body) }, slow)
 	}
 }
 
@@ -212,18 +194,19 @@ func TestIndexConcurrent(t *testing.T) {
 	}
 }
 
-// checkIndexedQuestions asks r, a parse of a randIndexedFile, about random
-// paths for every agent, and about a path made from each pattern of agent
-// "a", holding the answers to the slow reference.
-func checkIndexedQuestions(t *testing.T, rng *rand.Rand, body []byte, r *Robots, slow *slowFile) {
+// checkIndexedQuestions asks a parse of a randIndexedFile, which robots
+// returns for each question, about random paths for every agent, and about
+// a path made from each pattern of agent "a", holding the answers to the
+// slow reference.
+func checkIndexedQuestions(t *testing.T, rng *rand.Rand, body []byte, robots func() *Robots, slow *slowFile) {
 	t.Helper()
 	for range 20 {
 		for _, agent := range []string{"a", "b", "c"} {
-			checkDecide(t, body, r, slow, agent, randIndexedURL(rng))
+			checkDecide(t, body, robots(), slow, agent, randIndexedURL(rng))
 		}
 	}
 	for _, sr := range slow.rules("a") {
-		checkDecide(t, body, r, slow, "a", urlFromPattern(rng, sr.pattern))
+		checkDecide(t, body, robots(), slow, "a", urlFromPattern(rng, sr.pattern))
 	}
 }
 
@@ -643,13 +626,15 @@ func TestLongestWalk(t *testing.T) {
 }
 
 // largeIndexFiles are real files of ../shared/corpus whose one large group
-// makes the index build most of their parse: docs.oracle.com (31,847
-// Disallow rules like "/html/A90177_01/"), www.runescape.com (5,000 rules
-// like "/l=1/a=4/") and www.smugmug.com (forty groups of about 150 rules).
+// makes the index's build most of their parse and first two questions:
+// docs.oracle.com (31,847 Disallow rules like "/html/A90177_01/"),
+// www.runescape.com (5,000 rules like "/l=1/a=4/") and www.smugmug.com
+// (forty groups of about 150 rules).
 var largeIndexFiles = []string{"docs.oracle.com.txt", "www.runescape.com.txt", "www.smugmug.com.txt"}
 
-// BenchmarkIndexLarge parses each of largeIndexFiles; it skips when
-// ../shared is absent.
+// BenchmarkIndexLarge parses each of largeIndexFiles and asks it two
+// questions, the second of which builds the large group's index (see
+// Robots.index); it skips when ../shared is absent.
 func BenchmarkIndexLarge(b *testing.B) {
 	dir := needShared(b, filepath.Join("corpus", "real"))
 	for _, name := range largeIndexFiles {
@@ -661,7 +646,9 @@ func BenchmarkIndexLarge(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				robotsSink = Parse(data)
+				r := Parse(data)
+				boolSink = r.Allowed("Googlebot", "/")
+				boolSink = r.Allowed("Googlebot", "/a")
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
@@ -271,7 +270,7 @@ func twoTokens(line []byte) (sep, vstart int, ok bool) {
 		}
 		return sep, vstart, indexSpaceTab(line[vstart:]) < 0
 	}
-	m := spaceTabBits(line)
+	m := byteMap(line, ' ', '\t')
 	if m == 0 {
 		return 0, 0, false
 	}
@@ -280,35 +279,6 @@ func twoTokens(line []byte) (sep, vstart int, ok bool) {
 	// in one, so vstart < len(line) <= 64.
 	vstart = sep + bits.TrailingZeros64(^(m >> sep))
 	return sep, vstart, m>>vstart == 0
-}
-
-// spaceTabBits returns the bitmap of the spaces and tabs of b, which holds
-// at most 64 bytes: bit i is set when b[i] is one.
-func spaceTabBits(b []byte) uint64 {
-	var m uint64
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		m |= spaceTabByte(binary.LittleEndian.Uint64(b[i:])) << i
-	}
-	if i < len(b) {
-		if len(b) >= 8 {
-			// The last 8 bytes: the bytes read twice set the same bits.
-			m |= spaceTabByte(binary.LittleEndian.Uint64(b[len(b)-8:])) << (len(b) - 8)
-		} else {
-			for ; i < len(b); i++ {
-				if isSpaceTab(b[i]) {
-					m |= 1 << i
-				}
-			}
-		}
-	}
-	return m
-}
-
-// spaceTabByte returns a byte whose bit k is set when byte k of the
-// little-endian word v is a space or a tab.
-func spaceTabByte(v uint64) uint64 {
-	return byteBits(zeroBytes(v^' '*ones) | zeroBytes(v^'\t'*ones))
 }
 
 // indexSpaceTab returns the index of the first space or tab in b, or -1.

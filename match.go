@@ -358,21 +358,7 @@ func patternProbes(lit []byte) uint32 {
 // neither a '*'. The last pair is then the highest set bit, and pair r the
 // r-th, with no search for each piece's '*'.
 func shortProbes(lit []byte) uint32 {
-	var stars uint64
-	i := 0
-	for ; i+8 <= len(lit); i += 8 {
-		stars |= starBits(binary.LittleEndian.Uint64(lit[i:])) << i
-	}
-	if i < len(lit) && len(lit) >= 8 {
-		// The last 8 bytes: the bytes read twice set the same bits.
-		stars |= starBits(binary.LittleEndian.Uint64(lit[len(lit)-8:])) << (len(lit) - 8)
-	} else {
-		for ; i < len(lit); i++ {
-			if lit[i] == '*' {
-				stars |= 1 << i
-			}
-		}
-	}
+	stars := byteMap(lit, '*', '*')
 	// 1<<64 is 0 in Go, so all is every bit for 64 bytes.
 	all := uint64(1)<<len(lit) - 1
 	pairs := all &^ stars &^ (stars << 1) &^ 1
@@ -394,9 +380,33 @@ func shortProbes(lit []byte) uint32 {
 	return probes
 }
 
-// starBits returns the bitmap of the '*' bytes of the word v, byte k at bit
-// k.
-func starBits(v uint64) uint64 { return byteBits(zeroBytes(v ^ '*'*ones)) }
+// byteMap returns the bitmap of the bytes of b, which holds at most 64,
+// that are x or y: bit i is set when b[i] is one. It reads eight bytes at a
+// time, the last eight whole when the length is not a multiple of eight
+// (the bytes read twice set the same bits).
+func byteMap(b []byte, x, y byte) uint64 {
+	var m uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		m |= wordMap(binary.LittleEndian.Uint64(b[i:]), x, y) << i
+	}
+	if i < len(b) && len(b) >= 8 {
+		m |= wordMap(binary.LittleEndian.Uint64(b[len(b)-8:]), x, y) << (len(b) - 8)
+	} else {
+		for ; i < len(b); i++ {
+			if c := b[i]; c == x || c == y {
+				m |= 1 << i
+			}
+		}
+	}
+	return m
+}
+
+// wordMap returns the bitmap of the bytes of the word v that are x or y,
+// byte k at bit k.
+func wordMap(v uint64, x, y byte) uint64 {
+	return byteBits(zeroBytes(v^uint64(x)*ones) | zeroBytes(v^uint64(y)*ones))
+}
 
 // zeroBytes returns the high bit of each zero byte of x, exactly: adding
 // 0x7f to the low seven bits of a byte carries into its high bit exactly

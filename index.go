@@ -57,7 +57,8 @@ import (
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
 // their probes beside the links. An index, once built, costs a copy of
-// its group's patterns and 20 bytes a rule.
+// its group's patterns and 28 bytes a rule, 8 more a rule of a run with a
+// directory (see appendDirs).
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that
@@ -668,28 +669,39 @@ const linkWords = 2
 // out as a Robots's (see layout.go) for the one group, its rules in index
 // order: their patterns, a header left empty, their records, the word
 // where the patterns end, their probes and links from word at (see the
-// top of this file; then the samples of a large group), and last, for
-// each rule in index order, its index among the rules of the Robots.
-// Queries search it as they would an index in the text itself, reading
-// the rules of a run, and the patterns the search compares, side by side.
+// top of this file; then the samples of a large group), then, for each
+// rule in index order, its index among the rules of the Robots, and last
+// each one's head (see literalHead) in two words, so that the binary
+// search over the rules reads one array instead of a record and a
+// pattern a step. Queries search it as they would an index in the text
+// itself, reading the rules of a run, and the patterns the search
+// compares, side by side.
 type groupIndex struct {
 	r     Robots // the group alone
 	n, at uint32 // its rules; the word where its links start
 	perm  uint32 // the word where the rules' indexes start
+	heads uint32 // the word where the rules' heads start
+	dirs  uint32 // where the directories' table starts, from word at
+	id    uint32 // the group's id
+
+	// The indexes of the Robots's other groups, when this one was built
+	// first (see Robots.index).
+	others atomic.Pointer[indexTable]
 }
 
 // rule returns the index among the rules of the Robots of the group's k-th
 // rule in index order.
 func (x *groupIndex) rule(k uint32) uint32 { return x.r.word(x.perm + k) }
 
-// indexTable holds the indexes a Robots has built, by group.
+// indexTable holds indexes by group.
 type indexTable struct {
 	byGroup []atomic.Pointer[groupIndex]
 }
 
-// scannedOnce is the indexTable of a Robots one of whose groups with an
-// index a query has scanned (see Robots.index); it holds no index.
-var scannedOnce = new(indexTable)
+// scannedOnce is what a Robots holds as its first index once a query has
+// scanned one of its groups with an index (see Robots.index): no index,
+// and the id of no group.
+var scannedOnce = &groupIndex{id: ^uint32(0)}
 
 // index returns the index of group id, whose rules are [start, end) in
 // file order, or nil when the query is to scan them. The first query of a
@@ -699,33 +711,62 @@ var scannedOnce = new(indexTable)
 // group's index is built when a query first reaches it; queries that race
 // build it each and keep the one stored first. A group that is always
 // searched (see idxAlways) has its index built by the first query.
+//
+// The Robots holds the first index built, and that index holds the table
+// of the others: a file's one large group, the usual case, is found with
+// one load from the Robots, and the Robots stays as small as it was
+// before any query.
 func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
-	t := r.indexes.Load()
-	for t == nil || t == scannedOnce {
-		if t == nil && !always {
+	var y *groupIndex // this group's index, once built
+	for {
+		x := r.indexes.Load()
+		switch {
+		case x != nil && x.id == id:
+			return x
+		case x == nil && !always:
 			if r.indexes.CompareAndSwap(nil, scannedOnce) {
 				return nil
 			}
-		} else {
-			r.indexes.CompareAndSwap(t, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
+		case x == nil || x == scannedOnce:
+			if y == nil {
+				y = r.buildIndex(id, start, end, always)
+			}
+			if r.indexes.CompareAndSwap(x, y) {
+				return y
+			}
+		default:
+			return r.otherIndex(x, y, id, start, end, always)
 		}
-		t = r.indexes.Load()
+		// Another query changed the first index: try again.
 	}
-	slot := &t.byGroup[id]
-	if x := slot.Load(); x != nil {
-		return x
-	}
-	x := r.buildIndex(start, end)
-	if !slot.CompareAndSwap(nil, x) {
-		return slot.Load()
-	}
-	return x
 }
 
-// buildIndex builds the index of the group whose rules are [start, end),
+// otherIndex is index for a group other than that of x, the first index
+// built: its index from x's table, stored there first if need be, from y
+// when built already.
+func (r *Robots) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
+	t := x.others.Load()
+	if t == nil {
+		x.others.CompareAndSwap(nil, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
+		t = x.others.Load()
+	}
+	slot := &t.byGroup[id]
+	if z := slot.Load(); z != nil {
+		return z
+	}
+	if y == nil {
+		y = r.buildIndex(id, start, end, always)
+	}
+	if !slot.CompareAndSwap(nil, y) {
+		return slot.Load()
+	}
+	return y
+}
+
+// buildIndex builds the index of group id, whose rules are [start, end)
 // in file order, with a builder whose file is the text: their patterns are
 // there.
-func (r *Robots) buildIndex(start, end uint32) *groupIndex {
+func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	var b builder
 	b.scratch = scratchPool.Get().(*scratch)
 	b.reset()
@@ -745,6 +786,12 @@ func (r *Robots) buildIndex(start, end uint32) *groupIndex {
 	}
 	b.rules = rules
 	links := b.sortIndexed(rules, b.links[:0])
+	dirs := uint32(len(links))
+	minDir := uint32(dirMin)
+	if always {
+		minDir = 2 // tests: every run that can have one has a directory
+	}
+	links = appendDirs(links, n, minDir)
 	b.links = links
 	// The layout of encode for rules alone (see builder.encode).
 	pats := 0
@@ -754,15 +801,19 @@ func (r *Robots) buildIndex(start, end uint32) *groupIndex {
 	recs := pats + 4*headerWords
 	at := headerWords + n*ruleWords + 1
 	perm := at + uint32(len(links))
-	buf := make([]byte, pats+4*int(perm+n))
+	heads := perm + n
+	buf := make([]byte, pats+4*int(heads+2*n))
 	b.writeRules(buf, buf[recs:recs+8*int(n)])
 	binary.LittleEndian.PutUint32(buf[pats+4*int(at-1):], uint32(pats))
 	putWords(buf[pats+4*int(at):], links)
 	for k := range rules {
 		binary.LittleEndian.PutUint32(buf[pats+4*(int(perm)+k):], rules[k].i)
 	}
-	x := &groupIndex{n: n, at: at, perm: perm}
+	x := &groupIndex{n: n, at: at, perm: perm, heads: heads, dirs: dirs, id: id}
 	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
+	for k := range n {
+		binary.LittleEndian.PutUint64(buf[pats+4*int(heads+2*k):], x.r.literalHead(k))
+	}
 	return x
 }
 
@@ -848,7 +899,7 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+func (r *Robots) firstIndexed(start, end, at, heads, dirs uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
@@ -865,7 +916,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	ph := p.head(0)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
-		h := r.literalHead(m)
+		h := le64(r.words(heads+2*(m-start), 2))
 		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
 			lo = m + 1
 		} else {
@@ -884,7 +935,7 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 	lit := r.literalOf(run)
 	common := p.commonPrefix(lit)
 	for len(lit) > common {
-		l := r.link(at, start, run)
+		l := r.link(at, start, run) &^ dirBit
 		if l == 0 {
 			return bi, bo
 		}
@@ -896,44 +947,190 @@ func (r *Robots) firstIndexed(start, end, at uint32, q *query, bi uint32, bo uin
 		pathLen++
 	}
 	for {
-		// The run's probes and links, 8 bytes a rule, read in one piece.
-		recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
-		for k := 0; ; k++ {
-			k = q.admitted(recs, k)
-			if k < 0 {
-				break // the next run
-			}
-			i := run + uint32(k)
-			o, pat, star := r.orderPattern(i)
-			if o <= bo {
-				break
-			}
-			// The literal prefix matches: a rule without '*' matches
-			// unless anchored to a longer path.
-			anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
-			if anchored {
-				pat = pat[:len(pat)-1]
-			}
-			var ok bool
-			switch {
-			case star:
-				ok = matchPath(pat, anchored, p)
-			case anchored:
-				ok = len(pat) == pathLen
-			default:
-				ok = true
-			}
-			if ok {
-				bi, bo = i, o
-				break
+		l := r.link(at, start, run)
+		if l&dirBit != 0 {
+			bi, bo = r.searchDir(at+dirs, at, start, run, q, pathLen, bi, bo)
+			l &^= dirBit
+		} else {
+			// The run's probes and links, 8 bytes a rule, read in one
+			// piece.
+			recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
+			for k := 0; ; k++ {
+				k = q.admitted(recs, k)
+				if k < 0 {
+					break // the next run
+				}
+				i := run + uint32(k)
+				o, pat, star := r.orderPattern(i)
+				if o <= bo {
+					break
+				}
+				if star && matchStarred(pat, p) || !star && literalMatch(pat, pathLen) {
+					bi, bo = i, o
+					break
+				}
 			}
 		}
-		l := r.link(at, start, run)
 		if l == 0 {
 			return bi, bo
 		}
 		run = start + l - 1
 	}
+}
+
+// literalMatch reports whether a pattern without '*', final '$' included,
+// whose literal prefix the path starts with matches a path of pathLen
+// bytes: unless anchored to a longer path. It is inlined in the loops
+// over a run's rules.
+func literalMatch(pat string, pathLen int) bool {
+	n := len(pat) - 1
+	return n < 0 || pat[n] != '$' || n == pathLen
+}
+
+// matchStarred reports whether a pattern with a '*', final '$' included,
+// matches the path.
+func matchStarred(pat string, p urlPath) bool {
+	anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+	if anchored {
+		pat = pat[:len(pat)-1]
+	}
+	return matchPath(pat, anchored, p)
+}
+
+// A run of many rules under one literal prefix, as "/*/x..." rules make
+// under "/", has a directory: its rules by the last pair of their pattern,
+// the probe a path lacks most often (see patternProbes). A query then tests
+// only the rules whose last pair its path has, instead of the probes of
+// every rule of the run, which a run of hundreds of wildcard rules made the
+// dearest questions of the corpus. After the probes and links and the
+// samples of an index come the directories' table: a count, then for each
+// run with a directory its first rule (counted from the group's first) and
+// where its directory starts (from the links' start), in rule order; then
+// the directories. A directory is the bitmap of the last pairs of its rules
+// (rules without probes under bit 0, which every path has; 8 words), then
+// for each pair of the bitmap, in bit order, where its rules start among
+// the entries, and where the last ones end; then the entries, 2 words a
+// rule: its index, counted from the group's first, and its probes. The
+// rules of one pair are in precedence order.
+
+// dirBit marks the link of the first rule of a run that has a directory.
+const dirBit = 1 << 30
+
+// dirMin is the number of rules from which a run has a directory. A run of
+// fewer is tested rule by rule, 8 bytes a rule read in one piece.
+const dirMin = 32
+
+// appendDirs appends to links, which hold the probes and links of n rules
+// in index order and maybe their samples, the directories of the runs of
+// at least min rules and their table (see above), and marks those runs.
+func appendDirs(links []uint32, n, min uint32) []uint32 {
+	// The runs with a directory, counted first for the table's size.
+	runs := func(each func(a, z uint32)) {
+		for a := uint32(0); a < n; {
+			z := a + 1
+			for z < n && links[linkWords*z+1]&runBit != 0 {
+				z++
+			}
+			if z-a >= min {
+				each(a, z)
+			}
+			a = z
+		}
+	}
+	nd := uint32(0)
+	runs(func(a, z uint32) { nd++ })
+	tab := uint32(len(links))
+	links = append(links, nd)
+	links = slices.Grow(links, int(2*nd))[:len(links)+int(2*nd)]
+	k := uint32(0)
+	runs(func(a, z uint32) {
+		links[tab+1+2*k], links[tab+2+2*k] = a, uint32(len(links))
+		k++
+		links[linkWords*a+1] |= dirBit
+		// The bitmap of the run's last pairs, and how many rules have each.
+		var bm [4]uint64
+		var at [256]uint32
+		for i := a; i < z; i++ {
+			low := links[linkWords*i] & 0xff
+			bm[low>>6] |= 1 << (low & 63)
+			at[low]++
+		}
+		for _, w := range bm {
+			links = append(links, uint32(w), uint32(w>>32))
+		}
+		// Where each pair's rules start, then the entries in that order.
+		sum := uint32(0)
+		for low := range at {
+			if c := at[low]; c != 0 {
+				links = append(links, sum)
+				at[low] = sum
+				sum += c
+			}
+		}
+		links = append(links, sum)
+		e := uint32(len(links))
+		links = slices.Grow(links, int(2*sum))[:len(links)+int(2*sum)]
+		for i := a; i < z; i++ {
+			probes := links[linkWords*i]
+			low := probes & 0xff
+			links[e+2*at[low]], links[e+2*at[low]+1] = i, probes
+			at[low]++
+		}
+	})
+	return links
+}
+
+// searchDir is firstIndexed's search of the run of rule run, which has a
+// directory, in the index whose links start at word at and whose
+// directories' table at word tab.
+func (r *Robots) searchDir(tab, at, start, run uint32, q *query, pathLen int, bi uint32, bo uint64) (uint32, uint64) {
+	lo, hi := uint32(0), r.word(tab)
+	for lo < hi {
+		m := uint32(uint(lo+hi) >> 1)
+		if start+r.word(tab+1+2*m) < run {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	d := at + r.word(tab+2+2*lo)
+	if !q.filtered {
+		q.f, q.filtered = q.p.filter(), true
+	}
+	f := &q.f
+	bm := r.words(d, 8)
+	var b [4]uint64
+	total := 0
+	for w := range b {
+		b[w] = le64(bm[8*w : 8*w+8])
+		total += bits.OnesCount64(b[w])
+	}
+	starts, entries := d+8, d+8+uint32(total)+1
+	rank := uint32(0)
+	for w := range b {
+		// The pairs of the run's rules that the path has.
+		for x := b[w] & f[w]; x != 0; x &= x - 1 {
+			g := rank + uint32(bits.OnesCount64(b[w]&(x&-x-1)))
+			s := r.words(starts+g, 2)
+			for e := le32(s[0:4]); e < le32(s[4:8]); e++ {
+				es := r.words(entries+2*e, 2)
+				if !f.admits(le32(es[4:8])) {
+					continue
+				}
+				i := start + le32(es[0:4])
+				o, pat, star := r.orderPattern(i)
+				if o <= bo {
+					break // the pair's rules left cannot beat the best
+				}
+				if star && matchStarred(pat, q.p) || !star && literalMatch(pat, pathLen) {
+					bi, bo = i, o
+					break
+				}
+			}
+		}
+		rank += uint32(bits.OnesCount64(b[w]))
+	}
+	return bi, bo
 }
 
 // admitted returns the first rule of a run, from its k-th on, whose probes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -152,6 +153,123 @@ func TestIndexBuiltOnce(t *testing.T) {
 	}
 	if r.Allowed("Googlebot", "/d9/x") || !r.Allowed("Googlebot", "/d9/x.css") {
 		t.Error("wrong answers through the index")
+	}
+}
+
+// TestIndexFirstAndTable asks a file with two groups that have an index,
+// in turn, so that the first index built is read from the Robots itself
+// and the second from the table (see Robots.index), and holds each answer
+// to the slow reference; then loads another file into the same Robots,
+// which must forget both.
+func TestIndexFirstAndTable(t *testing.T) {
+	var b strings.Builder
+	for _, agent := range []string{"a", "b"} {
+		fmt.Fprintf(&b, "User-agent: %s\n", agent)
+		for i := range 3 * walkMax {
+			fmt.Fprintf(&b, "Disallow: /%s%d/\nAllow: /%s%d/*.css$\n", agent, i, agent, i)
+		}
+	}
+	body := []byte(b.String())
+	r, slow := Parse(body), slowParse(body)
+	if _, wild, _ := r.groupRules(1); wild&idxBit == 0 {
+		t.Fatal("the test wants two groups with an index")
+	}
+	for k := range 12 {
+		agent := []string{"a", "b"}[k%2]
+		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x.css", agent, k))
+		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x", []string{"b", "a"}[k%2], k))
+	}
+	x := r.indexes.Load()
+	if x == nil || x.id != 0 {
+		t.Fatalf("first index %+v, want group 0's", x)
+	}
+	if y := x.others.Load().byGroup[1].Load(); y == nil || y == x || y.id != 1 {
+		t.Fatalf("table holds %p for group 1, want its own index", y)
+	}
+
+	other := []byte("User-agent: a\nDisallow: /\n")
+	data, _ := Parse(other).MarshalBinary()
+	if err := r.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if r.indexes.Load() != nil {
+		t.Fatal("a loaded Robots keeps the indexes of the file before")
+	}
+	checkDecide(t, other, r, slowParse(other), "a", "/a1/x.css")
+}
+
+// TestRunDirectory builds the index of a group whose root run holds many
+// wildcard rules, as "/*/x..." rules make: the run has a directory (see
+// appendDirs) that holds each of its rules once, under the last pair of its
+// pattern, in precedence order within a pair; and the answers through it
+// are the slow reference's, for paths made from the rules and others.
+func TestRunDirectory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 9))
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /\nAllow: /$\n")
+	for i := range 3 * dirMin {
+		// Shared last pairs too, so that a pair has several rules.
+		fmt.Fprintf(&b, "Disallow: /*/d%d/%c\nAllow: /*/d%d/*.css$\n", i, 'a'+i%5, i%7)
+	}
+	body := []byte(b.String())
+	r, slow := Parse(body), slowParse(body)
+	checkDecide(t, body, r, slow, "x", "/a/d1/a")
+	checkDecide(t, body, r, slow, "x", "/a/d2/b")
+	x := r.indexes.Load()
+	if x == nil || x == scannedOnce {
+		t.Fatal("two questions built no index")
+	}
+	if l := x.r.link(x.at, 0, 0); l&dirBit == 0 {
+		t.Fatalf("the root run's first link %#x has no directory", l)
+	}
+	// The directory, read as searchDir reads it.
+	tab := x.at + x.dirs
+	if n := x.r.word(tab); n != 1 || x.r.word(tab+1) != 0 {
+		t.Fatalf("directories' table: %d directories, the first of run %d; want 1, of run 0", n, x.r.word(tab+1))
+	}
+	d := x.at + x.r.word(tab+2)
+	var bm [4]uint64
+	groups := 0
+	for w := range bm {
+		bm[w] = le64(x.r.words(d+2*uint32(w), 2))
+		groups += bits.OnesCount64(bm[w])
+	}
+	entries := d + 8 + uint32(groups) + 1
+	seen := map[uint32]bool{}
+	g := uint32(0)
+	for low := range 256 {
+		if bm[low>>6]>>(low&63)&1 == 0 {
+			continue
+		}
+		from, to := x.r.word(d+8+g), x.r.word(d+8+g+1)
+		g++
+		var last uint64
+		for e := from; e < to; e++ {
+			k, probes := x.r.word(entries+2*e), x.r.word(entries+2*e+1)
+			if seen[k] || probes != x.r.word(x.at+k*linkWords) || int(probes&0xff) != low {
+				t.Fatalf("entry %d: rule %d, probes %#x, under pair %d: seen twice or wrong probes", e, k, probes, low)
+			}
+			seen[k] = true
+			o, _, _ := x.r.orderPattern(k)
+			if e > from && o >= last {
+				t.Fatalf("pair %d: rule %d follows one of no higher precedence", low, k)
+			}
+			last = o
+		}
+	}
+	run := uint32(1)
+	for run < x.n && x.r.link(x.at, 0, run)&runBit != 0 {
+		run++
+	}
+	if len(seen) != int(run) {
+		t.Fatalf("the directory holds %d rules, the run %d", len(seen), run)
+	}
+	for _, sr := range slow.rules("x") {
+		checkDecide(t, body, r, slow, "x", urlFromPattern(rng, sr.pattern))
+		checkDecide(t, body, r, slow, "x", "/q"+urlFromPattern(rng, sr.pattern))
+	}
+	for _, u := range []string{"/", "/index.html", "/a/d3/", "/a/d3/a", "/a/b/d3/a.css", "/d3/a"} {
+		checkDecide(t, body, r, slow, "x", u)
 	}
 }
 

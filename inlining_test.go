@@ -69,6 +69,7 @@ func TestInlining(t *testing.T) {
 		"(*Robots).hasWords",
 		"(*pathFilter).admits",
 		"(*groupIndex).rule",
+		"literalMatch",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"zeroBytes",
 		"byteBits",

@@ -34,8 +34,8 @@
 // index is built when a query needs it, not by Parse, as many files are
 // asked one question: the first query that reaches a large group reads
 // all its rules, the next builds the group's index, once, in an
-// allocation of its own (a copy of the group's patterns and 20 bytes a
-// rule), and every later one searches it. Allowed and Decide allocate
+// allocation of its own (a copy of the group's patterns and about 28
+// bytes a rule), and every later one searches it. Allowed and Decide allocate
 // nothing but that index. A parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
@@ -124,8 +124,8 @@ type Robots struct {
 	text    string
 
 	// The indexes of the groups that have them, built as queries need
-	// them (see index.go).
-	indexes atomic.Pointer[indexTable]
+	// them: the first one built, which holds the others (see index.go).
+	indexes atomic.Pointer[groupIndex]
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for

@@ -30,6 +30,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -61,6 +63,7 @@ func main() {
 		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile; empty: run without the profiler")
 		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
 		profN  = flag.Int("profilepasses", 0, "if positive, -profile runs this many passes instead of -profiletime (for counting instructions, see profile.go)")
+		profF  = flag.String("profilefiles", "", "if set, -profile uses only the real files whose name holds this string")
 		smaps  = flag.Bool("sitemaps", false, "instead of the report, compare the sitemap readers (needs no corpus)")
 	)
 	flag.StringVar(&cfg.shared, "shared", filepath.Join("..", "..", "shared"), "folder holding corpus/ and conformance/")
@@ -99,6 +102,9 @@ func main() {
 	if *prof != "" {
 		c, err := loadCorpus(cfg.shared, cfg.every, cfg.crawled, cfg.derived)
 		if err == nil {
+			if *profF != "" {
+				c.real = slices.DeleteFunc(c.real, func(f *file) bool { return !strings.Contains(f.name, *profF) })
+			}
 			err = profile(c, *prof, *profTo, *profD, *profN)
 		}
 		if err != nil {

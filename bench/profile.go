@@ -34,7 +34,9 @@ import (
 // empty -cpuprofile leaves the profiler, whose signals callgrind does not
 // take, off); the difference of the counts at -profilepasses 3 and 1,
 // divided by 2 and by the questions the log line gives, is the cost of one
-// question.
+// question. -profilefiles narrows the corpus to some files by name:
+// -profile pass -profilefiles www.sophos.com asks that file's questions
+// alone.
 func profile(c *corpus, what, out string, d time.Duration, passes int) error {
 	work, count, _, err := oursWork(c, what)
 	if err != nil {

@@ -331,7 +331,7 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 		if x := r.index(id, wild, end, indexed&idxAlways != 0); x != nil {
 			// The index's rules are its own; the best rule is one of
 			// the Robots's.
-			if i, o := x.r.firstIndexed(0, x.n, x.at, x.heads, x.dirs, q, 0, bo); o > bo {
+			if i, o := x.r.firstIndexed(0, x.n, x.at, x.heads(), x.dirs(), q, 0, bo); o > bo {
 				return x.rule(i), o
 			}
 			return bi, bo

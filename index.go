@@ -681,8 +681,6 @@ type groupIndex struct {
 	r     Robots // the group alone
 	n, at uint32 // its rules; the word where its links start
 	perm  uint32 // the word where the rules' indexes start
-	heads uint32 // the word where the rules' heads start
-	dirs  uint32 // where the directories' table starts, from word at
 	id    uint32 // the group's id
 
 	// The indexes of the Robots's other groups, when this one was built
@@ -693,6 +691,14 @@ type groupIndex struct {
 // rule returns the index among the rules of the Robots of the group's k-th
 // rule in index order.
 func (x *groupIndex) rule(k uint32) uint32 { return x.r.word(x.perm + k) }
+
+// heads returns the word where the rules' heads start: after their
+// indexes.
+func (x *groupIndex) heads() uint32 { return x.perm + x.n }
+
+// dirs returns where the directories' table starts, counted from word at:
+// after the rules' probes and links and the samples (see sortIndexed).
+func (x *groupIndex) dirs() uint32 { return x.n*linkWords + sampleWords(x.n) }
 
 // indexTable holds indexes by group.
 type indexTable struct {
@@ -787,7 +793,6 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	}
 	b.rules = rules
 	links := b.sortIndexed(rules, b.links[:0])
-	dirs := uint32(len(links))
 	minDir := uint32(dirMin)
 	if always {
 		minDir = 2 // tests: every run that can have one has a directory
@@ -801,19 +806,17 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	}
 	recs := pats + 4*headerWords
 	at := headerWords + n*ruleWords + 1
-	perm := at + uint32(len(links))
-	heads := perm + n
-	buf := make([]byte, pats+4*int(heads+2*n))
+	x := &groupIndex{n: n, at: at, perm: at + uint32(len(links)), id: id}
+	buf := make([]byte, pats+4*int(x.heads()+2*n))
 	b.writeRules(buf, buf[recs:recs+8*int(n)])
 	binary.LittleEndian.PutUint32(buf[pats+4*int(at-1):], uint32(pats))
 	putWords(buf[pats+4*int(at):], links)
 	for k := range rules {
-		binary.LittleEndian.PutUint32(buf[pats+4*(int(perm)+k):], rules[k].i)
+		binary.LittleEndian.PutUint32(buf[pats+4*(int(x.perm)+k):], rules[k].i)
 	}
-	x := &groupIndex{n: n, at: at, perm: perm, heads: heads, dirs: dirs, id: id}
 	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
 	for k := range n {
-		binary.LittleEndian.PutUint64(buf[pats+4*int(heads+2*k):], x.r.literalHead(k))
+		binary.LittleEndian.PutUint64(buf[pats+4*int(x.heads()+2*k):], x.r.literalHead(k))
 	}
 	return x
 }

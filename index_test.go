@@ -223,7 +223,7 @@ func TestRunDirectory(t *testing.T) {
 		t.Fatalf("the root run's first link %#x has no directory", l)
 	}
 	// The directory, read as searchDir reads it.
-	tab := x.at + x.dirs
+	tab := x.at + x.dirs()
 	if n := x.r.word(tab); n != 1 || x.r.word(tab+1) != 0 {
 		t.Fatalf("directories' table: %d directories, the first of run %d; want 1, of run 0", n, x.r.word(tab+1))
 	}

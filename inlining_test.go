@@ -69,6 +69,8 @@ func TestInlining(t *testing.T) {
 		"(*Robots).hasWords",
 		"(*pathFilter).admits",
 		"(*groupIndex).rule",
+		"(*groupIndex).heads",
+		"(*groupIndex).dirs",
 		"literalMatch",
 		// A wildcard pattern's probes, once a word of the pattern.
 		"zeroBytes",

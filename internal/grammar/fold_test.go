@@ -43,7 +43,7 @@ func TestFold(t *testing.T) {
 
 // TestCompareFoldOrder holds CompareFold to its definition, byte by byte:
 // shorter first, then the first byte where a folded with Lower and tok
-// differ. Its words of eight bytes meet every byte value, letters at the
+// differ. The inputs meet every byte value, letters at the
 // edges of 'A'-'Z' and 'a'-'z', and lengths on both sides of a word.
 func TestCompareFoldOrder(t *testing.T) {
 	byBytes := func(a, tok string) int {

@@ -454,9 +454,9 @@ func patternOrder(n, w0, w1 uint32) uint64 {
 // is one of the path: comparing them, the pattern's byte where the path
 // ends meets the '#' or NUL, or the pattern ends first. The end is needed
 // where the path must end with the pattern ('$'), where a '*' may reach
-// past it, and for the set of pairs. Finding it on every query was a
-// fifteenth of the time of the crawler-like pass (bench/README.md, "The
-// path's end when a rule needs it").
+// past it, and in an indexed group, whose search reads the path's length.
+// Finding it on every query was about a twentieth of the crawler-like pass
+// (bench/README.md, "Questions: the path's end when a test needs it").
 type query struct {
 	p        urlPath
 	url      string // the URL p is from, while begin >= 0

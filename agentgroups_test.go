@@ -240,6 +240,8 @@ func TestMergedListsShareACopy(t *testing.T) {
 // six bytes of head, lengths up to 63. The tokens share long beginnings
 // and differ in case, so that keys tie and only the bytes past the head,
 // or the length past 63, tell them apart; each is named by several groups.
+// Each is asked as written and as agents that nearly name it: in upper
+// case, with a byte no token has, a byte shorter or longer.
 func TestAgentKeyBoundsAgreeWithSlow(t *testing.T) {
 	n := 400
 	if !longTests() {
@@ -265,7 +267,13 @@ func TestAgentKeyBoundsAgreeWithSlow(t *testing.T) {
 		}
 		body := []byte(b.String())
 		r, slow := Parse(body), slowParse(body)
-		for _, agent := range pool {
+		// The tokens, and agents that nearly name them.
+		var asked []string
+		for _, tok := range pool {
+			last := tok[:len(tok)-1]
+			asked = append(asked, tok, strings.ToUpper(tok), last+"1", last+"\xc1", last, tok+"a", tok+"/1.0")
+		}
+		for _, agent := range asked {
 			for g := range 12 {
 				checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%d", g))
 			}

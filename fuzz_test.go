@@ -452,3 +452,41 @@ func clipBody(body []byte) string {
 	}
 	return fmt.Sprintf("%s...(%d bytes)", body[:max], len(body))
 }
+
+// TestPathEndAgreesWithSlow asks about URLs whose path ends before the URL
+// does, at a '#' or a NUL with rule-like text after it, in both layouts: a
+// query finds the path's end only when a test needs it (see query), and
+// must answer as the slow reference, which cuts the path first. The text
+// after the end is what a prefix, an anchor or a '*' would match wrongly.
+func TestPathEndAgreesWithSlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 41))
+	ends := []string{"#", "\x00", "#", "?#"}
+	for j := range 1500 {
+		body := randRobots(rng)
+		if j%2 == 1 {
+			body = randIndexedFile(rng)
+		}
+		slow := slowParse(body)
+		for _, r := range []*Robots{Parse(body), parseWith(body, 1)} {
+			for range 4 {
+				agent := []string{"a", "b", "*", "c"}[rng.IntN(4)]
+				path := randIndexedURL(rng)
+				if rules := slow.rules(agent); len(rules) > 0 && rng.IntN(2) == 0 {
+					if p := rules[rng.IntN(len(rules))].pattern; len(p) <= 64 {
+						path = urlFromPattern(rng, p)
+					}
+				}
+				// The path cut somewhere, and what follows a rule's text.
+				cut := rng.IntN(len(path) + 1)
+				after := randIndexedURL(rng)
+				url := path[:cut] + ends[rng.IntN(len(ends))] + after
+				if rng.IntN(2) == 0 && strings.HasPrefix(url, "/") {
+					url = "https://h.example" + url
+				}
+				if slow.cost(agent, url) <= slowBudget {
+					checkDecide(t, body, r, slow, agent, url)
+				}
+			}
+		}
+	}
+}

@@ -311,7 +311,10 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 	if n == 0 {
 		return 0, 0
 	}
-	q := query{p: pathOf(url)}
+	q := query{p: urlPath{rest: "/"}, begin: -1}
+	if s, begin := pathStart(url); begin >= 0 {
+		q.p, q.url, q.begin = rawPath(s, begin), s, begin
+	}
 	if merged != 0 {
 		return r.first(merged-1, &q, 0, 0)
 	}
@@ -392,13 +395,37 @@ func (r *Robots) first(id uint32, q *query, bi uint32, bo uint64) (uint32, uint6
 // query has built yet, which are in file order: each rule that would take
 // precedence over the best so far is tested.
 func (r *Robots) scan(start, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+	// A rule keyed other than the path (see ruleKey) cannot match it: its
+	// key is one byte of the text, against a test of the whole rule. pk is
+	// the path's key, or none of a byte's values when the path has none.
+	pk := uint(256)
+	if c, ok := q.p.key(); ok {
+		pk = uint(c)
+	}
 	for i := start; i < end; i++ {
 		s := r.words(headerWords+i*ruleWords, ruleWords+1)
-		if o := recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12])); o > bo && r.matchesAt(i, q) {
+		w0, w1, next := le32(s[0:4]), le32(s[4:8]), le32(s[8:12])
+		o := recOrder(w0, w1, next)
+		if o <= bo {
+			continue
+		}
+		if k := textKey(r.text[recOff(w0):recEnd(w1, next)]); k != 0 && uint(k) != pk {
+			continue
+		}
+		if r.matchesAt(i, q) {
 			bi, bo = i, o
 		}
 	}
 	return bi, bo
+}
+
+// textKey is ruleKey of a pattern as the text holds it, final '$'
+// included: "/$" is the anchored "/", whose key is 0.
+func textKey(pat string) byte {
+	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && (pat[1] != '$' || len(pat) > 2) {
+		return pat[1]
+	}
+	return 0
 }
 
 // recOrder returns the order (see patternOrder) of the rule whose record is
@@ -419,21 +446,45 @@ func patternOrder(n, w0, w1 uint32) uint64 {
 
 // query is the path a query asks about, and the set of its byte pairs once
 // a rule with a '*' has needed it (see patternProbes).
+//
+// The path is found where it starts, but its end, the first '#' or NUL,
+// only when a test needs it (see exact): until then p runs to the end of
+// the URL. Most rules need no end. A pattern holds no '#' and no NUL, since
+// a line ends at both, so it is a prefix of the longer path exactly when it
+// is one of the path: comparing them, the pattern's byte where the path
+// ends meets the '#' or NUL, or the pattern ends first. The end is needed
+// where the path must end with the pattern ('$'), where a '*' may reach
+// past it, and in an indexed group, whose search reads the path's length.
+// Finding it on every query was about a twentieth of the crawler-like pass
+// (bench/README.md, "Questions: the path's end when a test needs it").
 type query struct {
 	p        urlPath
+	url      string // the URL p is from, while begin >= 0
+	begin    int    // where p starts in url, or -1 once p is exact
 	filtered bool
 	f        pathFilter
 }
 
-// admits reports whether the path has every probe of a wildcard rule.
-func (q *query) admits(probes uint32) bool {
-	if probes == 0 {
-		return true
+// exact cuts the path at its end, once.
+func (q *query) exact() {
+	if q.begin >= 0 {
+		q.p, q.begin = pathFrom(q.url, q.begin), -1
 	}
+}
+
+// pairs returns the set of the path's pairs, made once. Made before the
+// path is exact, it holds the pairs past its end too: the probes of more
+// rules pass, and each is then tested against the exact path.
+func (q *query) pairs() *pathFilter {
 	if !q.filtered {
 		q.f, q.filtered = q.p.filter(), true
 	}
-	return q.f.admits(probes)
+	return &q.f
+}
+
+// admits reports whether the path has every probe of a wildcard rule.
+func (q *query) admits(probes uint32) bool {
+	return probes == 0 || q.pairs().admits(probes)
 }
 
 // matchesAt reports whether the pattern of rule i matches the query's
@@ -450,9 +501,10 @@ func (r *Robots) matchesAt(i uint32, q *query) bool {
 	}
 	if !star {
 		if !q.p.slash {
-			// The common case: a literal prefix, or a whole path when
-			// anchored.
+			// The common case: a literal prefix, which needs no end (see
+			// query), or a whole path when anchored.
 			if anchored {
+				q.exact()
 				return q.p.rest == lit
 			}
 			return len(q.p.rest) >= len(lit) && q.p.rest[:len(lit)] == lit
@@ -460,6 +512,7 @@ func (r *Robots) matchesAt(i uint32, q *query) bool {
 	} else if !q.admits(le32(r.text[end : end+filterLen])) {
 		return false
 	}
+	q.exact()
 	return matchPath(lit, anchored, q.p)
 }
 

@@ -904,6 +904,8 @@ func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
 // firstIndexed is first for an indexed group whose rules are [start:end)
 // and whose links start at word at.
 func (r *Robots) firstIndexed(start, end, at, heads, dirs uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+	// The search and its tests of anchored rules read the path's length.
+	q.exact()
 	p := q.p
 	// The last rule whose literal prefix sorts at or before p: the search
 	// narrowed by the samples first, if any, when p has the prefix that
@@ -1102,10 +1104,7 @@ func (r *Robots) searchDir(tab, at, start, run uint32, q *query, pathLen int, bi
 		}
 	}
 	d := at + r.word(tab+2+2*lo)
-	if !q.filtered {
-		q.f, q.filtered = q.p.filter(), true
-	}
-	f := &q.f
+	f := q.pairs()
 	bm := r.words(d, 8)
 	var b [4]uint64
 	total := 0
@@ -1159,10 +1158,7 @@ func (q *query) admitted(recs string, k int) int {
 	if uint32(v) == 0 {
 		return k
 	}
-	if !q.filtered {
-		q.f, q.filtered = q.p.filter(), true
-	}
-	f := &q.f
+	f := q.pairs()
 	if f.admits(uint32(v)) {
 		return k
 	}

@@ -33,15 +33,26 @@ type urlPath struct {
 // before the first '/', '?' or ';'; the path starts at the next of those and
 // ends at '#'; it is "/" when there is none, or when '#' comes first.
 func pathOf(rawURL string) urlPath {
-	s := rawURL
+	s, begin := pathStart(rawURL)
+	if begin < 0 {
+		return urlPath{rest: "/"}
+	}
+	return pathFrom(s, begin)
+}
+
+// pathStart returns rawURL without a leading "//", and where its path
+// starts, as pathOf finds it, or -1 when its path is "/": it has none, or
+// a '#' comes first.
+func pathStart(rawURL string) (s string, begin int) {
+	s = rawURL
 	if host := schemeLen(s); host > 0 {
 		// The usual URL: its scheme holds no '#', and one scan of the host
 		// finds where the path starts, or a '#' before it.
 		begin := scanPathStartOrHash(s, host)
 		if begin < 0 || s[begin] == '#' {
-			return urlPath{rest: "/"}
+			return s, -1
 		}
-		return pathFrom(s, begin)
+		return s, begin
 	}
 	if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
 		s = s[2:]
@@ -60,14 +71,21 @@ func pathOf(rawURL string) urlPath {
 			begin = host + i
 		}
 	}
-	if begin < 0 {
-		return urlPath{rest: "/"}
-	}
 	// A '#' anywhere before the path, even in the scheme, leaves no path.
-	if strings.IndexByte(s[:begin], '#') >= 0 {
-		return urlPath{rest: "/"}
+	if begin < 0 || strings.IndexByte(s[:begin], '#') >= 0 {
+		return s, -1
 	}
-	return pathFrom(s, begin)
+	return s, begin
+}
+
+// rawPath returns the path of s that starts at s[begin], which is '/', '?'
+// or ';', up to the end of s: pathFrom's path when s holds no '#' and no
+// NUL after begin, and otherwise longer (see query.exact).
+func rawPath(s string, begin int) urlPath {
+	if s[begin] != '/' {
+		return urlPath{rest: s[begin:], slash: true}
+	}
+	return urlPath{rest: s[begin:]}
 }
 
 // pathFrom returns the path that starts at s[begin], which is '/', '?' or
@@ -89,10 +107,7 @@ func pathFrom(s string, begin int) urlPath {
 			end = begin + i
 		}
 	}
-	if s[begin] != '/' {
-		return urlPath{rest: s[begin:end], slash: true}
-	}
-	return urlPath{rest: s[begin:end]}
+	return rawPath(s[:end], begin)
 }
 
 // longPath is the length from which pathFrom looks for the path's end with

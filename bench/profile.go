@@ -20,7 +20,9 @@ import (
 //   - "crawler": the crawler-like pass of pass.go, corpus.tsv's questions
 //     alone, in corpus order, of the files temoto also opens;
 //   - "small": the questions of w2 on the small files (small.go), 20 a
-//     file, each file parsed once beforehand: the cost of a question alone.
+//     file, each file parsed once beforehand: the cost of a question alone;
+//   - "w1": w1 on the small files, each parsed and asked its first
+//     question: the fixed cost of a file.
 //
 // A fixed number of passes is for counting instructions, which the load of
 // the machine does not change: the work of one round is the function
@@ -125,8 +127,16 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 				}
 			}
 		}
+	case "w1":
+		set, b := smallSet(c.real)
+		n, bytes = len(set), int64(b)
+		work = func() {
+			for _, w := range set {
+				sinkBool = robotstxt.Parse(w.data).Allowed(w.qs[0].agent, w.qs[0].url)
+			}
+		}
 	default:
-		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass, crawler or small", what)
+		return nil, 0, 0, fmt.Errorf("-profile %q: want parse, pass, crawler, small or w1", what)
 	}
 	return work, n, bytes, nil
 }

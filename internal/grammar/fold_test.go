@@ -40,3 +40,50 @@ func TestFold(t *testing.T) {
 		t.Error(`the Kelvin sign is no "k" and the long s no "s" to robots.txt`)
 	}
 }
+
+// TestCompareFoldOrder holds CompareFold to its definition, byte by byte:
+// shorter first, then the first byte where a folded with Lower and tok
+// differ. The inputs meet every byte value, letters at the
+// edges of 'A'-'Z' and 'a'-'z', and lengths on both sides of a word.
+func TestCompareFoldOrder(t *testing.T) {
+	byBytes := func(a, tok string) int {
+		if len(a) != len(tok) {
+			return len(a) - len(tok)
+		}
+		for i := range len(a) {
+			if x, y := Lower(a[i]), tok[i]; x != y {
+				return int(x) - int(y)
+			}
+		}
+		return 0
+	}
+	sign := func(c int) int { return min(max(c, -1), 1) }
+	rng := rand.New(rand.NewPCG(3, 31))
+	const edges = "@AZ[`az{\x00\x7f\x80\xc1\xdb\xff-_"
+	for range 50000 {
+		n := rng.IntN(20)
+		a := make([]byte, n)
+		for i := range a {
+			if rng.IntN(2) == 0 {
+				a[i] = edges[rng.IntN(len(edges))]
+			} else {
+				a[i] = byte(rng.IntN(256))
+			}
+		}
+		// tok: a folded, then maybe one byte changed, so that most pairs
+		// agree up to some byte.
+		var tok []byte
+		for _, c := range a {
+			tok = append(tok, Lower(c))
+		}
+		if n > 0 && rng.IntN(4) > 0 {
+			tok[rng.IntN(n)] = edges[rng.IntN(len(edges))]
+		}
+		if got, want := sign(CompareFold(string(a), string(tok))), sign(byBytes(string(a), string(tok))); got != want {
+			t.Fatalf("CompareFold(%q, %q) has sign %d, want %d", a, tok, got, want)
+		}
+		if got, want := sign(CompareFold(a, tok)), sign(byBytes(string(a), string(tok))); got != want {
+			t.Fatalf("CompareFold([]byte(%q), []byte(%q)) has sign %d, want %d", a, tok, got, want)
+		}
+	}
+}

@@ -421,6 +421,9 @@ func (r *Robots) scan(start, end uint32, q *query, bi uint32, bo uint64) (uint32
 
 // textKey is ruleKey of a pattern as the text holds it, final '$'
 // included: "/$" is the anchored "/", whose key is 0.
+// It is not ruleKey of the pattern cut: that costs the parse and first
+// question of the small files 0.4% more instructions (TestTextKey pins the
+// two together).
 func textKey(pat string) byte {
 	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && (pat[1] != '$' || len(pat) > 2) {
 		return pat[1]

@@ -281,3 +281,27 @@ func TestProbesAnyPairsAnyOrder(t *testing.T) {
 		t.Fatal("no wildcard rule with pairs: the test rewrote no probes")
 	}
 }
+
+// TestTextKey pins textKey, which reads a rule's key from its pattern as
+// the text holds it, final '$' included, to ruleKey of the pattern without
+// that '$', over every pattern of up to four bytes of an alphabet that
+// holds the bytes the two look at.
+func TestTextKey(t *testing.T) {
+	const alphabet = "/*$a"
+	var pats []string
+	var grow func(p string)
+	grow = func(p string) {
+		pats = append(pats, p)
+		if len(p) < 4 {
+			for i := range len(alphabet) {
+				grow(p + alphabet[i:i+1])
+			}
+		}
+	}
+	grow("")
+	for _, p := range pats {
+		if got, want := textKey(p), ruleKey(strings.TrimSuffix(p, "$")); got != want {
+			t.Errorf("textKey(%q) = %q, ruleKey of the pattern without its '$' = %q", p, got, want)
+		}
+	}
+}

@@ -311,9 +311,9 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 	if n == 0 {
 		return 0, 0
 	}
-	q := query{p: urlPath{rest: "/"}, begin: -1}
+	q := query{p: urlPath{rest: "/"}}
 	if s, begin := pathStart(url); begin >= 0 {
-		q.p, q.url, q.begin = rawPath(s, begin), s, begin
+		q.p, q.url = rawPath(s, begin), s
 	}
 	if merged != 0 {
 		return r.first(merged-1, &q, 0, 0)
@@ -462,16 +462,16 @@ func patternOrder(n, w0, w1 uint32) uint64 {
 // (bench/README.md, "Questions: the path's end when a test needs it").
 type query struct {
 	p        urlPath
-	url      string // the URL p is from, while begin >= 0
-	begin    int    // where p starts in url, or -1 once p is exact
+	url      string // the URL whose end p runs to, or "" once p is exact
 	filtered bool
 	f        pathFilter
 }
 
-// exact cuts the path at its end, once.
+// exact cuts the path at its end, once. Until then p.rest is the end of
+// the URL, from where the path starts.
 func (q *query) exact() {
-	if q.begin >= 0 {
-		q.p, q.begin = pathFrom(q.url, q.begin), -1
+	if q.url != "" {
+		q.p, q.url = pathFrom(q.url, len(q.url)-len(q.p.rest)), ""
 	}
 }
 

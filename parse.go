@@ -71,6 +71,7 @@ type builder struct {
 	indexMin int        // groups with this many rules or more are indexed
 	copied   uint32     // rules copied into merged groups (see addList)
 	obs      *observing // reports each line, or nil (see parse_observe.go)
+	ask      *asking    // the one query the lines answer, or nil (see lazy.go)
 }
 
 type agentName struct {
@@ -111,8 +112,14 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 	b.init(data, indexMin)
 	b.obs = obs
 	defer b.release()
-	lx := newLexer(data)
-	if obs != nil {
+	b.read()
+	return b.finish()
+}
+
+// read reads the lines of the builder's file into it.
+func (b *builder) read() {
+	lx := newLexer(b.src)
+	if b.obs != nil {
 		lx.searchEachCR()
 	}
 	b.lines(&lx)
@@ -120,11 +127,13 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 		// A CR that ends no CR LF: the lines were not the file's.
 		b.reset()
 		b.hasRules = false
-		lx = newLexer(data)
+		if b.ask != nil {
+			b.ask.group = -1
+		}
+		lx = newLexer(b.src)
 		lx.searchEachCR()
 		b.lines(&lx)
 	}
-	return b.finish()
 }
 
 // lines reads the lines of lx into b.
@@ -210,8 +219,13 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 	case grammar.KeyAllow, grammar.KeyDisallow:
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
-		b.addSitemap(num, value)
+		if b.ask == nil {
+			b.addSitemap(num, value)
+		}
 	default:
+		if b.ask != nil {
+			return // a query reads only rules and agents
+		}
 		if len(b.groups) == 0 && !grammar.IsToken(key) {
 			// Before the first group, only a key made of letters, '-' and
 			// '_' is kept: an HTML page served as robots.txt has many
@@ -252,6 +266,9 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		// (escaping leaves a first '/' or '*' alone). It is not kept: the
 		// diagnostics report it.
 		return
+	}
+	if b.ask != nil && !b.asks() {
+		return // a group that cannot decide the query
 	}
 	escape, star := scanValue(value)
 	at, inFile := b.fileOffset(value)

@@ -117,6 +117,13 @@ import (
 type Robots struct {
 	kind Kind
 
+	// srcN is the length of a file whose parse is deferred, or 0 (see
+	// lazy.go): src holds its bytes until a query compiles it, and full
+	// the compiled Robots once one has.
+	srcN uint16
+	src  atomic.Pointer[byte]
+	full atomic.Pointer[Robots]
+
 	// A parsed file is one string: the bytes it keeps, then records that
 	// refer into them from wordsAt on (see layout.go). Without records, as
 	// for AllowAll and DisallowAll, there are no groups.
@@ -187,6 +194,9 @@ type Decision struct {
 // to data, which the caller may reuse. Parse reads at most the first 256 MiB
 // of data.
 func Parse(data []byte) *Robots {
+	if 0 < len(data) && len(data) <= lazyMax {
+		return deferParse(data)
+	}
 	return parse(data)
 }
 
@@ -223,6 +233,13 @@ func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil {
 		return true
 	}
+	if r.srcN != 0 {
+		c, src := r.forQuery()
+		if c == nil {
+			return firstAllowed(src, agent, url)
+		}
+		r = c
+	}
 	at, n, merged := r.groupsOf(agent)
 	_, o := r.decide(at, n, merged, nil, url)
 	if o == 0 {
@@ -239,7 +256,7 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r == nil || !r.hasWords() {
+	if r = r.compiled(); r == nil || !r.hasWords() {
 		return nil
 	}
 	var out []string
@@ -252,7 +269,7 @@ func (r *Robots) Sitemaps() []string {
 // file order. They belong to no group; the lines of a group are its
 // [Group.Others].
 func (r *Robots) Others() []Other {
-	if r == nil || !r.hasWords() {
+	if r = r.compiled(); r == nil || !r.hasWords() {
 		return nil
 	}
 	var out []Other

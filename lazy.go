@@ -92,8 +92,43 @@ func (r *Robots) compile() *Robots {
 // firstOrder).
 type asking struct {
 	agent string
+	p     urlPath
 	group int  // the group keep was decided for, or -1
 	keep  bool // whether its rules can decide
+}
+
+// rejects reports whether the pattern of an Allow or Disallow value surely
+// does not match the query's path, without compiling it: the value and the
+// path differ at a byte before any byte that the pattern's normalisation
+// could change ('%' and bytes ≥ 0x80) or that is not literal ('*', '$').
+// The normalised pattern starts with the same bytes as the value up to
+// there, so it cannot match either. An Allow rule's index fallback, a
+// prefix of its value, is rejected only when the difference lies within
+// it.
+func (a *asking) rejects(value []byte, allow bool) bool {
+	path := a.p.rest
+	if a.p.slash {
+		return false
+	}
+	i := 0
+	for i < len(value) {
+		c := value[i]
+		if c == '%' || c == '*' || c == '$' || c >= 0x80 {
+			return false
+		}
+		if i == len(path) || path[i] != c {
+			break
+		}
+		i++
+	}
+	if i == len(value) {
+		return false // a prefix of the path: it matches
+	}
+	slash := -1
+	if allow {
+		slash = indexFallback(value)
+	}
+	return slash < 0 || slash >= i
 }
 
 // firstAllowed is Robots.Allowed for the file src, read once.
@@ -113,9 +148,9 @@ func firstOrder(src, agent, url string) uint64 {
 	var b builder
 	b.init(unsafe.Slice(unsafe.StringData(src), len(src)), indexMin)
 	defer b.release()
-	b.ask = &asking{agent: agent, group: -1}
+	b.ask = &asking{agent: agent, p: pathOf(url), group: -1}
 	b.read()
-	return b.decideAsked(pathOf(url))
+	return b.decideAsked(b.ask.p)
 }
 
 // asks reports whether the rules of the current group may decide the

@@ -267,8 +267,8 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		// diagnostics report it.
 		return
 	}
-	if b.ask != nil && !b.asks() {
-		return // a group that cannot decide the query
+	if b.ask != nil && (!b.asks() || b.ask.rejects(value, allow)) {
+		return // a rule that cannot decide the query
 	}
 	escape, star := scanValue(value)
 	at, inFile := b.fileOffset(value)

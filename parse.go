@@ -304,9 +304,10 @@ func cutAnchor(pat []byte) ([]byte, ruleFlags) {
 }
 
 // probeLast gives the rule last appended, whose literal pattern is lit,
-// its probes where they pay (see probesPay).
+// its probes where they pay (see probesPay): not for a query that reads
+// the lines (see lazy.go), which tests each rule once.
 func (b *builder) probeLast(lit []byte) {
-	if ru := &b.rules[len(b.rules)-1]; probesPay(ru, false) {
+	if ru := &b.rules[len(b.rules)-1]; probesPay(ru, false) && b.ask == nil {
 		ru.probes = patternProbes(lit)
 	}
 }

@@ -91,6 +91,7 @@ func (r *Robots) compile() *Robots {
 // asking is the query a builder's lines answer, in place of a parse (see
 // firstOrder).
 type asking struct {
+	on    bool // whether the builder answers a query
 	agent string
 	p     urlPath
 	group int  // the group keep was decided for, or -1
@@ -145,10 +146,11 @@ func firstAllowed(src, agent, url string) bool {
 // the rules of the groups that name agent or "*" and none of the rest, and
 // builds nothing from them.
 func firstOrder(src, agent, url string) uint64 {
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
 	var b builder
-	b.init(unsafe.Slice(unsafe.StringData(src), len(src)), indexMin)
-	defer b.release()
-	b.ask = &asking{agent: agent, p: pathOf(url), group: -1}
+	b.init(sc, unsafe.Slice(unsafe.StringData(src), len(src)), indexMin)
+	b.ask = asking{on: true, agent: agent, p: pathOf(url), group: -1}
 	b.read()
 	return b.decideAsked(b.ask.p)
 }
@@ -157,7 +159,7 @@ func firstOrder(src, agent, url string) uint64 {
 // query: whether the group names its agent or "*". It is decided at the
 // group's first rule, when all the group's User-agent lines are read.
 func (b *builder) asks() bool {
-	a := b.ask
+	a := &b.ask
 	if g := len(b.groups) - 1; a.group != g {
 		n := len(b.global)
 		a.group, a.keep = g, n > 0 && b.global[n-1] == uint32(g) || b.namesAgent(g)

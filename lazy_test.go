@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -142,6 +143,79 @@ func TestDeferredParse(t *testing.T) {
 		}
 		if r.src.Load() != nil {
 			t.Errorf("after %s first and a compile, the file's copy is kept", first.name)
+		}
+	}
+}
+
+// checkFirst checks that the first question of a fresh Parse of body,
+// answered from its lines (see firstOrder), finds the rule that decides d,
+// the compiled file's Decision: the same line and answer.
+func checkFirst(t *testing.T, body []byte, agent, url string, d Decision) {
+	t.Helper()
+	o := firstOrder(string(body[:min(len(body), maxFileLen)]), agent, url)
+	line, allowed := 0, true
+	if o != 0 {
+		line, allowed = int(^uint32(o)), orderAllows(o)
+	}
+	if line != d.Line || allowed != d.Allowed {
+		t.Fatalf("%q: the first question of (%q, %q) finds line %d (allowed %v), Decide says %+v", clipBody(body), agent, url, line, allowed, d)
+	}
+}
+
+// TestFirstQuestionNoAllocs checks that the first question of a deferred
+// file allocates nothing: it reads the lines into the parse's pooled
+// working space and keeps nothing.
+func TestFirstQuestionNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector, sync.Pool drops what is put in it")
+	}
+	for _, name := range []string{"small.txt", "agents.txt"} {
+		src := string(readTestdata(t, name))
+		if len(src) > lazyMax {
+			t.Fatalf("%s has %d bytes: Parse does not defer it", name, len(src))
+		}
+		for _, q := range [][2]string{
+			{"Googlebot", "https://shop.example.com/checkout/step-2"},
+			{"UnknownBot", "https://shop.example.com?sessionid=1"},
+			{"UnknownBot", "https://shop.example.com/caf%C3%A9/%e3%82"},
+			{"", "/"},
+		} {
+			if n := testing.AllocsPerRun(100, func() { boolSink = firstAllowed(src, q[0], q[1]) }); n != 0 {
+				t.Errorf("%s: the first Allowed(%q, %q) allocates %v times, want 0", name, q[0], q[1], n)
+			}
+		}
+	}
+}
+
+// TestFirstQuestionsRace has goroutines ask a fresh deferred Robots at
+// once, so that the first question, the compile and the questions after
+// it race; run with -race. Each answer must be the compiled file's.
+func TestFirstQuestionsRace(t *testing.T) {
+	body := []byte(concurrentBody)
+	urls := []string{"/", "/private/x", "/d/", "/a/b.pdf", "/caf%C3%A9/menu", "/x/tmp/y"}
+	want := parse(body)
+	for range 20 {
+		r := Parse(body)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for n := range 8 {
+			wg.Go(func() {
+				<-start
+				for k := range urls {
+					u := urls[(n+k)%len(urls)]
+					if got := r.Allowed("Googlebot", u); got != want.Allowed("Googlebot", u) {
+						t.Errorf("Allowed(Googlebot, %q) = %v, want %v", u, got, !got)
+					}
+					if n%3 == 0 {
+						r.Sitemaps()
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if r.src.Load() != nil || r.full.Load() == streamedOnce {
+			t.Error("after many questions the file is not compiled, or its copy is kept")
 		}
 	}
 }

@@ -30,13 +30,21 @@
 // asking many URLs for one agent selects the agent's [Group] once with
 // [Robots.Group] and asks it; a crawler that answers to several agents asks
 // [Robots.GroupFor]. A query's cost does not grow with the size of the
-// file: large groups are indexed by the literal prefix of their rules. The
-// index is built when a query needs it, not by Parse, as many files are
-// asked one question: the first query that reaches a large group reads
-// all its rules, the next builds the group's index, once, in an
-// allocation of its own (a copy of the group's patterns and about 28
-// bytes a rule), and every later one searches it. Allowed and Decide allocate
-// nothing but that index. A parsed file has a versioned binary form
+// file: large groups are indexed by the literal prefix of their rules.
+//
+// Many files are asked one question, so Parse leaves work to the queries
+// that need it. A file of at most 4 KiB, as most robots.txt files are, is
+// kept as a copy: the first [Robots.Allowed] is answered from one pass over
+// its lines, and the next query, or the first of another kind (Decide,
+// Group, Sitemaps, ...), compiles it, once, in an allocation of its own,
+// and drops the copy. A larger file is compiled by Parse. In a compiled
+// file, the index of a large group is built when a query needs it: the first query that
+// reaches the group reads all its rules, the next builds the group's
+// index, once, in an allocation of its own (a copy of the group's patterns
+// and about 28 bytes a rule), and every later one searches it. Allowed and
+// Decide allocate nothing but the compiled file and the index. A crawler
+// that will ask a file many questions can call [Robots.Group] at once, which
+// compiles it. A parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
 // measures both, per file of a corpus of real robots.txt files).
@@ -192,7 +200,8 @@ type Decision struct {
 // Parse parses a robots.txt body. It never fails and never panics: lines that
 // are not rules are skipped (package lint says why). The result does not refer
 // to data, which the caller may reuse. Parse reads at most the first 256 MiB
-// of data.
+// of data. A file of at most 4 KiB is copied and compiled by the queries
+// that need it (see the package documentation).
 func Parse(data []byte) *Robots {
 	if 0 < len(data) && len(data) <= lazyMax {
 		return deferParse(data)

@@ -26,9 +26,9 @@ const lazyMax = 4 << 10
 
 var _ = uint16(lazyMax) // compiles only while it fits
 
-// streamedOnce is what Robots.full holds once a query has read the file's
-// lines without compiling it.
-var streamedOnce = &Robots{kind: Parsed}
+// streamedOnce is what Robots.full points to once a query has read the
+// file's lines without compiling it.
+var streamedOnce Robots
 
 // deferParse returns the Robots of data, 1 to lazyMax bytes, whose parse
 // is deferred: a copy of data, compiled when a query needs it.
@@ -46,24 +46,22 @@ func (r *Robots) compiled() *Robots {
 	if r == nil || r.srcN == 0 {
 		return r
 	}
-	if c := r.full.Load(); c != nil && c != streamedOnce {
+	if c := r.full.Load(); c != nil && c != &streamedOnce {
 		return c
 	}
 	return r.compile()
 }
 
-// forQuery returns what answers a query of r, whose parse is deferred: the
-// compiled file, or for the first query, nil and the file's bytes.
-func (r *Robots) forQuery() (*Robots, string) {
-	if c := r.full.Load(); c != nil && c != streamedOnce {
-		return c, ""
-	}
-	if r.full.CompareAndSwap(nil, streamedOnce) {
+// allowedDeferred is Allowed for a Robots whose parse is deferred and that
+// no query has compiled yet: the first query reads the file's lines, the
+// others compile it.
+func (r *Robots) allowedDeferred(agent, url string) bool {
+	if r.full.CompareAndSwap(nil, &streamedOnce) {
 		if p := r.src.Load(); p != nil {
-			return nil, unsafe.String(p, int(r.srcN))
+			return firstAllowed(unsafe.String(p, int(r.srcN)), agent, url)
 		}
 	}
-	return r.compile(), ""
+	return r.compile().Allowed(agent, url)
 }
 
 // compile parses r's bytes into the compiled file and stores it. Queries
@@ -72,7 +70,7 @@ func (r *Robots) forQuery() (*Robots, string) {
 func (r *Robots) compile() *Robots {
 	for {
 		c := r.full.Load()
-		if c != nil && c != streamedOnce {
+		if c != nil && c != &streamedOnce {
 			return c
 		}
 		p := r.src.Load()

@@ -214,7 +214,7 @@ func TestFirstQuestionsRace(t *testing.T) {
 		}
 		close(start)
 		wg.Wait()
-		if r.src.Load() != nil || r.full.Load() == streamedOnce {
+		if r.src.Load() != nil || r.full.Load() == &streamedOnce {
 			t.Error("after many questions the file is not compiled, or its copy is kept")
 		}
 	}

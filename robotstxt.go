@@ -243,9 +243,11 @@ func (r *Robots) Allowed(agent, url string) bool {
 		return true
 	}
 	if r.srcN != 0 {
-		c, src := r.forQuery()
-		if c == nil {
-			return firstAllowed(src, agent, url)
+		// A file whose parse is deferred (see lazy.go): its compiled
+		// Robots, once a query has made it.
+		c := r.full.Load()
+		if c == nil || c == &streamedOnce {
+			return r.allowedDeferred(agent, url)
 		}
 		r = c
 	}

@@ -242,10 +242,9 @@ func conformance(t *testing.T, name string, indexMin int) {
 		if got := r.Allowed(c.agent, c.url); got != d.Allowed {
 			t.Errorf("%s:%d: Allowed=%v but Decide.Allowed=%v", name, c.lineNo, got, d.Allowed)
 		}
-		if indexMin > 1 && len(c.robots) <= 64<<10 {
+		if indexMin > 1 && len(c.robots) <= lazyMax {
 			// The first question of a fresh Parse, read from the lines:
-			// the same rule (files past 64 KiB only cost time here; Parse
-			// defers files of at most lazyMax bytes).
+			// the same rule.
 			checkFirst(t, c.robots, c.agent, c.url, d)
 		}
 	}

@@ -198,7 +198,7 @@ func TestMergedGroups(t *testing.T) {
 		fmt.Fprintf(&b, "User-agent: a\n%sDisallow: /d%d/\nAllow: /d%d/x$\nCrawl-delay: %d\n", star, i, i, i+1)
 	}
 	body := []byte(b.String())
-	r, slow := Parse(body), slowParse(body)
+	r, slow := parse(body), slowParse(body)
 	copies := 0
 	for g := range r.numGroups() {
 		if r.isCopy(g) {
@@ -223,7 +223,7 @@ func TestMergedGroups(t *testing.T) {
 
 // TestMergedListsShareACopy checks that equal lists share one merged copy.
 func TestMergedListsShareACopy(t *testing.T) {
-	r := Parse([]byte(strings.Repeat("User-agent: a\nUser-agent: b\nDisallow: /x\n", mergeMin)))
+	r := parse([]byte(strings.Repeat("User-agent: a\nUser-agent: b\nDisallow: /x\n", mergeMin)))
 	copies := 0
 	for g := range r.numGroups() {
 		if r.isCopy(g) {

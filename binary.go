@@ -65,6 +65,7 @@ func (r *Robots) MarshalBinary() ([]byte, error) {
 	if r == nil {
 		kind = AllowAll
 	} else {
+		r = r.compiled()
 		kind, wordsAt, text = r.kind, r.wordsAt, r.text
 	}
 	out := make([]byte, binaryHeader+len(text))
@@ -108,6 +109,9 @@ func (r *Robots) UnmarshalBinary(data []byte) error {
 	}
 	r.kind, r.wordsAt, r.text = loaded.kind, loaded.wordsAt, loaded.text
 	r.indexes.Store(nil)
+	r.srcN = 0
+	r.src.Store(nil)
+	r.full.Store(nil)
 	return nil
 }
 

@@ -242,6 +242,11 @@ func conformance(t *testing.T, name string, indexMin int) {
 		if got := r.Allowed(c.agent, c.url); got != d.Allowed {
 			t.Errorf("%s:%d: Allowed=%v but Decide.Allowed=%v", name, c.lineNo, got, d.Allowed)
 		}
+		if indexMin > 1 && len(c.robots) <= lazyMax {
+			// The first question of a fresh Parse, read from the lines:
+			// the same rule.
+			checkFirst(t, c.robots, c.agent, c.url, d)
+		}
 	}
 	n := len(cases)
 	t.Logf("%s: allowed %d/%d (%.2f%%), line %d/%d (%.2f%%)", name,

@@ -224,6 +224,10 @@ func checkDecide(t *testing.T, body []byte, r *Robots, slow *slowFile, agent, ur
 	if want := slow.decide(agent, url); d != want {
 		t.Fatalf("%q: Decide(%q, %q) = %+v, slow reference says %+v", clipBody(body), agent, url, d, want)
 	}
+	if len(body) <= lazyMax {
+		// As Parse's first question of this file (see lazy.go).
+		checkFirst(t, body, agent, url, d)
+	}
 
 	rules := g.Rules()
 	var want []Rule

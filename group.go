@@ -151,7 +151,7 @@ func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
 // for how agent is compared). It allocates nothing.
 func (r *Robots) Group(agent string) Group {
-	if r == nil {
+	if r = r.compiled(); r == nil {
 		return Group{}
 	}
 	at, n, merged := r.groupsOf(agent)
@@ -180,7 +180,7 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 // before the first group, which apply to every crawler whose groups state
 // none. It allocates nothing.
 func (r *Robots) NoGroup() Group {
-	if r == nil {
+	if r = r.compiled(); r == nil {
 		return Group{}
 	}
 	return Group{r: r}
@@ -209,7 +209,7 @@ func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list
 // group of another crawler (Googlebot-Image falls back to Googlebot) asks
 // [Robots.NamesAgent] first, then [Robots.Group].
 func (r *Robots) GroupFor(agents []string) Group {
-	if r == nil {
+	if r = r.compiled(); r == nil {
 		return Group{}
 	}
 	var g Group
@@ -250,7 +250,7 @@ func (r *Robots) GroupFor(agents []string) Group {
 // compared as in [Robots.Allowed]: whether agent has groups of its own
 // rather than those for "*".
 func (r *Robots) NamesAgent(agent string) bool {
-	if r == nil {
+	if r = r.compiled(); r == nil {
 		return false
 	}
 	_, ok := r.findAgent(agent)

@@ -777,7 +777,7 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	var b builder
 	b.scratch = scratchPool.Get().(*scratch)
 	b.reset()
-	defer b.release()
+	defer b.scratch.release()
 	b.src = unsafe.Slice(unsafe.StringData(r.text), len(r.text))
 	n := end - start
 	rules := slices.Grow(b.rules[:0], int(n))[:n]

@@ -114,7 +114,7 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 		// Each question to a fresh parse: its first query scans a group
 		// with an index (see Robots.scan), and the next ones, in
 		// checkDecide, search the index built for them.
-		checkIndexedQuestions(t, rng, body, func() *Robots { return Parse(body) }, slow)
+		checkIndexedQuestions(t, rng, body, func() *Robots { return parse(body) }, slow)
 	}
 }
 
@@ -128,7 +128,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 	for i := range 3 * walkMax {
 		fmt.Fprintf(&b, "Disallow: /d%d/\nAllow: /d%d/*.css$\n", i, i)
 	}
-	r := Parse([]byte(b.String()))
+	r := parse([]byte(b.String()))
 	if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
 		t.Fatal("the test wants a group with an index")
 	}
@@ -170,7 +170,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 		}
 	}
 	body := []byte(b.String())
-	r, slow := Parse(body), slowParse(body)
+	r, slow := parse(body), slowParse(body)
 	if _, wild, _ := r.groupRules(1); wild&idxBit == 0 {
 		t.Fatal("the test wants two groups with an index")
 	}
@@ -188,7 +188,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 	}
 
 	other := []byte("User-agent: a\nDisallow: /\n")
-	data, _ := Parse(other).MarshalBinary()
+	data, _ := parse(other).MarshalBinary()
 	if err := r.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestRunDirectory(t *testing.T) {
 		fmt.Fprintf(&b, "Disallow: /*/d%d/%c\nAllow: /*/d%d/*.css$\n", i, 'a'+i%5, i%7)
 	}
 	body := []byte(b.String())
-	r, slow := Parse(body), slowParse(body)
+	r, slow := parse(body), slowParse(body)
 	checkDecide(t, body, r, slow, "x", "/a/d1/a")
 	checkDecide(t, body, r, slow, "x", "/a/d2/b")
 	x := r.indexes.Load()
@@ -356,7 +356,7 @@ func TestIndexIsUsed(t *testing.T) {
 		{"fewIndexed-1 rules over 26 keys", rules(fewIndexed-1, spread), false},
 		{"fewIndexed rules over 26 keys", rules(fewIndexed, spread), true},
 	} {
-		r := Parse([]byte("User-agent: a\nDisallow: /x\nUser-agent: b\n" + tt.group))
+		r := parse([]byte("User-agent: a\nDisallow: /x\nUser-agent: b\n" + tt.group))
 		for i, want := range []bool{false, tt.want} {
 			_, wild, _ := r.groupRules(uint32(i))
 			if got := wild&idxBit != 0; got != want {
@@ -419,7 +419,7 @@ func TestIndexSamples(t *testing.T) {
 			b.WriteString(key + p + "\n")
 		}
 		body := []byte(b.String())
-		indexed, plain := Parse(body), parseWith(body, 1<<30)
+		indexed, plain := parse(body), parseWith(body, 1<<30)
 		if _, wild, end := indexed.groupRules(0); wild&idxBit == 0 || end < sampleMin {
 			t.Fatalf("the group of %d rules is not indexed with samples", end)
 		}
@@ -653,7 +653,7 @@ func TestProbesOfMergedCopies(t *testing.T) {
 		fmt.Fprintf(&b, "User-agent: a\nDisallow: /d%d*.pdf\nAllow: /d*/keep%d$\nDisallow: /e*x%d\n", i, i, i)
 	}
 	body := []byte(b.String())
-	r, slow := Parse(body), slowParse(body)
+	r, slow := parse(body), slowParse(body)
 	var walked, indexed int
 	for g := range r.numGroups() {
 		start, _, end := r.groupRules(g)
@@ -764,7 +764,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				r := Parse(data)
+				r := parse(data)
 				boolSink = r.Allowed("Googlebot", "/")
 				boolSink = r.Allowed("Googlebot", "/a")
 			}

@@ -94,12 +94,6 @@ func (r *Robots) orderAt(i uint32) uint64 {
 	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
 }
 
-// order returns the order of a decoded rule (see patternOrder), from its
-// rank and line, as the test's reference.
-func (ru rule) order() uint64 {
-	return uint64(ru.rank())<<32 | uint64(^ru.line)
-}
-
 // before reports whether a takes precedence over b, as SPEC §5 says it:
 // longer pattern first, then Allow, then the earlier line.
 func before(a, b rule) bool {

@@ -71,6 +71,7 @@ type builder struct {
 	indexMin int        // groups with this many rules or more are indexed
 	copied   uint32     // rules copied into merged groups (see addList)
 	obs      *observing // reports each line, or nil (see parse_observe.go)
+	ask      asking     // the one query the lines answer, if ask.on (see lazy.go)
 }
 
 type agentName struct {
@@ -107,12 +108,19 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 	// The parse reads nothing past the file, not even in the room of the
 	// caller's slice beyond it (see headBytes).
 	data = data[:min(len(data), maxFileLen):min(len(data), maxFileLen)]
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
 	var b builder
-	b.init(data, indexMin)
+	b.init(sc, data, indexMin)
 	b.obs = obs
-	defer b.release()
-	lx := newLexer(data)
-	if obs != nil {
+	b.read()
+	return b.finish()
+}
+
+// read reads the lines of the builder's file into it.
+func (b *builder) read() {
+	lx := newLexer(b.src)
+	if b.obs != nil {
 		lx.searchEachCR()
 	}
 	b.lines(&lx)
@@ -120,11 +128,13 @@ func parseLines(data []byte, indexMin int, obs *observing) *Robots {
 		// A CR that ends no CR LF: the lines were not the file's.
 		b.reset()
 		b.hasRules = false
-		lx = newLexer(data)
+		if b.ask.on {
+			b.ask.group = -1
+		}
+		lx = newLexer(b.src)
 		lx.searchEachCR()
 		b.lines(&lx)
 	}
-	return b.finish()
 }
 
 // lines reads the lines of lx into b.
@@ -178,8 +188,7 @@ func (b *builder) lines(lx *lexer) {
 
 // init makes b, in place (a builder is large), a builder for data with
 // scratch space from the pool; release gives the space back.
-func (b *builder) init(data []byte, indexMin int) {
-	sc := scratchPool.Get().(*scratch)
+func (b *builder) init(sc *scratch, data []byte, indexMin int) {
 	b.src, b.indexMin, b.scratch = data, indexMin, sc
 	b.reset()
 	// Room for the rules a file of this size mostly has, bounded: a page
@@ -210,8 +219,13 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 	case grammar.KeyAllow, grammar.KeyDisallow:
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
-		b.addSitemap(num, value)
+		if !b.ask.on {
+			b.addSitemap(num, value)
+		}
 	default:
+		if b.ask.on {
+			return // a query reads only rules and agents
+		}
 		if len(b.groups) == 0 && !grammar.IsToken(key) {
 			// Before the first group, only a key made of letters, '-' and
 			// '_' is kept: an HTML page served as robots.txt has many
@@ -253,6 +267,9 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		// diagnostics report it.
 		return
 	}
+	if b.ask.on && (!b.asks() || b.ask.rejects(value, allow)) {
+		return // a rule that cannot decide the query
+	}
 	escape, star := scanValue(value)
 	at, inFile := b.fileOffset(value)
 	if escape || !inFile || allow && indexFallback(value) >= 0 {
@@ -287,9 +304,10 @@ func cutAnchor(pat []byte) ([]byte, ruleFlags) {
 }
 
 // probeLast gives the rule last appended, whose literal pattern is lit,
-// its probes where they pay (see probesPay).
+// its probes where they pay (see probesPay): not for a query that reads
+// the lines (see lazy.go), which tests each rule once.
 func (b *builder) probeLast(lit []byte) {
-	if ru := &b.rules[len(b.rules)-1]; probesPay(ru, false) {
+	if ru := &b.rules[len(b.rules)-1]; probesPay(ru, false) && !b.ask.on {
 		ru.probes = patternProbes(lit)
 	}
 }
@@ -594,11 +612,12 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // a fifth of the time to parse the corpus.
 const maxPooled = 4 << 20
 
-// release returns the builder's scratch space to the pool, grown as the
-// parse left it, unless it has grown past maxPooled.
-func (b *builder) release() {
-	if b.scratch.size() <= maxPooled {
-		scratchPool.Put(b.scratch)
+// release returns a builder's scratch space to the pool, grown as the
+// parse left it, unless it has grown past maxPooled. It takes the scratch,
+// not the builder, so that nothing the builder points to escapes with it.
+func (s *scratch) release() {
+	if s.size() <= maxPooled {
+		scratchPool.Put(s)
 	}
 }
 

@@ -30,13 +30,21 @@
 // asking many URLs for one agent selects the agent's [Group] once with
 // [Robots.Group] and asks it; a crawler that answers to several agents asks
 // [Robots.GroupFor]. A query's cost does not grow with the size of the
-// file: large groups are indexed by the literal prefix of their rules. The
-// index is built when a query needs it, not by Parse, as many files are
-// asked one question: the first query that reaches a large group reads
-// all its rules, the next builds the group's index, once, in an
-// allocation of its own (a copy of the group's patterns and about 28
-// bytes a rule), and every later one searches it. Allowed and Decide allocate
-// nothing but that index. A parsed file has a versioned binary form
+// file: large groups are indexed by the literal prefix of their rules.
+//
+// Many files are asked one question, so Parse leaves work to the queries
+// that need it. A file of at most 4 KiB, as most robots.txt files are, is
+// kept as a copy: the first [Robots.Allowed] is answered from one pass over
+// its lines, and the next query, or the first of another kind (Decide,
+// Group, Sitemaps, ...), compiles it, once, in an allocation of its own,
+// and drops the copy. A larger file is compiled by Parse. In a compiled
+// file, the index of a large group is built when a query needs it: the first query that
+// reaches the group reads all its rules, the next builds the group's
+// index, once, in an allocation of its own (a copy of the group's patterns
+// and about 28 bytes a rule), and every later one searches it. Allowed and
+// Decide allocate nothing but the compiled file and the index. A crawler
+// that will ask a file many questions can call [Robots.Group] at once, which
+// compiles it. A parsed file has a versioned binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
 // measures both, per file of a corpus of real robots.txt files).
@@ -117,6 +125,13 @@ import (
 type Robots struct {
 	kind Kind
 
+	// srcN is the length of a file whose parse is deferred, or 0 (see
+	// lazy.go): src holds its bytes until a query compiles it, and full
+	// the compiled Robots once one has.
+	srcN uint16
+	src  atomic.Pointer[byte]
+	full atomic.Pointer[Robots]
+
 	// A parsed file is one string: the bytes it keeps, then records that
 	// refer into them from wordsAt on (see layout.go). Without records, as
 	// for AllowAll and DisallowAll, there are no groups.
@@ -185,8 +200,12 @@ type Decision struct {
 // Parse parses a robots.txt body. It never fails and never panics: lines that
 // are not rules are skipped (package lint says why). The result does not refer
 // to data, which the caller may reuse. Parse reads at most the first 256 MiB
-// of data.
+// of data. A file of at most 4 KiB is copied and compiled by the queries
+// that need it (see the package documentation).
 func Parse(data []byte) *Robots {
+	if 0 < len(data) && len(data) <= lazyMax {
+		return deferParse(data)
+	}
 	return parse(data)
 }
 
@@ -223,6 +242,15 @@ func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil {
 		return true
 	}
+	if r.srcN != 0 {
+		// A file whose parse is deferred (see lazy.go): its compiled
+		// Robots, once a query has made it.
+		c := r.full.Load()
+		if c == nil || c == &streamedOnce {
+			return r.allowedDeferred(agent, url)
+		}
+		r = c
+	}
 	at, n, merged := r.groupsOf(agent)
 	_, o := r.decide(at, n, merged, nil, url)
 	if o == 0 {
@@ -239,7 +267,7 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r == nil || !r.hasWords() {
+	if r = r.compiled(); r == nil || !r.hasWords() {
 		return nil
 	}
 	var out []string
@@ -252,7 +280,7 @@ func (r *Robots) Sitemaps() []string {
 // file order. They belong to no group; the lines of a group are its
 // [Group.Others].
 func (r *Robots) Others() []Other {
-	if r == nil || !r.hasWords() {
+	if r = r.compiled(); r == nil || !r.hasWords() {
 		return nil
 	}
 	var out []Other

@@ -371,7 +371,7 @@ func FuzzUsage(f *testing.F) {
 // UnmarshalBinary, and damaged ones are refused.
 func TestUsageBinary(t *testing.T) {
 	body := []byte("Content-Signal: search=yes\nUser-agent: a\nContent-Usage: /p train-ai=n\nAllow: /\nUser-agent: *\nContent-Usage: ai-use=y\n")
-	r := Parse(body)
+	r := parse(body)
 	data, _ := r.MarshalBinary()
 	var back Robots
 	if err := back.UnmarshalBinary(data); err != nil {

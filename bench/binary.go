@@ -100,7 +100,7 @@ func newBinaryMeasure(real []*file, c *codec, parsed *heapTally, target int, l *
 
 		bf := &binaryFile{f: f, blob: blob}
 		data := f.data
-		bf.parse = newSeries(func(int) { sinkAny = robotstxt.Parse(data) })
+		bf.parse = newSeries(func(int) { sinkAny = oursParse(data) })
 		bf.unmarshal = newSeries(func(int) { sinkAny, _ = c.unmarshal(blob) })
 		bf.marshal = newSeries(func(int) { sinkAny, _ = c.marshal(r) })
 		l.add(bf.parse, bf.unmarshal, bf.marshal)

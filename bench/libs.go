@@ -60,7 +60,7 @@ var (
 var ours = library{
 	name: "ours",
 	parse: func(data []byte) (any, error) {
-		return robotstxt.Parse(data), nil
+		return oursParse(data), nil
 	},
 	open: func(data []byte) (func(q *question) bool, error) {
 		r := robotstxt.Parse(data)
@@ -94,6 +94,17 @@ var temotoLib = library{
 		}
 		return func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
 	},
+}
+
+// oursParse is ours's whole parse, what the parse rows time: Parse, and
+// for a file whose compile Parse defers to its queries (at most 4 KiB, see
+// the package documentation), the compile that a first Group makes;
+// NoGroup does nothing else. The small-file rows time Parse and Allowed as
+// a crawler calls them.
+func oursParse(data []byte) *robotstxt.Robots {
+	r := robotstxt.Parse(data)
+	r.NoGroup()
+	return r
 }
 
 // grobotstxtLib is github.com/jimsmart/grobotstxt, a port of Google's

@@ -80,7 +80,7 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 		n = len(c.real)
 		work = func() {
 			for _, f := range c.real {
-				sinkAny = robotstxt.Parse(f.data)
+				sinkAny = oursParse(f.data)
 			}
 		}
 	case "pass", "crawler":

@@ -149,7 +149,9 @@ func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
 }
 
 // Group returns the merged group that decides for agent (see [Robots.Allowed]
-// for how agent is compared). It allocates nothing.
+// for how agent is compared). It allocates nothing but, for a file whose
+// parse Parse deferred, the compiled file, once (see the package
+// documentation).
 func (r *Robots) Group(agent string) Group {
 	if r = r.compiled(); r == nil {
 		return Group{}
@@ -178,7 +180,7 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 // crawlers.Group). No rule applies to it, so it may fetch every URL but
 // under a DisallowAll Robots; its Usage reports the Content-Signal lines
 // before the first group, which apply to every crawler whose groups state
-// none. It allocates nothing.
+// none. It allocates nothing but the compiled file, as Group.
 func (r *Robots) NoGroup() Group {
 	if r = r.compiled(); r == nil {
 		return Group{}
@@ -203,7 +205,8 @@ func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list
 // answers to several agents, as Google's parser takes a list of them: every
 // group that names any of the agents or, when none does, every group that
 // names "*". Each agent is compared as in [Robots.Allowed]. It allocates
-// only when more than one of the agents is named by the file.
+// only when more than one of the agents is named by the file, and the
+// compiled file as Group.
 //
 // A crawler that obeys a group of its own if there is one and else the
 // group of another crawler (Googlebot-Image falls back to Googlebot) asks

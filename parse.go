@@ -186,8 +186,8 @@ func (b *builder) lines(lx *lexer) {
 	}
 }
 
-// init makes b, in place (a builder is large), a builder for data with
-// scratch space from the pool; release gives the space back.
+// init makes b, in place (a builder is large), a builder for data with the
+// scratch space sc, taken from the pool; sc.release gives it back.
 func (b *builder) init(sc *scratch, data []byte, indexMin int) {
 	b.src, b.indexMin, b.scratch = data, indexMin, sc
 	b.reset()

@@ -38,13 +38,14 @@
 // its lines, and the next query, or the first of another kind (Decide,
 // Group, Sitemaps, ...), compiles it, once, in an allocation of its own,
 // and drops the copy. A larger file is compiled by Parse. In a compiled
-// file, the index of a large group is built when a query needs it: the first query that
-// reaches the group reads all its rules, the next builds the group's
-// index, once, in an allocation of its own (a copy of the group's patterns
-// and about 28 bytes a rule), and every later one searches it. Allowed and
-// Decide allocate nothing but the compiled file and the index. A crawler
-// that will ask a file many questions can call [Robots.Group] at once, which
-// compiles it. A parsed file has a versioned binary form
+// file, the index of a large group is built when a query needs it: the
+// first query that reaches the group reads all its rules, the next builds
+// the group's index, once, in an allocation of its own (a copy of the
+// group's patterns and about 28 bytes a rule), and every later one
+// searches it. Allowed and Decide allocate nothing but the compiled file
+// and the index. A crawler that will ask a file many questions can call
+// [Robots.Group] at once, which compiles it. A parsed file has a versioned
+// binary form
 // ([Robots.MarshalBinary]) that a cache can store and load again for about
 // a tenth of the cost of parsing (the bench module in the repository
 // measures both, per file of a corpus of real robots.txt files).

@@ -127,7 +127,8 @@ func (u Usage) Combined(c Category) Pref {
 
 // Usage reports what the file says about the use of url by agent, next to
 // whether agent may fetch it; agent and url are taken as by
-// [Robots.Allowed]. It allocates nothing.
+// [Robots.Allowed]. It allocates nothing but the compiled file, as
+// [Robots.Group].
 func (r *Robots) Usage(agent, url string) Usage { return r.Group(agent).Usage(url) }
 
 // Usage reports what the file says about the use of url; see

@@ -166,15 +166,20 @@ func (b *builder) asks() bool {
 }
 
 // namesAgent reports whether a User-agent line of group g names the
-// query's agent, compared as Robots.findAgent compares it. Names of group g
-// are the last ones read.
+// query's agent. Names of group g are the last ones read.
 func (b *builder) namesAgent(g int) bool {
 	for i := len(b.names) - 1; i >= 0 && b.names[i].group == uint32(g); i-- {
-		if grammar.CompareFold(b.ask.agent, b.token(b.names[i])) == 0 {
+		if b.isAgent(b.names[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// isAgent reports whether a name is the query's agent, compared as
+// Robots.findAgent compares them.
+func (b *builder) isAgent(nm agentName) bool {
+	return grammar.CompareFold(b.ask.agent, b.token(nm)) == 0
 }
 
 // decideAsked returns the order of the rule that decides for path p among
@@ -184,7 +189,7 @@ func (b *builder) namesAgent(g int) bool {
 func (b *builder) decideAsked(p urlPath) uint64 {
 	named := false
 	for _, nm := range b.names {
-		if grammar.CompareFold(b.ask.agent, b.token(nm)) == 0 {
+		if b.isAgent(nm) {
 			named = true
 			break
 		}
@@ -195,8 +200,7 @@ func (b *builder) decideAsked(p urlPath) uint64 {
 		var decides bool
 		if named {
 			for ; ni < len(b.names) && b.names[ni].group <= uint32(g); ni++ {
-				decides = decides || b.names[ni].group == uint32(g) &&
-					grammar.CompareFold(b.ask.agent, b.token(b.names[ni])) == 0
+				decides = decides || b.names[ni].group == uint32(g) && b.isAgent(b.names[ni])
 			}
 		} else {
 			for gi < len(b.global) && b.global[gi] < uint32(g) {

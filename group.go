@@ -263,10 +263,7 @@ func (r *Robots) NamesAgent(agent string) bool {
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool {
 	_, o := g.decide(url)
-	if o == 0 {
-		return g.r.allowsUnmatched()
-	}
-	return orderAllows(o)
+	return g.r.answer(o)
 }
 
 // Decide reports whether url may be fetched and which rule decided; see
@@ -288,6 +285,15 @@ func (g Group) Decide(url string) Decision {
 // allowsUnmatched reports whether a URL that no rule matches is allowed:
 // always, but for the Robots of an unreachable robots.txt.
 func (r *Robots) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
+
+// answer reports whether a URL is allowed when the rule of order o decides
+// for it (see patternOrder), or, for o 0, when no rule matches it.
+func (r *Robots) answer(o uint64) bool {
+	if o == 0 {
+		return r.allowsUnmatched()
+	}
+	return orderAllows(o)
+}
 
 // allows reports whether the deciding rule ru allows the URL. An empty
 // pattern matches with priority 0 and never disallows.

@@ -46,11 +46,15 @@ func (r *Robots) compiled() *Robots {
 	if r == nil || r.srcN == 0 {
 		return r
 	}
-	if c := r.full.Load(); c != nil && c != &streamedOnce {
+	if c := r.full.Load(); built(c) {
 		return c
 	}
 	return r.compile()
 }
+
+// built reports whether c, loaded from Robots.full, is the compiled file:
+// neither nil nor streamedOnce.
+func built(c *Robots) bool { return c != nil && c != &streamedOnce }
 
 // allowedDeferred is Allowed for a Robots whose parse is deferred and that
 // no query has compiled yet: the first query reads the file's lines, the
@@ -58,7 +62,7 @@ func (r *Robots) compiled() *Robots {
 func (r *Robots) allowedDeferred(agent, url string) bool {
 	if r.full.CompareAndSwap(nil, &streamedOnce) {
 		if p := r.src.Load(); p != nil {
-			return firstAllowed(unsafe.String(p, int(r.srcN)), agent, url)
+			return r.answer(firstOrder(unsafe.String(p, int(r.srcN)), agent, url))
 		}
 	}
 	return r.compile().Allowed(agent, url)
@@ -70,7 +74,7 @@ func (r *Robots) allowedDeferred(agent, url string) bool {
 func (r *Robots) compile() *Robots {
 	for {
 		c := r.full.Load()
-		if c != nil && c != &streamedOnce {
+		if built(c) {
 			return c
 		}
 		p := r.src.Load()
@@ -130,14 +134,6 @@ func (a *asking) rejects(value []byte, allow bool) bool {
 	return slash < 0 || slash >= i
 }
 
-// firstAllowed is Robots.Allowed for the file src, read once.
-func firstAllowed(src, agent, url string) bool {
-	if o := firstOrder(src, agent, url); o != 0 {
-		return orderAllows(o)
-	}
-	return true
-}
-
 // firstOrder returns the order (see patternOrder) of the rule of the file
 // src that decides whether agent may fetch url, or 0 when none matches.
 // The lines are read as Parse reads them, by the same builder; it keeps
@@ -169,17 +165,18 @@ func (b *builder) asks() bool {
 // query's agent. Names of group g are the last ones read.
 func (b *builder) namesAgent(g int) bool {
 	for i := len(b.names) - 1; i >= 0 && b.names[i].group == uint32(g); i-- {
-		if b.isAgent(b.names[i]) {
+		if b.ask.isAgent(b.token(b.names[i])) {
 			return true
 		}
 	}
 	return false
 }
 
-// isAgent reports whether a name is the query's agent, compared as
-// Robots.findAgent compares them.
-func (b *builder) isAgent(nm agentName) bool {
-	return grammar.CompareFold(b.ask.agent, b.token(nm)) == 0
+// isAgent reports whether a name's token is the query's agent, compared
+// as Robots.findAgent compares them. It takes the token, not the name, to
+// stay small enough to be inlined.
+func (a *asking) isAgent(tok []byte) bool {
+	return grammar.CompareFold(a.agent, tok) == 0
 }
 
 // decideAsked returns the order of the rule that decides for path p among
@@ -189,7 +186,7 @@ func (b *builder) isAgent(nm agentName) bool {
 func (b *builder) decideAsked(p urlPath) uint64 {
 	named := false
 	for _, nm := range b.names {
-		if b.isAgent(nm) {
+		if b.ask.isAgent(b.token(nm)) {
 			named = true
 			break
 		}
@@ -200,7 +197,7 @@ func (b *builder) decideAsked(p urlPath) uint64 {
 		var decides bool
 		if named {
 			for ; ni < len(b.names) && b.names[ni].group <= uint32(g); ni++ {
-				decides = decides || b.names[ni].group == uint32(g) && b.isAgent(b.names[ni])
+				decides = decides || b.names[ni].group == uint32(g) && b.ask.isAgent(b.token(b.names[ni]))
 			}
 		} else {
 			for gi < len(b.global) && b.global[gi] < uint32(g) {

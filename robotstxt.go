@@ -247,17 +247,14 @@ func (r *Robots) Allowed(agent, url string) bool {
 		// A file whose parse is deferred (see lazy.go): its compiled
 		// Robots, once a query has made it.
 		c := r.full.Load()
-		if c == nil || c == &streamedOnce {
+		if !built(c) {
 			return r.allowedDeferred(agent, url)
 		}
 		r = c
 	}
 	at, n, merged := r.groupsOf(agent)
 	_, o := r.decide(at, n, merged, nil, url)
-	if o == 0 {
-		return r.allowsUnmatched()
-	}
-	return orderAllows(o)
+	return r.answer(o)
 }
 
 // Decide is [Robots.Allowed] with the reason: the deciding line and rule.

@@ -59,7 +59,7 @@ func main() {
 		cfg    config
 		quick  = flag.Bool("quick", false, "quick mode: every 10th real file, 2 rounds, 100µs batches (under a minute)")
 		heapKB = flag.Int("heapkb", 64, "source KiB parsed per file for the retained-heap measurement")
-		prof   = flag.String("profile", "", "instead of the report, run ours' `parse`, `pass`, `crawler` or `small` (w2's questions on the small files) alone under the CPU profiler (see -cpuprofile)")
+		prof   = flag.String("profile", "", "instead of the report, run ours' `parse`, `pass`, `crawler`, `small` (w2's questions on the small files), `w1` or `w2` (the small files' parse and first question, or parse and 20 questions) alone under the CPU profiler (see -cpuprofile)")
 		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile; empty: run without the profiler")
 		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
 		profN  = flag.Int("profilepasses", 0, "if positive, -profile runs this many passes instead of -profiletime (for counting instructions, see profile.go)")

@@ -133,15 +133,6 @@ func TestUnreachableWaitsForRefetch(t *testing.T) {
 	})
 }
 
-func mustGet(t *testing.T, u string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
 // TestResultNotRobots checks that a Result says when the 2xx body is no
 // robots.txt: an HTML page or binary data, as the CLI reports them.
 func TestResultNotRobots(t *testing.T) {

@@ -177,6 +177,13 @@ func TestWalkSite(t *testing.T) {
 	if len(res.visits) != 3 || res.visits[1].Kind != sitemap.URLSet || res.visits[2].Kind != sitemap.Text {
 		t.Errorf("visits %+v", res.visits)
 	}
+	// A polite walk fetches robots.txt once, from its cache, and the
+	// sitemap the index lists twice once.
+	for _, p := range []string{"/robots.txt", "/sitemap_index.xml", "/sitemaps/pages.xml.gz", "/sitemaps/more.txt"} {
+		if n := s.hit(p); n != 1 {
+			t.Errorf("%s fetched %d times, want once", p, n)
+		}
+	}
 }
 
 // TestWalkCrossSubmission: a sitemap on one host lists the pages of

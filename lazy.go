@@ -9,8 +9,12 @@ import (
 // This file defers the parse of a small file to its queries. Most
 // robots.txt files are small, and a crawler visiting many hosts asks each
 // one question or a few. Building a Robots (its groups sorted, its agents
-// searchable, one string encoded) is then most of the work, and the first
-// question does not need it: it is answered by one pass over the lines,
+// searchable, one string encoded) is then about a third of the work, and
+// the first question does not need it (parsing a small file and asking it
+// one question: 27,047 instructions compiled, 17,667 this way, cd bench &&
+// go run . -profile w1, as bench/README.md, "Small files: the first
+// question answered from the lines", counts them): it is answered by one
+// pass over the lines,
 // which tests the rules of the groups that can decide as the lines go by,
 // and keeps nothing. The second query compiles the file, once, and every
 // later one asks the compiled Robots.
@@ -18,7 +22,9 @@ import (
 // Parse keeps a copy of a file of at most lazyMax bytes, about what the
 // compiled Robots of such a file holds; once compiled, the copy is
 // dropped. Larger files are compiled by Parse: they are asked more
-// questions, and their compiled form is a fraction of their size.
+// questions, and their compiled form is a fraction of their size. (The
+// heap rows of cd bench && go run . give both: about 1.1× the source for
+// the median file, most of them small, and about 0.21× over the corpus.)
 
 // lazyMax is the size of the largest file whose parse is deferred. It fits
 // Robots.srcN.

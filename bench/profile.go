@@ -143,9 +143,9 @@ func oursWork(c *corpus, what string) (work func(), n int, bytes int64, err erro
 		n, bytes = len(set), int64(b)
 		work = func() {
 			for _, w := range set {
-				r := robotstxt.Parse(w.data)
-				for k := range w.qs[1:] {
-					sinkBool = r.Allowed(w.qs[1+k].agent, w.qs[1+k].url)
+				r, qs := robotstxt.Parse(w.data), w.qs[1:]
+				for k := range qs {
+					sinkBool = r.Allowed(qs[k].agent, qs[k].url)
 				}
 			}
 		}

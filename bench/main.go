@@ -63,6 +63,7 @@ func main() {
 		profTo = flag.String("cpuprofile", "cpu.prof", "where -profile writes the profile; empty: run without the profiler")
 		profD  = flag.Duration("profiletime", 10*time.Second, "how long -profile runs")
 		profN  = flag.Int("profilepasses", 0, "if positive, -profile runs this many passes instead of -profiletime (for counting instructions, see profile.go)")
+		profC  = flag.Bool("profilecold", false, "with -profile: flush the caches before each pass, untimed, as the report's pass meets them")
 		profF  = flag.String("profilefiles", "", "if set, -profile uses only the real files whose name holds this string")
 		smaps  = flag.Bool("sitemaps", false, "instead of the report, compare the sitemap readers (needs no corpus)")
 	)
@@ -105,7 +106,7 @@ func main() {
 			if *profF != "" {
 				c.real = slices.DeleteFunc(c.real, func(f *file) bool { return !strings.Contains(f.name, *profF) })
 			}
-			err = profile(c, *prof, *profTo, *profD, *profN)
+			err = profile(c, *prof, *profTo, *profD, *profN, *profC)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

@@ -42,7 +42,13 @@ import (
 // question. -profilefiles narrows the corpus to some files by name:
 // -profile pass -profilefiles www.sophos.com asks that file's questions
 // alone.
-func profile(c *corpus, what, out string, d time.Duration, passes int) error {
+//
+// Each pass is timed apart, and the log line gives the median cost of a
+// call over them. With -profilecold, evict flushes the caches before each
+// pass (untimed), as the report's pass finds them after temoto's:
+// -profile crawler -profilecold against -profile crawler tells what cold
+// memory costs a question.
+func profile(c *corpus, what, out string, d time.Duration, passes int, cold bool) error {
 	work, count, _, err := oursWork(c, what)
 	if err != nil {
 		return err
@@ -58,18 +64,43 @@ func profile(c *corpus, what, out string, d time.Duration, passes int) error {
 			return err
 		}
 	}
-	n := 0
-	start := time.Now()
-	for ; passes > 0 && n < passes || passes <= 0 && time.Since(start) < d; n++ {
-		work()
+	var flush []byte
+	if cold {
+		flush = make([]byte, flushBytes)
 	}
+	var took []float64 // ns a call, one per pass
+	start := time.Now()
+	for n := 0; passes > 0 && n < passes || passes <= 0 && time.Since(start) < d; n++ {
+		evict(flush)
+		t := time.Now()
+		work()
+		took = append(took, float64(time.Since(t).Nanoseconds())/float64(count))
+	}
+	how := "warm"
+	if cold {
+		how = "cold, caches flushed before each pass"
+	}
+	logf("profile %s (%s): %d passes of %d in %v; a call %.1f ns, median over the passes (quartiles %.1f–%.1f)",
+		what, how, len(took), count, time.Since(start).Round(time.Millisecond), median(took), quantile(took, 0.25), quantile(took, 0.75))
 	if fh == nil {
-		logf("profile %s: %d passes of %d in %v, not profiled", what, n, count, time.Since(start))
 		return nil
 	}
 	pprof.StopCPUProfile()
-	logf("profile %s: %d passes of %d in %v, written to %s", what, n, count, time.Since(start), out)
+	logf("profile written to %s", out)
 	return fh.Close()
+}
+
+// flushBytes is what evict writes: three times this machine's 32 MB
+// last-level cache, so that none of a pass's data is left in it.
+const flushBytes = 96 << 20
+
+// evict writes a byte of every cache line of b, which pushes what the
+// caches held out of them, as the report's other series do between two
+// passes of ours (-profilecold).
+func evict(b []byte) {
+	for i := 0; i < len(b); i += 64 {
+		b[i]++
+	}
 }
 
 // oursWork returns one round of the workload that profile names, and its

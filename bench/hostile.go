@@ -31,7 +31,7 @@ func newHostileMeasure(l *loop) *hostileMeasure {
 	}}
 	for _, h := range m.cases {
 		for li, lib := range libraries {
-			answer, err := lib.open([]byte(h.robots))
+			_, answer, err := lib.open([]byte(h.robots))
 			if err != nil {
 				continue
 			}

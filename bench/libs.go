@@ -40,15 +40,16 @@ type library struct {
 	// a library without a separate parse step.
 	parse func(data []byte) (any, error)
 
-	// open prepares a file for questions (untimed) and returns the function
-	// that answers one question (timed).
-	open func(data []byte) (func(q *question) bool, error)
+	// open prepares a file for questions (untimed) and returns the object
+	// the library keeps for it (nil for a library that keeps none) and the
+	// function that answers one question (timed).
+	open func(data []byte) (any, func(q *question) bool, error)
 
 	// openPath is open for a library whose natural API takes a path: the
 	// function it returns answers with the question's path, cut from its
 	// URL beforehand (q.path), as a crawler that holds a parsed URL calls
 	// it. Nil for the libraries that take a URL.
-	openPath func(data []byte) (func(q *question) bool, error)
+	openPath func(data []byte) (any, func(q *question) bool, error)
 }
 
 // Results of timed calls go to package-level sinks so that they are kept.
@@ -62,9 +63,9 @@ var ours = library{
 	parse: func(data []byte) (any, error) {
 		return oursParse(data), nil
 	},
-	open: func(data []byte) (func(q *question) bool, error) {
+	open: func(data []byte) (any, func(q *question) bool, error) {
 		r := robotstxt.Parse(data)
-		return func(q *question) bool { return r.Allowed(q.agent, q.url) }, nil
+		return r, func(q *question) bool { return r.Allowed(q.agent, q.url) }, nil
 	},
 }
 
@@ -80,19 +81,19 @@ var temotoLib = library{
 	parse: func(data []byte) (any, error) {
 		return temoto.FromBytes(data)
 	},
-	open: func(data []byte) (func(q *question) bool, error) {
+	open: func(data []byte) (any, func(q *question) bool, error) {
 		r, err := temoto.FromBytes(data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return func(q *question) bool { return r.TestAgent(requestURI(q.url), q.agent) }, nil
+		return r, func(q *question) bool { return r.TestAgent(requestURI(q.url), q.agent) }, nil
 	},
-	openPath: func(data []byte) (func(q *question) bool, error) {
+	openPath: func(data []byte) (any, func(q *question) bool, error) {
 		r, err := temoto.FromBytes(data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
+		return r, func(q *question) bool { return r.TestAgent(q.path, q.agent) }, nil
 	},
 }
 
@@ -112,9 +113,9 @@ func oursParse(data []byte) *robotstxt.Robots {
 // parsed object and no separate parse cost.
 var grobotstxtLib = library{
 	name: "grobotstxt",
-	open: func(data []byte) (func(q *question) bool, error) {
+	open: func(data []byte) (any, func(q *question) bool, error) {
 		body := string(data)
-		return func(q *question) bool { return grobotstxt.AgentAllowed(body, q.agent, q.url) }, nil
+		return nil, func(q *question) bool { return grobotstxt.AgentAllowed(body, q.agent, q.url) }, nil
 	},
 }
 

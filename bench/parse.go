@@ -23,7 +23,7 @@ func newParseMeasure(real []*file, l *loop) *parseMeasure {
 				parse := lib.parse
 				p.series[i][li] = newSeries(func(int) { sinkAny, _ = parse(data) })
 			} else {
-				answer, _ := lib.open(data)
+				_, answer, _ := lib.open(data)
 				p.series[i][li] = newSeries(func(int) { sinkBool = answer(&probe) })
 			}
 		}

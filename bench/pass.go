@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/robotstxt-go/robotstxt"
+	temoto "github.com/temoto/robotstxt"
 )
 
 // crawlerOrder names the crawler-like pass, the order the ≥ 10× target is
@@ -14,16 +17,23 @@ const crawlerOrder = "crawler-like: corpus.tsv's questions, corpus order"
 // f: its corpus.tsv rows, none when temoto cannot open f (the pass asks
 // only the files both libraries opened).
 func crawlerQuestions(f *file) []question {
-	if _, err := temotoLib.open(f.data); err != nil {
+	if _, _, err := temotoLib.open(f.data); err != nil {
 		return nil
 	}
 	return f.questions
 }
 
-// probe is one question and the library's parsed file that answers it.
-type probe struct {
-	answer func(q *question) bool
-	q      *question
+// oursRow is a question of a pass and ours' parsed file that answers it.
+type oursRow struct {
+	r          *robotstxt.Robots
+	agent, url string
+}
+
+// temotoRow is a question of a pass and temoto's parsed file that answers
+// it; at is the URL, or the path cut from it beforehand.
+type temotoRow struct {
+	r         *temoto.RobotsData
+	agent, at string
 }
 
 // passOrder is one order of going through all the questions: each library
@@ -40,6 +50,11 @@ type passOrder struct {
 	// to temoto's call, as for a crawler that holds the URL as a string.
 	temotoPath *series
 	n          int // questions per pass
+
+	// The rows each pass goes through (see oursRow, temotoRow): temoto's
+	// with the URL, and with the path.
+	oursRows           []oursRow
+	temotoRows, atPath []temotoRow
 }
 
 // passMeasure asks every question of the files that temoto and ours both
@@ -58,11 +73,12 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 		}
 	}
 	m := &passMeasure{files: len(files)}
-	byPath := make([]func(q *question) bool, len(files))
+	byPath := make([]*temoto.RobotsData, len(files))
 	for fi, fq := range files {
 		// temoto opened each of these files in the per-file measure, so
 		// it opens them here too.
-		byPath[fi], _ = temotoLib.openPath(fq.f.data)
+		obj, _, _ := temotoLib.openPath(fq.f.data)
+		byPath[fi] = obj.(*temoto.RobotsData)
 	}
 
 	// Corpus order: file by file (by name, as in corpus.tsv), each file's
@@ -120,21 +136,34 @@ func newPassMeasure(q *queryMeasure, l *loop) *passMeasure {
 			continue
 		}
 		po := &passOrder{name: o.name, target: o.target, n: len(o.order)}
-		pass := func(answer func(fi int) func(q *question) bool) *series {
-			ps := make([]probe, len(o.order))
-			for i, at := range o.order {
-				ps[i] = probe{answer(at[0]), &probes[at[0]][at[1]]}
+		// Each pass is a list of rows, one a question, each with the
+		// library's object for its file, and calls the library directly,
+		// as a program that holds its questions and parsed files does.
+		oursRows := make([]oursRow, len(o.order))
+		temotoRows := make([]temotoRow, len(o.order))
+		pathRows := make([]temotoRow, len(o.order))
+		po.oursRows, po.temotoRows, po.atPath = oursRows, temotoRows, pathRows
+		for i, at := range o.order {
+			fq, q := files[at[0]], &probes[at[0]][at[1]]
+			oursRows[i] = oursRow{fq.obj[iOurs].(*robotstxt.Robots), q.agent, q.url}
+			temotoRows[i] = temotoRow{fq.obj[iTemoto].(*temoto.RobotsData), q.agent, q.url}
+			pathRows[i] = temotoRow{byPath[at[0]], q.agent, q.path}
+		}
+		po.series[iOurs] = newSeries(func(int) {
+			for i := range oursRows {
+				sinkBool = oursRows[i].r.Allowed(oursRows[i].agent, oursRows[i].url)
 			}
-			return newSeries(func(int) {
-				for i := range ps {
-					sinkBool = ps[i].answer(ps[i].q)
-				}
-			})
-		}
-		for _, li := range []int{iTemoto, iOurs} {
-			po.series[li] = pass(func(fi int) func(q *question) bool { return files[fi].answer[li] })
-		}
-		po.temotoPath = pass(func(fi int) func(q *question) bool { return byPath[fi] })
+		})
+		po.series[iTemoto] = newSeries(func(int) {
+			for i := range temotoRows {
+				sinkBool = temotoRows[i].r.TestAgent(requestURI(temotoRows[i].at), temotoRows[i].agent)
+			}
+		})
+		po.temotoPath = newSeries(func(int) {
+			for i := range pathRows {
+				sinkBool = pathRows[i].r.TestAgent(pathRows[i].at, pathRows[i].agent)
+			}
+		})
 		l.add(po.series[iTemoto], po.temotoPath, po.series[iOurs])
 		m.orders = append(m.orders, po)
 	}

@@ -21,10 +21,10 @@ func TestPassPathColumn(t *testing.T) {
 	}, crawled: []question{newQuestion("Googlebot", "https://a.example/private/y?x=1", false)}}
 	fq := &fileQuery{f: f}
 	var err error
-	if fq.answer[iTemoto], err = temotoLib.open(data); err != nil {
+	if fq.obj[iTemoto], fq.answer[iTemoto], err = temotoLib.open(data); err != nil {
 		t.Fatal(err)
 	}
-	fq.answer[iOurs], _ = ours.open(data)
+	fq.obj[iOurs], fq.answer[iOurs], _ = ours.open(data)
 	var l loop
 	m := newPassMeasure(&queryMeasure{files: []*fileQuery{fq}}, &l)
 	// The file has corpus.tsv questions and a crawled URL but no derived
@@ -42,7 +42,7 @@ func TestPassPathColumn(t *testing.T) {
 	// A file temoto cannot open is left out of the pass, so out of the
 	// profiled workload too.
 	bad := &file{name: "real/b.txt", data: []byte("User-agent: *\nCrawl-delay: soon\n"), questions: f.questions[:1]}
-	if _, err := temotoLib.open(bad.data); err == nil {
+	if _, _, err := temotoLib.open(bad.data); err == nil {
 		t.Fatal("temoto opened a file with an invalid Crawl-delay; the test needs a file it rejects")
 	}
 	if qs := crawlerQuestions(bad); len(qs) != 0 {
@@ -56,7 +56,7 @@ func TestPassPathColumn(t *testing.T) {
 	if c := m.order("crawled URLs alone (as Googlebot), corpus order"); c == nil || c.n != len(f.crawled) {
 		t.Errorf("the crawled order is %+v, want the file's %d crawled URLs", c, len(f.crawled))
 	}
-	byPath, err := temotoLib.openPath(data)
+	_, byPath, err := temotoLib.openPath(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +64,26 @@ func TestPassPathColumn(t *testing.T) {
 		q.path = requestURI(q.url)
 		if got, want := byPath(&q), fq.answer[iTemoto](&q); got != want {
 			t.Errorf("%s %s: temoto given the path %q says %v, given the URL %v", q.agent, q.url, q.path, got, want)
+		}
+	}
+	// The passes' rows ask the questions of the order, in its order, of
+	// the objects the per-file measure answers with.
+	all := m.order("all questions, corpus order (file by file)")
+	if all == nil || len(all.oursRows) != len(f.probes()) {
+		t.Fatalf("the order of all questions is %+v, want rows for the file's %d questions", all, len(f.probes()))
+	}
+	for i, q := range f.probes() {
+		q.path = requestURI(q.url)
+		o, u, p := all.oursRows[i], all.temotoRows[i], all.atPath[i]
+		if o.r != fq.obj[iOurs] || u.r != fq.obj[iTemoto] || o.agent != q.agent || o.url != q.url ||
+			u.agent != q.agent || u.at != q.url || p.agent != q.agent || p.at != q.path {
+			t.Fatalf("row %d: %+v, %+v, %+v; want question %+v of the per-file objects", i, o, u, p, q)
+		}
+		if got, want := o.r.Allowed(o.agent, o.url), fq.answer[iOurs](&q); got != want {
+			t.Errorf("%s %s: ours' row says %v, the per-file measure %v", q.agent, q.url, got, want)
+		}
+		if got, want := p.r.TestAgent(p.at, p.agent), fq.answer[iTemoto](&q); got != want {
+			t.Errorf("%s %s: temoto's row given the path says %v, given the URL %v", q.agent, q.url, got, want)
 		}
 	}
 	// Every series of the pass runs, and both temoto columns are timed.

@@ -11,6 +11,7 @@ import (
 type fileQuery struct {
 	f       *file
 	answer  [nLibs]func(q *question) bool // nil when the library could not open the file
+	obj     [nLibs]any                    // what the library keeps for the file (see library.open)
 	query   [nLibs]*series                // corpus.tsv's questions; nil without them
 	extra   [nLibs]*series                // the derived questions and crawled URLs, temoto and ours only; nil without them
 	openErr [nLibs]error
@@ -65,12 +66,12 @@ func newQueryMeasure(real []*file, l *loop) *queryMeasure {
 		}
 		fq := &fileQuery{f: f}
 		for li, lib := range libraries {
-			answer, err := lib.open(f.data)
+			obj, answer, err := lib.open(f.data)
 			if err != nil {
 				fq.openErr[li] = err
 				continue
 			}
-			fq.answer[li] = answer
+			fq.obj[li], fq.answer[li] = obj, answer
 			ask := func(qs []question) *series {
 				if len(qs) == 0 {
 					return nil

@@ -146,7 +146,7 @@ func newScaleMeasure(l *loop) *scaleMeasure {
 			l.add(c.parse)
 			qs := scaleQueries(n)
 			for _, li := range []int{iTemoto, iOurs} {
-				answer, err := libraries[li].open(data)
+				_, answer, err := libraries[li].open(data)
 				if err != nil {
 					logf("scaling: %s could not open %d rules: %v", libraries[li].name, n, err)
 					continue

@@ -45,7 +45,7 @@ func smallSet(real []*file) (work []smallWork, bytes int) {
 		if len(f.data) > smallMax {
 			continue
 		}
-		if _, err := temotoLib.openPath(f.data); err != nil {
+		if _, _, err := temotoLib.openPath(f.data); err != nil {
 			continue
 		}
 		all := f.probes()
@@ -76,7 +76,7 @@ func newSmallMeasure(real []*file, l *loop) *smallMeasure {
 	}
 	// open parses and returns the function that answers; for grobotstxt
 	// it only keeps the body.
-	open := map[int]func([]byte) (func(*question) bool, error){
+	open := map[int]func([]byte) (any, func(*question) bool, error){
 		iOurs:   ours.open,
 		iTemoto: temotoLib.openPath,
 		iGrobot: grobotstxtLib.open,
@@ -85,13 +85,13 @@ func newSmallMeasure(real []*file, l *loop) *smallMeasure {
 		o := open[li]
 		m.w1[li] = newSeries(func(int) {
 			for i := range work {
-				answer, _ := o(work[i].data)
+				_, answer, _ := o(work[i].data)
 				sinkBool = answer(&work[i].qs[0])
 			}
 		})
 		m.w2[li] = newSeries(func(int) {
 			for i := range work {
-				answer, _ := o(work[i].data)
+				_, answer, _ := o(work[i].data)
 				qs := work[i].qs[1:]
 				for k := range qs {
 					sinkBool = answer(&qs[k])

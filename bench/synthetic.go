@@ -24,7 +24,7 @@ func newSynthMeasure(synth []*file, l *loop) *synthMeasure {
 		data := f.data
 		sf.parse = newSeries(func(int) { sinkAny, _ = ours.parse(data) })
 		l.add(sf.parse)
-		answer, _ := ours.open(data)
+		_, answer, _ := ours.open(data)
 		for i := range f.questions {
 			q := &f.questions[i]
 			s := newSeries(func(int) { sinkBool = answer(q) })

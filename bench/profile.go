@@ -90,8 +90,9 @@ func profile(c *corpus, what, out string, d time.Duration, passes int, cold bool
 	return fh.Close()
 }
 
-// flushBytes is what evict writes: three times this machine's 32 MB
-// last-level cache, so that none of a pass's data is left in it.
+// flushBytes is what evict writes: three times the 32 MB last-level cache
+// of the machine the README's figures come from, so that none of a pass's
+// data is left in it.
 const flushBytes = 96 << 20
 
 // evict writes a byte of every cache line of b, which pushes what the

@@ -117,6 +117,21 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 	return r.searchAgent(agent, base, n)
 }
 
+// lenBit is the bit of Robots.lens for an agent or token of n bytes.
+func lenBit(n int) uint64 { return 1 << min(uint(n), 63) }
+
+// agentLens returns Robots.lens as r's agent records give it: finish
+// builds it from the agents it encodes, UnmarshalBinary from the records.
+func (r *Robots) agentLens() uint64 {
+	base, n := r.agents()
+	var lens uint64
+	for i := range n {
+		from, to := r.word(base+i*agentWords), r.word(base+(i+1)*agentWords)
+		lens |= lenBit(int(to - from))
+	}
+	return lens
+}
+
 // searchAgent is findAgent over the n agent records from word base.
 func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
 	// The agent records, and the word after them, which holds where the

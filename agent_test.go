@@ -133,3 +133,42 @@ func TestNameCodeCoversTokenBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentLens holds Robots.lens to the file's tokens: an agent of a
+// length no token has skips the search, so a missing bit would send a
+// named agent to the "*" groups. Tokens of 63 bytes or more share bit 63.
+// A Robots read back from its binary form sets the bits from its records.
+func TestAgentLens(t *testing.T) {
+	toks := []string{"bot", "Googlebot", strings.Repeat("m", 63), strings.Repeat("z", 66), strings.Repeat("a", 76)}
+	var body strings.Builder
+	body.WriteString("User-agent: *\nDisallow: /all\n\n")
+	for i, tok := range toks {
+		fmt.Fprintf(&body, "User-agent: %s\nDisallow: /%d\n\n", tok, i)
+	}
+	parsed := parse([]byte(body.String()))
+	data, err := parsed.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded Robots
+	if err := loaded.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	const want = 1<<3 | 1<<9 | 1<<63 // "*" is the global list, no token
+	for _, r := range []*Robots{parsed, &loaded} {
+		if r.lens != want {
+			t.Errorf("lens %#x, want %#x", r.lens, uint64(want))
+		}
+		for i, tok := range toks {
+			if r.Allowed(tok, fmt.Sprintf("/%d", i)) || !r.Allowed(tok, "/all") {
+				t.Errorf("agent %q does not find its own group", tok)
+			}
+		}
+		// Lengths no token has: the "*" group, without a search.
+		for _, agent := range []string{"", "ab", "Googlebot-News", strings.Repeat("q", 64)} {
+			if r.Allowed(agent, "/all") {
+				t.Errorf("agent %q: /all allowed, want the \"*\" group's answer", agent)
+			}
+		}
+	}
+}

@@ -108,6 +108,7 @@ func (r *Robots) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: %v", errInvalidBinary, err)
 	}
 	r.kind, r.wordsAt, r.text = loaded.kind, loaded.wordsAt, loaded.text
+	r.lens = r.agentLens()
 	r.indexes.Store(nil)
 	r.srcN = 0
 	r.src.Store(nil)

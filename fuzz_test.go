@@ -441,6 +441,9 @@ func checkInvariants(t *testing.T, body []byte, r *Robots, agents, urls []string
 		r.CrawlDelay(agent)
 		g.Others()
 	}
+	if c := r.compiled(); c.lens != c.agentLens() {
+		t.Fatalf("the agents' lengths %#x, the records give %#x", c.lens, c.agentLens())
+	}
 }
 
 func haveFile(name string) bool {

@@ -142,6 +142,11 @@ type Robots struct {
 	// The indexes of the groups that have them, built as queries need
 	// them: the first one built, which holds the others (see index.go).
 	indexes atomic.Pointer[groupIndex]
+
+	// lens has bit n set when an agent token of the file has n bytes (bit
+	// 63: 63 or more; see agentLens). A query whose agent has a length no
+	// token has takes the "*" groups without searching the agents.
+	lens uint64
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for

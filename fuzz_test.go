@@ -197,6 +197,9 @@ func checkFile(t *testing.T, body []byte, r *Robots, slow *slowFile) {
 	if k := r.Kind(); k != Parsed {
 		t.Fatalf("Parse(%q).Kind() = %v, want %v", clipBody(body), k, Parsed)
 	}
+	if c := r.compiled(); c.lens != c.agentLens() {
+		t.Fatalf("Parse(%q): the agents' lengths %#x, the records give %#x", clipBody(body), c.lens, c.agentLens())
+	}
 	if got := r.Sitemaps(); !slices.Equal(got, slow.sitemaps) {
 		t.Fatalf("Parse(%q).Sitemaps() = %q, slow reference says %q", clipBody(body), got, slow.sitemaps)
 	}
@@ -440,9 +443,6 @@ func checkInvariants(t *testing.T, body []byte, r *Robots, agents, urls []string
 		}
 		r.CrawlDelay(agent)
 		g.Others()
-	}
-	if c := r.compiled(); c.lens != c.agentLens() {
-		t.Fatalf("the agents' lengths %#x, the records give %#x", c.lens, c.agentLens())
 	}
 }
 

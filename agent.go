@@ -120,8 +120,8 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 // lenBit is the bit of Robots.lens for an agent or token of n bytes.
 func lenBit(n int) uint64 { return 1 << min(uint(n), 63) }
 
-// agentLens returns Robots.lens as r's agent records give it: finish
-// builds it from the agents it encodes, UnmarshalBinary from the records.
+// agentLens returns Robots.lens as r's agent records give it; finish and
+// UnmarshalBinary both set it so.
 func (r *Robots) agentLens() uint64 {
 	base, n := r.agents()
 	var lens uint64
@@ -134,6 +134,11 @@ func (r *Robots) agentLens() uint64 {
 
 // searchAgent is findAgent over the n agent records from word base.
 func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
+	if r.lens&lenBit(len(agent)) == 0 {
+		// No token has the agent's length: it names none (tokens are
+		// ordered, and equal, by length first).
+		return 0, false
+	}
 	// The agent records, and the word after them, which holds where the
 	// last token ends, read in one piece: a token ends where the next
 	// begins (see layout.go).

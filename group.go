@@ -169,10 +169,6 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 	// As findAgent and agentGroups do, reading the header once.
 	h := r.words(hAgents, 2)
 	base, lists := le32(h[0:4]), le32(h[4:8])
-	if r.lens&lenBit(len(agent)) == 0 {
-		// No token has the agent's length: it names none.
-		return r.globalList(lists)
-	}
 	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
 		return r.agentGroupsFrom(base, lists, i)
 	}

@@ -639,7 +639,6 @@ func (b *builder) finish() *Robots {
 	// At most one agent a name: room for all, written by index.
 	agents := slices.Grow(b.agents[:0], len(order))[:len(order)]
 	na, names, toks := 0, b.names, 0
-	var lens uint64 // see Robots.lens
 	for i := 0; i < len(order); {
 		key := order[i]
 		first := names[key&nameIdxMask]
@@ -668,7 +667,6 @@ func (b *builder) finish() *Robots {
 		agents[na] = a
 		na++
 		toks += int(a.n)
-		lens |= lenBit(int(a.n))
 		i = j
 	}
 	agents = agents[:na]
@@ -723,8 +721,10 @@ func (b *builder) finish() *Robots {
 		b.agents = agents
 	}
 	// Allocated with its fields set, the Robots has no earlier text for
-	// the write barrier to record.
-	return &Robots{kind: Parsed, wordsAt: wordsAt, text: text, lens: lens}
+	// the write barrier to record; lens holds no pointer.
+	y := &Robots{kind: Parsed, wordsAt: wordsAt, text: text}
+	y.lens = y.agentLens()
+	return y
 }
 
 // addList appends to lists the group list of ids: its count, the ids and,

@@ -145,7 +145,7 @@ type Robots struct {
 
 	// lens has bit n set when an agent token of the file has n bytes (bit
 	// 63: 63 or more; see agentLens). A query whose agent has a length no
-	// token has takes the "*" groups without searching the agents.
+	// token has finds no agent without searching them (searchAgent).
 	lens uint64
 }
 

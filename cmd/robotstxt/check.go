@@ -11,13 +11,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -387,14 +387,14 @@ func (s *source) explain(url string, d robotstxt.Decision) string {
 	if s.report != nil && d.Line <= len(s.report.Lines) {
 		key = s.report.Lines[d.Line-1].Key
 	}
-	line := "line " + strconv.Itoa(d.Line) + ": " + show(key) + ":"
+	line := "line " + strconv.Itoa(d.Line) + ": " + termesc.Quote(key) + ":"
 	switch {
 	case d.Rule == "":
 		line += " (an empty rule allows everything)"
 	default:
-		line += " " + show(d.Rule)
+		line += " " + termesc.Quote(d.Rule)
 		if dir, ok := indexFallback(url, d); ok {
-			line += " (which also allows " + show(dir) + ")"
+			line += " (which also allows " + termesc.Quote(dir) + ")"
 		}
 	}
 	return line
@@ -409,16 +409,6 @@ func indexFallback(url string, d robotstxt.Decision) (string, bool) {
 		return "", false
 	}
 	return d.Rule[:slash+1], !strings.Contains(url, d.Rule[slash:])
-}
-
-// show returns s as it is when it is printable text, else quoted.
-func show(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // decisionJSON is what check -json prints per URL.

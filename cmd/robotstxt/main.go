@@ -38,6 +38,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 )
 
 func main() {
@@ -110,15 +112,27 @@ Run "robotstxt COMMAND -h" for the options of a command.
 // cli is one run of the command: its streams and the way it fetches.
 type cli struct {
 	stdin          io.Reader
-	stdout, stderr io.Writer
+	stdout, stderr io.Writer // escaped: see run
+	terminal       io.Writer // standard error as it is, for the progress line's own controls
 	fetcher        robotsFetcher
 }
 
 // run runs the command with args (without the program name) and returns the
 // exit status. Tests call it in-process.
+//
+// Everything the command writes reaches stdout and stderr through a
+// termesc.Writer: the text of a site (a robots.txt line, a sitemap's
+// <loc>, a header, an HTTP reason phrase) is written with its control
+// characters escaped ("\u001b"), as is every byte that is not UTF-8
+// ("\xff"), so that a site cannot drive the terminal it is read on. The
+// newlines and tabs that lay out the output pass; JSON output stays JSON.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, fetcher: newFetcher()}
-	return c.run(args)
+	out, errOut := termesc.NewWriter(stdout), termesc.NewWriter(stderr)
+	c := &cli{stdin: stdin, stdout: out, stderr: errOut, terminal: stderr, fetcher: newFetcher()}
+	status := c.run(args)
+	out.Flush()
+	errOut.Flush()
+	return status
 }
 
 func (c *cli) run(args []string) int {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/sitemap"
 )
 
@@ -68,7 +69,7 @@ func (c *cli) sitemaps(args []string) int {
 	delay := fs.Duration("delay", fetch.DefaultDelay, "space requests to a site by `D` when its robots.txt has no Crawl-delay")
 	maxSitemaps := fs.Int("max-sitemaps", fetch.DefaultMaxSitemaps, "read at most `N` sitemaps, indexes included")
 	timeout := fs.Duration("timeout", fetch.DefaultSitemapTimeout, "bound the fetch and reading of each sitemap by `D`")
-	progress := fs.Bool("progress", isTerminal(c.stderr), "draw a progress line on standard error (default: when it is a terminal)")
+	progress := fs.Bool("progress", isTerminal(c.terminal), "draw a progress line on standard error (default: when it is a terminal)")
 	pos, status, ok := c.parse(fs, sitemapsHelp, args)
 	if !ok {
 		return status
@@ -164,7 +165,7 @@ func explainDecision(d *fetch.Decision) string {
 	if d.Allow {
 		key = "Allow"
 	}
-	return fmt.Sprintf("line %d: %s: %s", d.Line, key, show(d.Rule))
+	return fmt.Sprintf("line %d: %s: %s", d.Line, key, termesc.Quote(d.Rule))
 }
 
 // decisionOf is the decision as check -json prints it.
@@ -219,14 +220,14 @@ func (s *sitemapsRun) drawProgress() {
 		return
 	}
 	s.last = time.Now()
-	fmt.Fprintf(s.c.stderr, "\r\033[K%d sitemaps, %d pages (%d disallowed), %d findings…", s.sitemaps, s.entries, s.disallowed, s.findings)
+	fmt.Fprintf(s.c.terminal, "\r\033[K%d sitemaps, %d pages (%d disallowed), %d findings…", s.sitemaps, s.entries, s.disallowed, s.findings)
 	s.shown = true
 }
 
 // clearProgress erases the progress line before other output.
 func (s *sitemapsRun) clearProgress() {
 	if s.shown {
-		fmt.Fprint(s.c.stderr, "\r\033[K")
+		fmt.Fprint(s.c.terminal, "\r\033[K")
 		s.shown = false
 		s.last = time.Time{}
 	}

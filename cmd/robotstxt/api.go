@@ -107,7 +107,8 @@ type fetchResponse struct {
 }
 
 // readRequest decodes a JSON body into v, or, for another content type,
-// hands the raw body to raw. It writes the error response and returns false
+// hands the raw body to raw. A form body that starts with '{' is JSON
+// (what curl -d '{...}' sends); a multipart form is refused (415). It writes the error response and returns false
 // when the body is bad.
 func readRequest(w http.ResponseWriter, r *http.Request, v any, raw func([]byte)) bool {
 	body, err := readBody(r)
@@ -120,7 +121,20 @@ func readRequest(w http.ResponseWriter, r *http.Request, v any, raw func([]byte)
 		writeError(w, http.StatusBadRequest, "reading the request: "+err.Error())
 		return false
 	}
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+	switch ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); {
+	case ct == "application/json":
+	case ct == "application/x-www-form-urlencoded" && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")):
+		// curl -d and --data-binary send this type whatever the data:
+		// a body that starts with '{', which no robots.txt line does,
+		// is the JSON request it was meant to be.
+	case ct == "multipart/form-data":
+		// curl -F: the body is the form's parts, neither JSON nor a
+		// robots.txt.
+		writeError(w, http.StatusUnsupportedMediaType, fmt.Sprintf(
+			"Content-Type %s (curl -F) is not read: send JSON (curl -H 'Content-Type: application/json' -d '{...}') "+
+				"or the robots.txt itself, bytes and all (curl --data-binary @robots.txt)", ct))
+		return false
+	default:
 		raw(body)
 		return true
 	}
@@ -317,7 +331,7 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 	g, _ := crawlers.Group(res.Robots, req.Agent) // as checkWith selects it
 	s.work(w, r, res.Body, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Usage(robotstxt.NormalizeURL(req.URL))),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g, g.Usage(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(text),

@@ -36,7 +36,9 @@ Content-Usage and Content-Signal lines state for it, with their lines:
 The robots.txt comes from a file (-file F), from standard input (-), or from
 the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
 URLs come from the arguments or, when there are none, from standard input,
-one a line (a crawl frontier); with -url and no URLs, U itself is checked.
+one a line (a crawl frontier; on a terminal, check first says so on standard
+error, and Ctrl-D ends the list); with -url and no URLs, U itself is
+checked.
 The agent is a product token such as Googlebot; the default "*" stands for
 any crawler that no group names. -user-agent gives the User-Agent header
 sent with -url; without -agent, the agent is the token found in it. An
@@ -76,7 +78,7 @@ type source struct {
 
 func (c *cli) check(args []string) int {
 	fs := c.newFlags("check")
-	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, such as Googlebot")
 	file := fs.String("file", "", "read the robots.txt from `FILE`")
 	url := fs.String("url", "", "fetch the robots.txt of `URL`'s site, as a crawler does")
 	userAgent := fs.String("user-agent", "", "with -url, send `HEADER` as the User-Agent header (default: the agent's token, or Go's default for \"*\")")
@@ -169,6 +171,10 @@ func (c *cli) check(args []string) int {
 			}
 		}
 	} else {
+		if isTerminal(c.stdin) {
+			// Nothing else shows that check is waiting for input.
+			fmt.Fprintln(c.stderr, "robotstxt check: reading URLs from standard input, one per line; Ctrl-D ends")
+		}
 		err = readLines(c.stdin, verdict)
 	}
 	if ferr := out.Flush(); err == nil {

@@ -55,7 +55,10 @@ listed, then one that counts the rest ("more") up to its "last" line.
 For /api/check and /api/lint, a request body that is not JSON is the
 robots.txt itself, bytes and all, with agent and url (repeated) in the
 query: curl --data-binary @robots.txt
-'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x'. For
+'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x' (not -d,
+which drops line breaks). A body that starts with '{' is JSON even when
+its Content-Type is curl's default for -d, a form; a multipart form (-F)
+is refused with 415. For
 /api/fetch, the query may carry url, agent, user_agent and check (the URLs
 to answer for, repeated) instead. Errors are {"error": MESSAGE} with a 4xx
 or 5xx status, a request with another method than POST (405) and a path

@@ -21,8 +21,11 @@ import (
 const (
 	// bodyBudget bounds the bytes of request bodies held at once. A body
 	// costs twice its declared size (bodyCost): it is read whole, then
-	// decoded.
-	bodyBudget = 40 << 20
+	// decoded. The last bodyReserve of it goes only to bodies of at most
+	// smallBody bytes: slow senders of large bodies cannot hold it all.
+	bodyBudget  = 40 << 20
+	bodyReserve = 4 << 20
+	smallBody   = 64 << 10
 	// admitWait is how long a request waits for room in the budget
 	// before it is answered 503 with Retry-After: retryAfter.
 	admitWait  = 2 * time.Second
@@ -34,7 +37,8 @@ const (
 	// small ones.
 	analysisBudget   = 40 << 20
 	analysisReserve  = 4 << 20
-	analysisLineCost = 320 // bytes a line of a file holds while it is analysed, with a margin
+	smallAnalysis    = 1 << 20 // the cost of a file that may use analysisReserve
+	analysisLineCost = 320     // bytes a line of a file holds while it is analysed, with a margin
 	// memoryLimit is the soft memory limit serve sets for the garbage
 	// collector (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT sets
 	// one: the budgets bound what is live; this keeps the garbage of
@@ -114,12 +118,15 @@ func analysisCost(body []byte) int64 {
 }
 
 // capacity is a semaphore of n units whose waiters are served in the
-// order of a key, the lowest first, then in the order they came.
+// order of a key, the lowest first, then in the order they came. The
+// last reserve units go only to requests of at most small units, so that
+// a few large ones, slow or many, cannot keep small ones waiting.
 type capacity struct {
-	mu      sync.Mutex
-	free    int64
-	waiting []*waiter
-	seq     int64
+	mu             sync.Mutex
+	free           int64
+	reserve, small int64
+	waiting        []*waiter
+	seq            int64
 }
 
 type waiter struct {
@@ -127,13 +134,23 @@ type waiter struct {
 	ready          chan struct{} // closed when the units are granted
 }
 
-func newCapacity(n int64) *capacity { return &capacity{free: n} }
+func newCapacity(n, reserve, small int64) *capacity {
+	return &capacity{free: n, reserve: reserve, small: small}
+}
+
+// fits reports whether cost units can be taken now.
+func (c *capacity) fits(cost int64) bool {
+	if cost > c.small {
+		return cost <= c.free-c.reserve
+	}
+	return cost <= c.free
+}
 
 // acquire takes cost units, waiting until ctx ends; key orders the
 // waiters. It reports whether the units were taken.
 func (c *capacity) acquire(ctx context.Context, cost, key int64) bool {
 	c.mu.Lock()
-	if len(c.waiting) == 0 && c.free >= cost {
+	if len(c.waiting) == 0 && c.fits(cost) {
 		c.free -= cost
 		c.mu.Unlock()
 		return true
@@ -174,7 +191,7 @@ func (c *capacity) release(cost int64) {
 // grant gives units to the waiters they suffice for, in order.
 func (c *capacity) grant() {
 	c.waiting = slices.DeleteFunc(c.waiting, func(w *waiter) bool {
-		if w.cost > c.free {
+		if !c.fits(w.cost) {
 			return false
 		}
 		c.free -= w.cost

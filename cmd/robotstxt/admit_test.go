@@ -19,7 +19,7 @@ import (
 // lowest key first, so that a small request is not kept behind large
 // ones, and a waiter that gives up leaves nothing taken.
 func TestCapacityOrder(t *testing.T) {
-	c := newCapacity(10)
+	c := newCapacity(10, 0, 0)
 	ctx := context.Background()
 	if !c.acquire(ctx, 10, 10) {
 		t.Fatal("10 of 10 units not granted")
@@ -79,15 +79,33 @@ func TestCapacityOrder(t *testing.T) {
 	}
 }
 
+// TestCapacityReserve: the reserve goes to small requests only, so that
+// large ones, however slow, leave room for them.
+func TestCapacityReserve(t *testing.T) {
+	c := newCapacity(10, 2, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if !c.acquire(ctx, 8, 8) {
+		t.Fatal("8 large units of 10, 2 reserved: not granted")
+	}
+	if c.acquire(ctx, 2, 2) {
+		t.Error("a large request took the reserve")
+	}
+	if !c.acquire(context.Background(), 1, 1) || !c.acquire(context.Background(), 1, 1) {
+		t.Error("small requests did not get the reserve")
+	}
+}
+
 // TestAPIBusy checks what a request meets when the bodies under way fill
 // the budget: 503 with Retry-After after admitWait, its body unread, and
 // an answer again once there is room; and that a body declared over the
 // limit is refused before it is sent.
 func TestAPIBusy(t *testing.T) {
 	srv, s := tester(t, false)
-	if !s.bodies.acquire(context.Background(), bodyBudget, 0) {
-		t.Fatal("the budget is not free")
-	}
+	// Bodies under way hold the whole budget, the reserve included.
+	s.bodies.mu.Lock()
+	s.bodies.free = 0
+	s.bodies.mu.Unlock()
 	start := time.Now()
 	resp, err := srv.Client().Post(srv.URL+"/api/check?agent=*&url=/x", "text/plain", strings.NewReader("Disallow: /x\n"))
 	if err != nil {
@@ -194,6 +212,7 @@ func TestServeHelpLimits(t *testing.T) {
 	for _, s := range []string{
 		fmt.Sprintf("limited to %d MiB and %d URLs", maxRequestBody>>20, maxURLs),
 		fmt.Sprintf("(%d MiB, a body counted twice:", bodyBudget>>20),
+		fmt.Sprintf("the last %d MiB for bodies of at most %d KiB", bodyReserve>>20, smallBody>>10),
 		fmt.Sprintf("Retry-After after %d s", int(admitWait.Seconds())),
 		fmt.Sprintf("a header must arrive within %d s and a\nwhole request within %d s", int(hs.ReadHeaderTimeout.Seconds()), int(hs.ReadTimeout.Seconds())),
 		fmt.Sprintf("at most %d connections", maxConns),
@@ -204,5 +223,58 @@ func TestServeHelpLimits(t *testing.T) {
 	}
 	if bodyCost(&http.Request{ContentLength: 100}) != 200 {
 		t.Errorf("a body is not counted twice")
+	}
+}
+
+// TestSlowBodies: clients that send large bodies a byte a second (chunked,
+// so each is counted at the 4 MiB limit) hold what the budget gives large
+// bodies, not the reserve: a small request is still answered at once, and
+// a large one is answered 503 with Retry-After.
+func TestSlowBodies(t *testing.T) {
+	t.Parallel()
+	_, s := tester(t, false)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.setHosts(ln.Addr(), "")
+	hs := newHTTPServer(s.handler())
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	n := int(bodyBudget/bodyCost(&http.Request{ContentLength: -1})) + 1
+	for range n {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /api/lint HTTP/1.1\r\nHost: %s\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n", ln.Addr())
+		go func() {
+			for range 10 {
+				time.Sleep(time.Second)
+				if _, err := conn.Write([]byte("1\r\na\r\n")); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(200 * time.Millisecond) // the slow ones are admitted first
+	client := &http.Client{Timeout: 10 * time.Second}
+	start := time.Now()
+	resp, err := client.Post("http://"+ln.Addr().String()+"/api/check?agent=*&url=/x", "text/plain", strings.NewReader("User-agent: *\nDisallow: /x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if took := time.Since(start); resp.StatusCode != 200 || took > time.Second {
+		t.Errorf("a small request beside %d slow large ones: %s in %v; want 200 at once", n, resp.Status, took)
+	}
+	resp, err = client.Post("http://"+ln.Addr().String()+"/api/check?agent=*&url=/x", "text/plain", strings.NewReader(strings.Repeat("#", maxRequestBody-1<<10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a large request beside %d slow large ones: %s; want 503 with Retry-After", n, resp.Status)
 	}
 }

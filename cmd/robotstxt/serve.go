@@ -73,8 +73,9 @@ for each interface and answers requests addressed to them only. Request
 bodies are limited to 4 MiB and 1000 URLs. Its memory stays bounded however
 many clients send at once: a request waits, before its body is read, until
 the bodies under way leave room for it (40 MiB, a body counted twice:
-read, then decoded), and is answered 503 with Retry-After after 2 s
-without; files are analysed a few at a time, the smallest first. Every
+read, then decoded; the last 4 MiB for bodies of at most 64 KiB), and is
+answered 503 with Retry-After after 2 s without; files are analysed a few
+at a time, the smallest first. Every
 request and fetch has a timeout: a header must arrive within 5 s and a
 whole request within 15 s; at most 1024 connections are open at once. It
 fetches only http and https URLs, and refuses
@@ -196,8 +197,8 @@ func newServer(allowPrivate bool) *server {
 	return &server{
 		fetcher:  httpFetcher{base: guardedTransport(allowPrivate), timeout: serveFetchLimit},
 		fetches:  make(chan struct{}, maxFetches),
-		bodies:   newCapacity(bodyBudget),
-		analyses: newCapacity(analysisBudget),
+		bodies:   newCapacity(bodyBudget, bodyReserve, 2*smallBody),
+		analyses: newCapacity(analysisBudget, analysisReserve, smallAnalysis),
 	}
 }
 

@@ -51,7 +51,7 @@ func hostileSite(t *testing.T) *httptest.Server {
 		case "/robots.txt":
 			io.WriteString(w, "User-agent: *\nDisallow: /x"+hostile+"\nAllow: /"+hostile+"\nCrawl-delay: "+hostile+"\n"+
 				"Noindex"+hostile+": /y\nUser-agent: "+hostile+"\nDisallow: /z\n"+
-				"Sitemap: "+host+"/index.xml\n")
+				"Sitemap: "+host+"/index.xml\nSitemap: "+host+"/s"+hostile+"\n")
 		case "/index.xml":
 			w.Header().Set("Content-Type", "application/xml")
 			io.WriteString(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+

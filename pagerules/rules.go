@@ -230,9 +230,12 @@ func (r *Rules) SnippetLimit() int {
 
 // VideoPreviewLimit returns the longest video preview allowed, in seconds:
 // 0 for a static image at most (also under nosnippet), -1 for no limit.
+// max-snippet, even max-snippet:0, leaves it alone: Google's page says it
+// "does not affect image or video previews"; only nosnippet and
+// max-video-preview limit them.
 func (r *Rules) VideoPreviewLimit() int {
 	switch {
-	case r.SnippetLimit() == 0:
+	case r.Has(NoSnippet):
 		return 0
 	case r.Has(MaxVideoPreview):
 		return r.maxVideo

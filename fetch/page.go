@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"time"
 
@@ -26,7 +25,7 @@ import (
 //	c.OnResponseHeaders(func(r *colly.Response) {
 //		var rules pagerules.Rules
 //		rules.AddHeader(*r.Headers, cache.Agent())
-//		if !rules.MayIndex(time.Now()) && !strings.Contains(r.Headers.Get("Content-Type"), "html") {
+//		if !rules.MayIndex(time.Now()) && !pagerules.ReadContentType(*r.Headers).HTML {
 //			r.Request.Abort() // a PDF or image with noindex: skip the download
 //		}
 //	})
@@ -63,7 +62,10 @@ type Page struct {
 	// Meta those of the robots meta tags, read as MetaScan says. Rules is
 	// both added up: the rules in effect.
 	Header, Meta, Rules pagerules.Rules
-	// HTML reports whether the page is HTML, and so was read for meta tags.
+	// HTML reports whether the page is HTML, and so was read for meta
+	// tags: its Content-Type read as [pagerules.ReadContentType] reads it,
+	// as a browser does. A malformed Content-Type is read all the same,
+	// and named in Warnings.
 	HTML     bool
 	MetaScan pagerules.MetaScan
 	// Usage is the usage preferences of robots.txt and of the
@@ -73,6 +75,8 @@ type Page struct {
 	// words, such as "disallowed by robots.txt, so its noindex cannot be
 	// seen".
 	Warnings []string
+
+	malformedType string // ContentType.Malformed of the response
 }
 
 // MayIndex reports whether the page may be shown in search results at time
@@ -139,7 +143,8 @@ func (c *Cache) page(ctx context.Context, rawURL string, h http.Header) (*Page, 
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: isHTML(h)}
+	ct := pagerules.ReadContentType(h)
+	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: ct.HTML, malformedType: ct.Malformed}
 	p.Header.AddHeader(h, p.Agent)
 	p.Usage = pagerules.JoinUsage(d.Usage, h)
 	return p, nil
@@ -160,18 +165,6 @@ func (p *Page) finish(now time.Time) {
 	p.Warnings = pageWarnings(p, now)
 }
 
-// isHTML reports whether a response with header h is HTML: its
-// Content-Type is text/html or application/xhtml+xml, or it has none (a
-// crawler sniffs such a body, and a tokenizer reads anything).
-func isHTML(h http.Header) bool {
-	ct := h.Get("Content-Type")
-	if ct == "" {
-		return true
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
-}
-
 // pageWarnings writes what a crawler or a webmaster should know about p.
 func pageWarnings(p *Page, now time.Time) []string {
 	var w []string
@@ -185,6 +178,9 @@ func pageWarnings(p *Page, now time.Time) []string {
 			w = append(w, fmt.Sprintf("disallowed by robots.txt, so its noindex cannot be seen (%s): the URL may still be indexed from links to it; allow it in robots.txt for the noindex to work",
 				p.Rules.Origin(pagerules.NoIndex)))
 		}
+	}
+	if p.malformedType != "" {
+		w = append(w, p.malformedType)
 	}
 	if p.HTML && !p.MetaScan.Ended && p.MetaScan.Read > 0 {
 		w = append(w, fmt.Sprintf("the HTML head did not end within the first %d bytes: meta tags after them are not read", p.MetaScan.Read))

@@ -23,6 +23,9 @@
 // A rule this package does not know is kept in [Rules.Unknown] with where it
 // was written, never dropped silently.
 //
+// Which bodies are read for meta tags is [ReadContentType]'s answer: the
+// Content-Type read as a browser reads it, a malformed one included.
+//
 // These rules can be seen only on a page the crawler was allowed to fetch:
 // a page that robots.txt disallows may still be indexed from the links to
 // it, and its noindex is never read. Package fetch joins the three sources

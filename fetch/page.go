@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
@@ -35,7 +38,7 @@ import (
 //			return
 //		}
 //		r.Ctx.Put("follow", page.MayFollow())
-//		if page.MayIndex(time.Now()) {
+//		if page.IndexContent(time.Now()).May {
 //			index(r.Request.URL, r.Body, page.Rules.SnippetLimit())
 //		}
 //	})
@@ -79,10 +82,107 @@ type Page struct {
 	malformedType string // ContentType.Malformed of the response
 }
 
-// MayIndex reports whether the page may be shown in search results at time
-// now: robots.txt allows fetching it and its rules allow indexing it.
+// PageAnswer is one answer about a page in search results, and the signal
+// that decided it.
+type PageAnswer struct {
+	// May is the answer.
+	May bool
+	// RobotsTxt reports whether robots.txt decided, by disallowing the
+	// URL; Line is then the deciding line of Page.Robots, 0 when none
+	// decided (an unreachable robots.txt disallows everything, RFC 9309
+	// §2.3.1.4).
+	RobotsTxt bool
+	Line      int
+	// Rule is the page's rule that decided, NoIndex or UnavailableAfter,
+	// and Origin where it was written: an X-Robots-Tag or Robots-Tag line,
+	// or a meta tag. Origin is the zero Origin when no page rule decided.
+	Rule   pagerules.Rule
+	Origin pagerules.Origin
+
+	robots string // the robots.txt signal, as Source names it
+}
+
+// Source names the signal that decided: "robots.txt line 2 (Disallow:
+// "/private/")", "X-Robots-Tag line 1: noindex", "meta tag 2 (foobot):
+// unavailable_after: 2020-01-01"; "" when no signal decided and the answer
+// is the default, yes. The site's text is quoted when it holds a byte that
+// is not printable.
+func (a PageAnswer) Source() string {
+	switch {
+	case a.RobotsTxt:
+		return a.robots
+	case a.Origin.Source != 0:
+		text := a.Origin.Text
+		if strings.ContainsFunc(text, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			text = strconv.Quote(text)
+		}
+		return a.Origin.String() + ": " + text
+	}
+	return ""
+}
+
+// IndexContent answers whether the page's content may be indexed at time
+// now: no when robots.txt disallows the URL (a crawler does not fetch the
+// content), no when the page's rules say noindex or an unavailable_after
+// date has passed, yes otherwise. The answer says which signal decided.
+func (p *Page) IndexContent(now time.Time) PageAnswer {
+	if !p.Robots.Allowed {
+		return p.robotsAnswer(false)
+	}
+	return p.rulesAnswer(now)
+}
+
+// ShowURL answers whether the page's URL may appear in search results at
+// time now, as Google reads the signals: a URL that robots.txt disallows
+// may still be shown, without its content, from the links to it (its
+// noindex is never seen: developers.google.com/search/docs/crawling-indexing/block-indexing),
+// so the answer is yes, decided by robots.txt; for a page the crawler may
+// fetch, a noindex or a passed unavailable_after removes it.
+func (p *Page) ShowURL(now time.Time) PageAnswer {
+	if !p.Robots.Allowed {
+		return p.robotsAnswer(true)
+	}
+	return p.rulesAnswer(now)
+}
+
+// robotsAnswer is the answer may when robots.txt disallows the page.
+func (p *Page) robotsAnswer(may bool) PageAnswer {
+	return PageAnswer{May: may, RobotsTxt: true, Line: p.Robots.Line, robots: robotsSignal(&p.Robots)}
+}
+
+// rulesAnswer is the answer of the page's rules, for a page robots.txt
+// allows: both questions have one answer then.
+func (p *Page) rulesAnswer(now time.Time) PageAnswer {
+	if p.Rules.MayIndex(now) {
+		return PageAnswer{May: true}
+	}
+	x := pagerules.NoIndex
+	if !p.Rules.Has(x) {
+		x = pagerules.UnavailableAfter
+	}
+	return PageAnswer{Rule: x, Origin: p.Rules.Origin(x)}
+}
+
+// robotsSignal names robots.txt's disallow of d: its line and rule, or why
+// there is none.
+func robotsSignal(d *Decision) string {
+	switch {
+	case d.Line > 0:
+		return fmt.Sprintf("robots.txt line %d (Disallow: %q)", d.Line, d.Rule)
+	case d.Source == Unreachable:
+		return "robots.txt (unreachable: everything is disallowed)"
+	}
+	return "robots.txt"
+}
+
+// MayIndex reports IndexContent(now).May: whether the page's content may
+// be indexed.
+//
+// Deprecated: MayIndex answers false for a URL that robots.txt disallows,
+// which Google may still show in results. Use [Page.IndexContent] for the
+// content and [Page.ShowURL] for the URL; each says which signal decided.
 func (p *Page) MayIndex(now time.Time) bool {
-	return p.Robots.Allowed && p.Rules.MayIndex(now)
+	return p.IndexContent(now).May
 }
 
 // MayFollow reports whether the page's links may be followed: robots.txt
@@ -169,10 +269,7 @@ func (p *Page) finish(now time.Time) {
 func pageWarnings(p *Page, now time.Time) []string {
 	var w []string
 	if !p.Robots.Allowed {
-		where := "robots.txt"
-		if p.Robots.Line > 0 {
-			where = fmt.Sprintf("robots.txt line %d (%s)", p.Robots.Line, p.Robots.Rule)
-		}
+		where := robotsSignal(&p.Robots)
 		w = append(w, fmt.Sprintf("disallowed by %s: a crawler does not fetch this page, so the page's own rules below are never read", where))
 		if p.Rules.Has(pagerules.NoIndex) {
 			w = append(w, fmt.Sprintf("disallowed by robots.txt, so its noindex cannot be seen (%s): the URL may still be indexed from links to it; allow it in robots.txt for the noindex to work",

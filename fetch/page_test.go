@@ -40,6 +40,12 @@ func pageSite(t *testing.T) *httptest.Server {
 		case "/private/noindex":
 			w.Header().Set("X-Robots-Tag", "noindex")
 			io.WriteString(w, "secret")
+		case "/private/plain":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<p>secret")
+		case "/expired":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<head><meta name="robots" content="unavailable_after: 2020-01-01"></head>`)
 		case "/pdf":
 			w.Header().Set("Content-Type", "application/pdf")
 			w.Header().Set("X-Robots-Tag", "noindex")
@@ -284,3 +290,61 @@ func TestPageContentType(t *testing.T) {
 		}
 	}
 }
+
+// TestPageAnswers asks the two questions a page answers apart: may its
+// content be indexed, and may its URL be shown in results. Google's
+// reading: a URL robots.txt disallows is never fetched, so its content is
+// not indexed, but its noindex is never seen either, and the URL "can
+// still appear in search results, for example if other pages link to it"
+// (developers.google.com/search/docs/crawling-indexing/block-indexing);
+// a noindex seen on the page removes both.
+func TestPageAnswers(t *testing.T) {
+	srv := pageSite(t)
+	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const robotsLine2 = `robots.txt line 2 (Disallow: "/private/")`
+	for _, tt := range []struct {
+		why                string
+		path               string
+		content, url       bool
+		contentBy, urlBy   string // PageAnswer.Source
+		robotsTxt, fromRow bool   // robots.txt decided; a page rule decided
+	}{
+		{"nothing stated: both yes, no signal", "/open/usage", true, true, "", "", false, false},
+		{google + ": noindex in the header removes the page", "/header", false, false,
+			"X-Robots-Tag line 1: noindex", "X-Robots-Tag line 1: noindex", false, true},
+		{google + ": noindex in a meta tag for the crawler removes the page", "/meta", false, false,
+			"meta tag 2 (Foobot): noindex", "meta tag 2 (Foobot): noindex", false, true},
+		{google + ": noindex in the header of a PDF", "/pdf", false, false,
+			"X-Robots-Tag line 1: noindex", "X-Robots-Tag line 1: noindex", false, true},
+		{google + ": unavailable_after past removes the page", "/expired", false, false,
+			"meta tag 1: unavailable_after: 2020-01-01", "meta tag 1: unavailable_after: 2020-01-01", false, true},
+		{blockIndexing + ": disallowed: content not fetched, URL may still be shown", "/private/plain", false, true,
+			robotsLine2, robotsLine2, true, false},
+		{blockIndexing + ": disallowed with noindex: the noindex is never seen, URL may still be shown", "/private/noindex", false, true,
+			robotsLine2, robotsLine2, true, false},
+	} {
+		p, _ := getPage(t, c, srv, tt.path)
+		content, url := p.IndexContent(now), p.ShowURL(now)
+		if content.May != tt.content || content.Source() != tt.contentBy {
+			t.Errorf("%s\n%s: IndexContent = %v by %q, want %v by %q", tt.why, tt.path, content.May, content.Source(), tt.content, tt.contentBy)
+		}
+		if url.May != tt.url || url.Source() != tt.urlBy {
+			t.Errorf("%s\n%s: ShowURL = %v by %q, want %v by %q", tt.why, tt.path, url.May, url.Source(), tt.url, tt.urlBy)
+		}
+		for _, a := range []fetch.PageAnswer{content, url} {
+			if a.RobotsTxt != tt.robotsTxt || (a.Origin.Source != 0) != tt.fromRow {
+				t.Errorf("%s\n%s: %+v: want robots.txt deciding %v, a page rule %v", tt.why, tt.path, a, tt.robotsTxt, tt.fromRow)
+			}
+		}
+		if old := p.MayIndex(now); old != content.May {
+			t.Errorf("%s\n%s: MayIndex %v, IndexContent %v: the deprecated name answers the content question", tt.why, tt.path, old, content.May)
+		}
+	}
+}
+
+// The sources of the rows.
+const (
+	google        = "developers.google.com/search/docs/crawling-indexing/robots-meta-tag"
+	blockIndexing = "developers.google.com/search/docs/crawling-indexing/block-indexing"
+)

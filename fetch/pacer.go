@@ -229,7 +229,7 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // Reserve sets aside the next turn at rawURL's origin without waiting for
 // it, in the manner of golang.org/x/time/rate's Reserve, so that a
 // scheduler can ask "when may I next send to this origin?" and serve other
-// origins meanwhile. The turn comes at [Reservation.When], when
+// origins meanwhile; [Scheduler] is one, for a pool of workers. The turn comes at [Reservation.When], when
 // [Reservation.Ready] is closed; a request sent then counts as that turn
 // (pass the reservation to a [Transport] with [WithReservation]). A turn
 // no longer wanted is given back with [Reservation.Cancel]; until then the

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gocolly/colly/v2"
-	"github.com/gocolly/colly/v2/queue"
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
@@ -112,40 +111,43 @@ func checkPaces(t *testing.T, os []*origin, start time.Time, wall time.Duration)
 }
 
 // TestWorkerPoolServesEveryOrigin is the README's worker pool over A and
-// D: 8 workers, each URL sent on its origin's turn.
+// D: 8 workers ranging over a Scheduler, each URL sent on its turn.
 func TestWorkerPoolServesEveryOrigin(t *testing.T) {
 	t.Parallel()
 	os, urls := startPaces(t)
 	start := time.Now()
 	ctx := context.Background()
+	page := func(resp *http.Response) {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 
+	// The README's lines.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+	sched := fetch.NewScheduler(pacer)
 
-	queue := make(chan string, len(urls))
 	for _, u := range urls {
-		queue <- u
+		if err := sched.Add(u); err != nil {
+			t.Fatal(err)
+		}
 	}
-	close(queue)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			for u := range queue {
-				turn, err := pacer.Reserve(ctx, u)
+			for turn, err := range sched.Turns(ctx) {
 				if err != nil {
-					t.Errorf("Reserve %s: %v", u, err)
+					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				<-turn.Ready()
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn), "GET", u, nil)
+				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if err != nil {
-					t.Errorf("GET %s: %v", u, err)
+					t.Errorf("GET %s: %v", turn.URL, err)
 					continue
 				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
+				page(resp)
 			}
 		})
 	}
@@ -153,28 +155,41 @@ func TestWorkerPoolServesEveryOrigin(t *testing.T) {
 	checkPaces(t, os, start, time.Since(start))
 }
 
-// TestCollyServesEveryOrigin is colly v2 crawling A and D with 8 workers,
-// through the README's Transport and pacer.
+// TestCollyServesEveryOrigin is colly v2 crawling A and D with 8 workers
+// ranging over a Scheduler, through the README's Transport and pacer.
+// colly sends a request with its collector's Context, so each worker has
+// a synchronous collector of its own, whose Context carries the turn.
 func TestCollyServesEveryOrigin(t *testing.T) {
 	t.Parallel()
 	os, urls := startPaces(t)
 	start := time.Now()
+	ctx := context.Background()
 
-	c := colly.NewCollector()
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	c.WithTransport(fetch.NewTransport(nil, "", cache).WithPacer(pacer))
-	c.OnError(func(r *colly.Response, err error) { t.Errorf("%s: %v", r.Request.URL, err) })
-
-	q, err := queue.New(8, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	transport := fetch.NewTransport(nil, "", cache).WithPacer(pacer)
+	sched := fetch.NewScheduler(pacer)
 	for _, u := range urls {
-		q.AddURL(u)
+		if err := sched.Add(u); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := q.Run(c); err != nil {
-		t.Fatal(err)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			c := colly.NewCollector()
+			c.WithTransport(transport)
+			c.OnError(func(r *colly.Response, err error) { t.Errorf("%s: %v", r.Request.URL, err) })
+			for turn, err := range sched.Turns(ctx) {
+				if err != nil {
+					t.Errorf("%s: %v", turn.URL, err)
+					continue
+				}
+				c.Context = fetch.WithReservation(ctx, turn.Reservation)
+				c.Visit(turn.URL)
+			}
+		})
 	}
+	wg.Wait()
 	checkPaces(t, os, start, time.Since(start))
 }

@@ -114,9 +114,7 @@ func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[Turn, error] {
 				yield(t, err)
 				return
 			}
-			more := yield(t, err)
-			s.done()
-			if !more {
+			if !s.body(yield, t, err) {
 				return
 			}
 		}
@@ -238,6 +236,13 @@ func (s *Scheduler) pop(ln *line) (string, *Reservation) {
 		s.wake()
 	}
 	return u, r
+}
+
+// body runs a loop body of Turns with t and err, and counts it as ended
+// when it returns, even by a panic, so that the other loops can end.
+func (s *Scheduler) body(yield func(Turn, error) bool, t Turn, err error) bool {
+	defer s.done()
+	return yield(t, err)
 }
 
 // done ends a loop body.

@@ -336,3 +336,32 @@ func TestReadmeWorkerPool(t *testing.T) {
 		t.Errorf("README's worker pool is not ExampleScheduler's:\n--- README\n%s--- example\n%s", got, want)
 	}
 }
+
+// TestSchedulerBodyPanics checks that a loop body that panics still ends:
+// the other workers' loops end once the rest is handed out, instead of
+// waiting for it forever.
+func TestSchedulerBodyPanics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := NewScheduler(NewPacer(&PacerOptions{Delay: -1}))
+		s.Add("http://a.example/1")
+		s.Add("http://b.example/1")
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer func() { recover() }()
+			for range s.Turns(context.Background()) {
+				panic("a crawler's bug")
+			}
+		})
+		synctest.Wait()
+		n := 0
+		wg.Go(func() {
+			for range s.Turns(context.Background()) {
+				n++
+			}
+		})
+		wg.Wait()
+		if n != 1 {
+			t.Errorf("the second worker got %d URLs, want the one left", n)
+		}
+	})
+}

@@ -47,7 +47,6 @@ type line struct {
 	turn   *Reservation // the head's turn, once reserved
 	seq    uint64       // counts the heads handed out, so that a late call of came is told apart
 	came   bool         // the pacer's timer has given the head's turn
-	el     *list.Element
 }
 
 // A Turn is a URL handed out by [Scheduler.Turns] and the turn at its
@@ -86,7 +85,7 @@ func (s *Scheduler) Add(rawURL string) error {
 	}
 	ln := &line{origin: origin, urls: []string{rawURL}}
 	s.origins[origin] = ln
-	ln.el = s.fresh.PushBack(ln)
+	s.fresh.PushBack(ln)
 	s.wake()
 	return nil
 }
@@ -106,7 +105,7 @@ func (s *Scheduler) Add(rawURL string) error {
 func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[Turn, error] {
 	return func(yield func(Turn, error) bool) {
 		for {
-			t, err, ok := s.next(ctx)
+			t, ok, err := s.next(ctx)
 			if !ok {
 				return
 			}
@@ -124,36 +123,34 @@ func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[Turn, error] {
 // next returns the next URL to hand out, counted as a running loop body;
 // a Turn with no URL and ctx's error when ctx ends first; or false when
 // the crawl is over.
-func (s *Scheduler) next(ctx context.Context) (Turn, error, bool) {
+func (s *Scheduler) next(ctx context.Context) (Turn, bool, error) {
 	for {
 		s.mu.Lock()
 		if e := s.ready.Front(); e != nil {
 			ln := s.ready.Remove(e).(*line)
-			ln.el = nil
 			u, r := s.pop(ln)
 			s.mu.Unlock()
-			return s.handOut(u, r), nil, true
+			return s.handOut(u, r), true, nil
 		}
 		if e := s.fresh.Front(); e != nil {
 			ln := s.fresh.Remove(e).(*line)
-			ln.el = nil
 			u, seq := ln.urls[0], ln.seq
 			s.mu.Unlock()
-			if t, err, ok := s.reserve(ctx, ln, u, seq); ok {
-				return t, err, true
+			if t, ok, err := s.reserve(ctx, ln, u, seq); ok {
+				return t, true, err
 			}
 			continue
 		}
 		if s.queued == 0 && s.running == 0 {
 			s.mu.Unlock()
-			return Turn{}, nil, false
+			return Turn{}, false, nil
 		}
 		changed := s.changed
 		s.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return Turn{}, ctx.Err(), true
+			return Turn{}, true, ctx.Err()
 		}
 	}
 }
@@ -162,28 +159,28 @@ func (s *Scheduler) next(ctx context.Context) (Turn, error, bool) {
 // sees meanwhile: seq is ln.seq. It returns what to hand out when there is
 // something: u with its turn when the turn comes at once, u with its error
 // when it cannot be sent, or ctx's error.
-func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64) (Turn, error, bool) {
+func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64) (Turn, bool, error) {
 	r, err := s.pacer.reserve(ctx, u, func() { s.came(ln, seq) })
 	s.mu.Lock()
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// Not u's fault: it stays at the head, for the next worker.
-		ln.el = s.fresh.PushFront(ln)
+		s.fresh.PushFront(ln)
 		s.wake()
 		s.mu.Unlock()
-		return Turn{}, ctx.Err(), true
+		return Turn{}, true, ctx.Err()
 	case err != nil:
 		s.pop(ln)
 		s.mu.Unlock()
-		return Turn{URL: u}, err, true
+		return Turn{URL: u}, true, err
 	}
 	ln.turn = r
 	if ln.came {
 		// The timer gave the turn before it was seen here.
-		ln.el = s.ready.PushBack(ln)
+		s.ready.PushBack(ln)
 		s.wake()
 		s.mu.Unlock()
-		return Turn{}, nil, false
+		return Turn{}, false, nil
 	}
 	select {
 	case <-r.Ready():
@@ -191,11 +188,11 @@ func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64)
 		// yet to run: came will find ln.seq moved on.
 		s.pop(ln)
 		s.mu.Unlock()
-		return s.handOut(u, r), nil, true
+		return s.handOut(u, r), true, nil
 	default:
 	}
 	s.mu.Unlock()
-	return Turn{}, nil, false
+	return Turn{}, false, nil
 }
 
 // came is called by the pacer's timer when the turn of ln's head seq comes.
@@ -207,7 +204,7 @@ func (s *Scheduler) came(ln *line, seq uint64) {
 	}
 	ln.came = true
 	if ln.turn != nil { // else reserve has yet to see it
-		ln.el = s.ready.PushBack(ln)
+		s.ready.PushBack(ln)
 		s.wake()
 	}
 }
@@ -232,7 +229,7 @@ func (s *Scheduler) pop(ln *line) (string, *Reservation) {
 	if len(ln.urls) == 0 {
 		delete(s.origins, ln.origin)
 	} else {
-		ln.el = s.fresh.PushBack(ln)
+		s.fresh.PushBack(ln)
 		s.wake()
 	}
 	return u, r

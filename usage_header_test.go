@@ -88,7 +88,7 @@ func TestContentSignalHeaderEqualsLine(t *testing.T) {
 		}
 		v := b.String()
 		got, use := ParseContentSignal(v)
-		u := Parse([]byte("User-agent: *\nContent-Signal: " + v + "\n")).Usage("Foobot", "/x")
+		u := Parse([]byte("User-agent: *\nContent-Signal: "+v+"\n")).Usage("Foobot", "/x")
 		for s := range got {
 			if got[s] != u.ContentSignal[s].Pref {
 				t.Fatalf("%q: header %v, robots.txt line %v", v, got, u.ContentSignal)

@@ -111,3 +111,17 @@ func GroupFor(r *robotstxt.Robots, agents []string) (g robotstxt.Group, note str
 	return r.NoGroup(), strings.Join(agents, ", ") + ` ignore the rules for "*", as Google documents (` + googleSpecial +
 		`), and no group names them: they may fetch every URL.`
 }
+
+// Deciding returns the token whose group decides for agent in r, as
+// [Group] selects it, and that group; for an agent that is not in the
+// table, agent itself. named reports whether a group of r names that
+// token (a `*` group or no group decides otherwise). Unlike Group it
+// writes no note, and allocates nothing.
+func Deciding(r *robotstxt.Robots, agent string) (token string, g robotstxt.Group, named bool) {
+	token = agent
+	if i := find(agent); i >= 0 {
+		token = table[i].Follows(r)
+	}
+	g = GroupOf(r, token)
+	return token, g, token != "" && r.Kind() == robotstxt.Parsed && r.NamesAgent(token)
+}

@@ -60,7 +60,9 @@ func ReadPage(h http.Header, html []byte) *Page {
 				r.AddMeta(bytes.NewReader(html), f, 0)
 			}
 			if r.Has(pagerules.NoIndex) {
-				p.noindex[f] = r.Origin(pagerules.NoIndex).String()
+				o := r.Origin(pagerules.NoIndex)
+				o.Agent = "" // the answer names the crawler it was read for
+				p.noindex[f] = o.String()
 			}
 		}
 	}

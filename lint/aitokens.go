@@ -15,7 +15,7 @@ import (
 
 // Causes of the findings on AI tokens.
 var (
-	ErrControlTokenLine = errors.New("line that means nothing for a control token")    // it fetches nothing
+	ErrControlTokenLine = errors.New("line that means nothing for a control token")      // it fetches nothing
 	ErrSearchNotTrain   = errors.New("search crawler blocked, training crawler allowed") // likely the reverse of what was meant
 )
 

@@ -67,8 +67,22 @@ func (s Signal) String() string {
 		return out + ": Disallow: " + s.Label
 	case s.Kind == PageRobotsRules:
 		return out + ": noindex"
-	case s.Label != "":
-		return out + ": " + s.Label + "=" + s.Says.String()
+	case s.Kind == ContentUsageLine || s.Kind == ContentUsageHeader:
+		return out + ": " + s.Label + "=" + s.Says.word("y", "n")
+	case s.Kind == ContentSignalLine || s.Kind == ContentSignalHeader:
+		return out + ": " + s.Label + "=" + s.Says.word("yes", "no")
 	}
 	return out + ": " + s.Says.String()
+}
+
+// word returns yes for Allowed, no for NotAllowed, else the verdict's
+// name: a preference as its vocabulary writes it.
+func (v Verdict) word(yes, no string) string {
+	switch v {
+	case Allowed:
+		return yes
+	case NotAllowed:
+		return no
+	}
+	return v.String()
 }

@@ -72,10 +72,10 @@ func TestAI(t *testing.T) {
 	}
 	for cell, want := range map[string]string{
 		"Microsoft search":    "not allowed | page robots rules meta tag 1 (bingbot): noindex",
-		"Google search":       "allowed | robots.txt Content-Signal line 2 (Googlebot): search=allowed",
-		"Google ai-input":     "not allowed | Content-Signal header: ai-input=not allowed",
+		"Google search":       "allowed | robots.txt Content-Signal line 2 (Googlebot): search=yes",
+		"Google ai-input":     "not allowed | Content-Signal header: ai-input=no",
 		"OpenAI training":     "not crawlable | robots.txt line 6 (GPTBot): Disallow: /",
-		"Meta training":       "not allowed | robots.txt Content-Signal line 2 (meta-externalagent): ai-train=not allowed",
+		"Meta training":       "not allowed | robots.txt Content-Signal line 2 (meta-externalagent): ai-train=no",
 		"Perplexity training": "no token | ",
 	} {
 		if got[cell] != want {

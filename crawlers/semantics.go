@@ -56,18 +56,27 @@ func (c *Crawler) Group(r *robotstxt.Robots) (g robotstxt.Group, note string) {
 // token of c.Obeys when that one is the first named; "" when c ignores
 // `*` and no group names it.
 func (c *Crawler) Follows(r *robotstxt.Robots) string {
-	if r.Kind() != robotstxt.Parsed || r.NamesAgent(c.Token) {
-		return c.Token
+	token, _ := c.follows(r)
+	return token
+}
+
+// follows is Follows, and whether a group of r names the token returned.
+func (c *Crawler) follows(r *robotstxt.Robots) (token string, named bool) {
+	if r.Kind() != robotstxt.Parsed {
+		return c.Token, false
+	}
+	if r.NamesAgent(c.Token) {
+		return c.Token, true
 	}
 	for _, o := range c.Obeys {
 		if o.Token != c.Token && r.NamesAgent(o.Token) {
-			return o.Token
+			return o.Token, true
 		}
 	}
 	if c.IgnoresGlobal {
-		return ""
+		return "", false
 	}
-	return c.Token
+	return c.Token, false
 }
 
 // GroupOf returns the group that decides in r for a crawler that follows
@@ -118,10 +127,10 @@ func GroupFor(r *robotstxt.Robots, agents []string) (g robotstxt.Group, note str
 // token (a `*` group or no group decides otherwise). Unlike Group it
 // writes no note, and allocates nothing.
 func Deciding(r *robotstxt.Robots, agent string) (token string, g robotstxt.Group, named bool) {
-	token = agent
 	if i := find(agent); i >= 0 {
-		token = table[i].Follows(r)
+		token, named = table[i].follows(r)
+	} else {
+		token, named = agent, r.Kind() == robotstxt.Parsed && r.NamesAgent(agent)
 	}
-	g = GroupOf(r, token)
-	return token, g, token != "" && r.Kind() == robotstxt.Parsed && r.NamesAgent(token)
+	return token, GroupOf(r, token), named
 }

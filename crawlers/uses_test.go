@@ -3,6 +3,8 @@ package crawlers
 import (
 	"strings"
 	"testing"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // TestUsesTable holds the facts of uses.go to the table: each token with
@@ -63,6 +65,34 @@ func TestGovernsFor(t *testing.T) {
 		g, ok := GovernsFor(tt.op, tt.use)
 		if g.Token != tt.token || ok != (tt.token != "") || strings.Join(g.Fetchers(), ",") != tt.fetchers && ok {
 			t.Errorf("%s: GovernsFor(%s, %s) = %+v, %v", tt.why, tt.op, tt.use, g, ok)
+		}
+	}
+}
+
+// TestDecidingIsGroup: Deciding picks the token and group Follows and
+// GroupOf pick, and named is whether a group names that token, for every
+// crawler of the table and one that is not, on files that name them or
+// not.
+func TestDecidingIsGroup(t *testing.T) {
+	files := []string{"", "User-agent: *\nDisallow: /x\n", "User-agent: Googlebot\nDisallow: /g\n",
+		"User-agent: Applebot\nUser-agent: GPTBot\nAllow: /\nUser-agent: *\nDisallow: /\n", "User-agent: Foobot\nDisallow: /f\n"}
+	for _, f := range files {
+		r := robotstxt.Parse([]byte(f))
+		agents := []string{"Foobot", "Nobot"}
+		for _, c := range table {
+			agents = append(agents, c.Token)
+		}
+		for _, a := range agents {
+			token, g, named := Deciding(r, a)
+			want, _ := Group(r, a)
+			wantToken := a
+			if i := find(a); i >= 0 {
+				wantToken = table[i].Follows(r)
+			}
+			if token != wantToken || g.Decide("/g") != want.Decide("/g") || g.Decide("/f") != want.Decide("/f") ||
+				named != (token != "" && r.NamesAgent(token)) {
+				t.Errorf("%q on %q: Deciding = %q, %v, named %v", a, f, token, g.Decide("/g"), named)
+			}
 		}
 	}
 }

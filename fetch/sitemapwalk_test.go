@@ -398,6 +398,44 @@ func TestWalkSlowDrip(t *testing.T) {
 	}
 }
 
+// TestWalkYieldsAsRead: a sitemap whose first two entries (fewer than 512
+// bytes) come at once and whose rest drips a byte every 100 ms gives the
+// two at once, not at its Timeout.
+func TestWalkYieldsAsRead(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": text("text/plain", "Sitemap: /sitemap.xml\n"),
+		"/sitemap.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, strings.TrimSuffix(urlset("http://"+r.Host+"/1", "http://"+r.Host+"/2"), "</urlset>\n"))
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		},
+	})
+	o := fetch.SitemapOptions{Timeout: 10 * time.Second, Cache: fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0"})}
+	start := time.Now()
+	var got []string
+	for e, err := range fetch.WalkSitemaps(context.Background(), s.URL, &o) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e.Loc); len(got) == 2 {
+			break
+		}
+	}
+	if took := time.Since(start); took > 2*time.Second || len(got) != 2 {
+		t.Errorf("%v after %v; want 2 entries at once", got, took)
+	}
+}
+
 // TestWalkMemory walks a gzip bomb (1 GiB of zeros in about 1 MB) and a
 // 200 MB sitemap that the server writes as it goes, and asserts the peak
 // heap of the process, server included.

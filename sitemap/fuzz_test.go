@@ -25,6 +25,8 @@ func FuzzReader(f *testing.F) {
 		"<html><body>x</body></html>",
 		"\xEF\xBB\xBF<urlset><url><loc><![CDATA[https://example.com/a]]></loc></url>",
 		string(gz(urls("https://example.com/a"))),
+		ns + "<url><loc>https://example.com/a</loc></url>\x00</urlset>",
+		"\n \thttps://example.com/a\nhttps://example.com/\x00b\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -22,6 +22,9 @@ func (r *Reader) readText(yield func(Entry, error) bool) error {
 			r.line++
 			continue
 		}
+		if err != nil && err != io.EOF {
+			return err // a line cut by the stream's end is no entry
+		}
 		if s := bytes.TrimSpace(line); len(s) > 0 {
 			if !r.emit(Entry{Loc: string(s), Line: r.line}, yield) {
 				return nil

@@ -142,17 +142,20 @@ func (x *xmlReader) markup() error {
 
 // bang reads a comment, a CDATA section or a DOCTYPE.
 func (x *xmlReader) bang() error {
-	b, _ := x.br.Peek(9)
-	switch {
-	case bytes.HasPrefix(b, []byte("!--")):
+	if b, _ := x.br.Peek(3); bytes.HasPrefix(b, []byte("!--")) {
 		x.br.Discard(3)
 		return x.skipPast("-->", false)
+	}
+	b, err := x.br.Peek(8)
+	switch {
 	case bytes.HasPrefix(b, []byte("![CDATA[")):
 		x.br.Discard(8)
 		return x.cdata()
 	case len(b) >= 8 && grammar.EqualFold(b[:8], "!DOCTYPE"):
 		x.br.Discard(8)
 		return x.doctype()
+	case err != nil && err != io.EOF:
+		return err
 	}
 	x.invalid("\"<!\" begins no comment, CDATA section or DOCTYPE")
 	return nil

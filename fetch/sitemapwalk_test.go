@@ -215,6 +215,86 @@ func TestWalkCrossSubmission(t *testing.T) {
 	}
 }
 
+// TestWalkRedirectScope: sitemaps.org's location rule ("Sitemap file
+// location") applies to the location that served the document, after
+// redirects; a redirect never lets another host list the URLs of the host
+// that redirected. 127.0.0.1 and localhost are two hosts of one server:
+// 127.0.0.1 redirects its sitemaps to localhost.
+func TestWalkRedirectScope(t *testing.T) {
+	var port string
+	tests := []struct {
+		name   string
+		robots string // 127.0.0.1's robots.txt
+		start  string // a path on 127.0.0.1; "" is the site
+		want   []string
+		out    int // Outside findings
+		reason string
+	}{
+		{"site without sitemap lines", "User-agent: *\nAllow: /\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"/sitemap.xml redirects to localhost: localhost's pages are in its scope, 127.0.0.1's are not"},
+		{"sitemap given", "User-agent: *\nAllow: /\n", "/sitemap.xml",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"the scope of a sitemap given is where it was served from"},
+		{"named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/sitemap.xml\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"robots.txt named the URL as listed; the document localhost served is not what it named"},
+		{"named by robots.txt, redirect on its host", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/old.xml\n", "",
+			[]string{"http://127.0.0.1:{port}/x", "http://127.0.0.1:{port}/y/2"}, 1,
+			"a redirect within the host that named the sitemap keeps what robots.txt allows it"},
+		{"final URL named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://localhost:{port}/sitemap.xml\n", "/sitemap.xml",
+			[]string{"http://localhost:{port}/w/1", "http://127.0.0.1:{port}/x"}, 0,
+			"sitemaps.org Sitemaps & Cross Submits: 127.0.0.1 names the location that served the document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve(t, map[string]http.HandlerFunc{
+				"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						io.WriteString(w, strings.ReplaceAll(tt.robots, "{port}", port))
+						return
+					}
+					io.WriteString(w, "User-agent: *\nAllow: /\n")
+				},
+				"/sitemap.xml": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						http.Redirect(w, r, "http://localhost:"+port+"/sitemap.xml", http.StatusMovedPermanently)
+						return
+					}
+					io.WriteString(w, urlset("http://localhost:"+port+"/w/1", "http://127.0.0.1:"+port+"/x"))
+				},
+				"/old.xml": func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, "/y/new.xml", http.StatusMovedPermanently)
+				},
+				"/y/new.xml": func(w http.ResponseWriter, r *http.Request) {
+					io.WriteString(w, urlset("http://"+r.Host+"/x", "http://"+r.Host+"/y/2", "http://localhost:"+port+"/z"))
+				},
+			})
+			port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+			res := walkSite(t, s.URL+tt.start, fetch.SitemapOptions{})
+			var want []string
+			for _, l := range tt.want {
+				want = append(want, strings.ReplaceAll(l, "{port}", port))
+			}
+			if got := res.locs(); !slices.Equal(got, want) || res.err != nil {
+				t.Errorf("locs %v, %v; want %v (%s)\nfindings %v", got, res.err, want, tt.reason, res.findings)
+			}
+			out := 0
+			for _, f := range res.findings {
+				if f.Code == sitemap.Outside {
+					out++
+					if f.Sitemap != res.visits[0].Served {
+						t.Errorf("finding %v: want it about %s, which served the document", f, res.visits[0].Served)
+					}
+				}
+			}
+			if out != tt.out {
+				t.Errorf("findings %v, want %d outside (%s)", res.findings, tt.out, tt.reason)
+			}
+		})
+	}
+}
+
 // TestWalkHostile walks servers that try to make a crawler loop, wait or
 // fill its memory.
 func TestWalkHostile(t *testing.T) {

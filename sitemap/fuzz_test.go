@@ -27,6 +27,8 @@ func FuzzReader(f *testing.F) {
 		string(gz(urls("https://example.com/a"))),
 		ns + "<url><loc>https://example.com/a</loc></url>\x00</urlset>",
 		"\n \thttps://example.com/a\nhttps://example.com/\x00b\n",
+		`<!DOCTYPE urlset [ <!-- it's ]> --> <?pi don't ]> ?> <!ENTITY e "it's ]>"> ]>` + urls("https://example.com/a"),
+		`<?pi don't ?><!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a"),
 	} {
 		f.Add([]byte(s))
 	}

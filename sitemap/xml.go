@@ -49,7 +49,9 @@ type xmlReader struct {
 	ends   []int  // where each name in stack ends
 	prefix string // the root's namespace prefix with its colon, or ""
 	rooted bool   // the root element has been seen
-	stop   bool   // reading ends: a finding stopped the file, or the consumer
+	// inDoctype is set while a DOCTYPE is read.
+	inDoctype bool
+	stop      bool // reading ends: a finding stopped the file, or the consumer
 
 	cur        Entry
 	inEntry    bool
@@ -107,6 +109,8 @@ func (x *xmlReader) run() error {
 func (x *xmlReader) atEOF() {
 	switch {
 	case x.stop || x.r.stopped:
+	case x.inDoctype:
+		x.r.find(x.r.line, UnknownRoot, "no root element: the file ends inside its DOCTYPE", "")
 	case !x.rooted:
 		x.r.find(x.r.line, UnknownRoot, "no root element", "")
 	default:
@@ -205,10 +209,15 @@ func (x *xmlReader) skipPast(end string, keep bool) error {
 
 // doctype skips a DOCTYPE with its internal subset. The entities it
 // declares are never expanded, so a "billion laughs" costs nothing: its
-// references are reported where they are used.
+// references are reported where they are used. Quotes are tracked so that
+// a '>' or ']' in a literal does not end it; a comment or a processing
+// instruction in the internal subset is skipped whole (XML 1.0 §2.8:
+// markupdecl includes Comment and PI), so that a quote in "<!-- it's -->"
+// opens no literal. It reads in constant memory up to the file's end.
 func (x *xmlReader) doctype() error {
 	var name []byte
 	depth, quote, naming := 0, byte(0), true
+	x.inDoctype = true
 	for {
 		c, err := x.br.ReadByte()
 		if err != nil {
@@ -233,11 +242,16 @@ func (x *xmlReader) doctype() error {
 		quote = nextQuote(quote, c)
 		switch {
 		case inQuote || quote != 0:
+		case c == '<' && depth > 0:
+			if err := x.subsetMarkup(); err != nil {
+				return err
+			}
 		case c == '[':
 			depth++
 		case c == ']':
 			depth--
 		case c == '>' && depth <= 0:
+			x.inDoctype = false
 			if grammar.EqualFold(name, "html") {
 				x.r.find(x.r.line, HTML, "an HTML page, not a sitemap", "")
 				x.stop = true
@@ -247,6 +261,27 @@ func (x *xmlReader) doctype() error {
 			return nil
 		}
 	}
+}
+
+// subsetMarkup skips a comment or a processing instruction that begins
+// after a '<' in the internal subset; any other declaration is left to
+// doctype, which reads its literals.
+func (x *xmlReader) subsetMarkup() error {
+	b, err := x.br.Peek(1)
+	switch {
+	case len(b) == 0:
+		return err
+	case b[0] == '?':
+		x.br.Discard(1)
+		return x.skipPast("?>", false)
+	case b[0] != '!':
+		return nil
+	}
+	if b, _ := x.br.Peek(3); bytes.HasPrefix(b, []byte("!--")) {
+		x.br.Discard(3)
+		return x.skipPast("-->", false)
+	}
+	return nil
 }
 
 // readTag reads a start tag up to its '>', which may not be inside a

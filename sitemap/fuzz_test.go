@@ -29,6 +29,7 @@ func FuzzReader(f *testing.F) {
 		"\n \thttps://example.com/a\nhttps://example.com/\x00b\n",
 		`<!DOCTYPE urlset [ <!-- it's ]> --> <?pi don't ]> ?> <!ENTITY e "it's ]>"> ]>` + urls("https://example.com/a"),
 		`<?pi don't ?><!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a"),
+		"https://example.com/a\rhttps://example.com/b\r\n\rhttps://example.com/c\n\r",
 	} {
 		f.Add([]byte(s))
 	}

@@ -62,8 +62,9 @@ type Reader struct {
 	kind       Kind
 	compressed bool
 	seen       *Seen
-	line       int // the current line of the decompressed file, from 1
-	n          int // entries yielded
+	line       int  // the current line of the decompressed file, from 1
+	cr         bool // a text line ended at CR: an LF next ends no line
+	n          int  // entries yielded
 	findings   []Finding
 	nFindings  int
 	stopped    bool

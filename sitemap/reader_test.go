@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -102,6 +103,8 @@ func TestReader(t *testing.T) {
 			sitemap.Options{}, []string{"https://example.com/s1.xml"}, nil, sitemap.Index, "sitemaps.org Using Sitemap index files"},
 		{"text", []byte("https://example.com/a\r\n\n  https://example.com/b  \nnot a url\n"), sitemap.Options{},
 			[]string{"https://example.com/a", "https://example.com/b"}, []sitemap.Code{sitemap.BadLoc}, sitemap.Text, "sitemaps.org Text file: one URL per line"},
+		{"text, CR line ends", []byte("https://example.com/a\rhttps://example.com/b\r\r  https://example.com/c"), sitemap.Options{},
+			[]string{"https://example.com/a", "https://example.com/b", "https://example.com/c"}, nil, sitemap.Text, "a line ends at CR, LF or CRLF, as XML 1.0 §2.11 and RFC 9309 §2.2 read them"},
 		{"text with BOM", []byte("\xEF\xBB\xBFhttps://example.com/a\n"), sitemap.Options{},
 			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.BOM}, sitemap.Text, "a BOM is a finding, then skipped"},
 		{"xml with BOM", []byte("\xEF\xBB\xBF" + urls("https://example.com/a")), sitemap.Options{},
@@ -322,5 +325,30 @@ func TestReaderOneByte(t *testing.T) {
 	}
 	if want := []string{"https://example.com/a", "https://example.com/b?c=1&d=2"}; !slices.Equal(locs, want) {
 		t.Errorf("locs %v, want %v; findings %v", locs, want, r.Findings())
+	}
+}
+
+// TestReaderTextLines checks the line of each entry of a text sitemap
+// whose lines end in CR, LF and CRLF: each of the three ends one line, and
+// CRLF one only.
+func TestReaderTextLines(t *testing.T) {
+	doc := "https://example.com/1\rhttps://example.com/2\nhttps://example.com/3\r\n\r\n\n\rhttps://example.com/7\r\r\nhttps://example.com/9"
+	for _, cut := range []bool{false, true} {
+		var src io.Reader = strings.NewReader(doc)
+		if cut {
+			src = iotest.OneByteReader(src)
+		}
+		r := sitemap.NewReader(src, &sitemap.Options{URL: smURL})
+		var got []string
+		for e, err := range r.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%d %s", e.Line, e.Loc))
+		}
+		want := []string{"1 https://example.com/1", "2 https://example.com/2", "3 https://example.com/3", "7 https://example.com/7", "9 https://example.com/9"}
+		if !slices.Equal(got, want) {
+			t.Errorf("one byte at a time %v: %q, want %q", cut, got, want)
+		}
 	}
 }

@@ -30,6 +30,7 @@ func FuzzReader(f *testing.F) {
 		`<!DOCTYPE urlset [ <!-- it's ]> --> <?pi don't ]> ?> <!ENTITY e "it's ]>"> ]>` + urls("https://example.com/a"),
 		`<?pi don't ?><!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a"),
 		"https://example.com/a\rhttps://example.com/b\r\n\rhttps://example.com/c\n\r",
+		`<?xml version="1.0" encoding="ISO-8859-1"?>` + urls("https://example.com/a", "https://example.com/caf\xe9"),
 	} {
 		f.Add([]byte(s))
 	}

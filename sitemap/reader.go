@@ -285,6 +285,8 @@ func (r *Reader) emit(e Entry, yield func(Entry, error) bool) bool {
 		r.find(e.Line, LongLoc, "a URL of "+itoa(int64(len(e.Loc)))+" bytes, not under 2,048: dropped", e.Loc[:64]+"…")
 	case !validLoc(e.Loc):
 		r.find(e.Line, BadLoc, "not an absolute http or https URL: dropped", e.Loc)
+	case !utf8.ValidString(e.Loc):
+		r.find(e.Line, Encoding, "a URL whose bytes are not UTF-8 (sitemaps.org requires UTF-8): dropped", string(grammar.AppendEscaped(nil, []byte(e.Loc))))
 	case !r.o.Allow(e.Loc):
 		r.find(e.Line, Outside, "outside what "+r.o.URL+" may list: dropped", e.Loc)
 	case r.n >= r.o.MaxURLs:
@@ -301,8 +303,9 @@ func (r *Reader) emit(e Entry, yield func(Entry, error) bool) bool {
 }
 
 // validLoc reports whether loc can be an absolute http or https URL as
-// sitemaps.org asks for it: UTF-8, with a host, and no spaces or control
-// characters (those must be %-escaped).
+// sitemaps.org asks for it: with a host, and no spaces or control
+// characters (those must be %-escaped). Whether its bytes are UTF-8 is
+// the next check.
 func validLoc(loc string) bool {
 	var rest string
 	switch {
@@ -316,15 +319,34 @@ func validLoc(loc string) bool {
 	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
 		return false
 	}
-	var high byte
 	for i := 0; i < len(loc); i++ {
-		c := loc[i]
-		if c <= ' ' || c == 0x7f {
+		if c := loc[i]; c <= ' ' || c == 0x7f {
 			return false
 		}
-		high |= c
 	}
-	return high < utf8.RuneSelf || utf8.ValidString(loc)
+	return true
+}
+
+// checkEncoding reports an encoding label (an XML declaration's encoding,
+// a Content-Type's charset) that does not name UTF-8. sitemaps.org: "The
+// Sitemap must be UTF-8 encoded"; the file is read as UTF-8 whatever its
+// label, so that a file labelled wrongly but written in UTF-8, or in
+// ASCII, loses nothing, and a URL whose bytes are not UTF-8 is dropped
+// with its own finding.
+func (r *Reader) checkEncoding(line int, what string, label []byte) {
+	if isUTF8Label(label) {
+		return
+	}
+	r.find(line, Encoding, what+" "+quote(label)+": sitemaps.org requires UTF-8; read as UTF-8", "")
+}
+
+// isUTF8Label reports whether an encoding label names UTF-8 or US-ASCII,
+// its subset. Labels match without case (XML 1.0 §4.3.3); "utf8" is one
+// of the WHATWG Encoding Standard's labels of UTF-8
+// (https://encoding.spec.whatwg.org/#names-and-labels).
+func isUTF8Label(label []byte) bool {
+	label = bytes.TrimSpace(label)
+	return grammar.EqualFold(label, "utf-8") || grammar.EqualFold(label, "utf8") || grammar.EqualFold(label, "us-ascii")
 }
 
 // checkContentType reports a Content-Type that does not fit a file of kind
@@ -333,10 +355,13 @@ func (r *Reader) checkContentType(k Kind) {
 	if r.o.ContentType == "" {
 		return
 	}
-	mt, _, err := mime.ParseMediaType(r.o.ContentType)
+	mt, params, err := mime.ParseMediaType(r.o.ContentType)
 	if err != nil {
 		r.find(0, ContentType, "a Content-Type that cannot be read: "+r.o.ContentType, "")
 		return
+	}
+	if cs, ok := params["charset"]; ok {
+		r.checkEncoding(0, "served with charset", []byte(cs))
 	}
 	if r.compressed && (mt == "application/gzip" || mt == "application/x-gzip" || mt == "application/octet-stream") {
 		return

@@ -105,6 +105,20 @@ func TestReader(t *testing.T) {
 			[]string{"https://example.com/a", "https://example.com/b"}, []sitemap.Code{sitemap.BadLoc}, sitemap.Text, "sitemaps.org Text file: one URL per line"},
 		{"text, CR line ends", []byte("https://example.com/a\rhttps://example.com/b\r\r  https://example.com/c"), sitemap.Options{},
 			[]string{"https://example.com/a", "https://example.com/b", "https://example.com/c"}, nil, sitemap.Text, "a line ends at CR, LF or CRLF, as XML 1.0 §2.11 and RFC 9309 §2.2 read them"},
+		{"declared ISO-8859-1", []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/a</loc></url><url><loc>https://example.com/caf\xe9</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Encoding, sitemap.Encoding}, sitemap.URLSet,
+			"sitemaps.org: the file must be UTF-8; read as UTF-8, an ASCII URL is kept and one that is not UTF-8 dropped, each reported"},
+		{"declared latin1, UTF-8 bytes", []byte(`<?xml version='1.0' encoding='latin1' standalone='yes'?>` + ns + "<url><loc>https://example.com/café</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/café"}, []sitemap.Code{sitemap.Encoding}, sitemap.URLSet,
+			"the bytes decide, as for Content-Type: a file labelled wrongly but written in UTF-8 keeps its URLs"},
+		{"Latin-1 bytes undeclared", []byte(urls("https://example.com/caf\xe9")), sitemap.Options{},
+			nil, []sitemap.Code{sitemap.Encoding}, sitemap.URLSet, "a URL that is not UTF-8 is an encoding finding, not a bad URL"},
+		{"declared UTF-8", []byte(`<?xml version="1.0" encoding="utf-8"?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{ContentType: "text/xml; charset=UTF-8"},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §4.3.3: encoding names match without case"},
+		{"charset ISO-8859-1", []byte("https://example.com/a\n"), sitemap.Options{ContentType: "text/plain; charset=ISO-8859-1"},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Encoding}, sitemap.Text, "RFC 9110 §8.3.2: the charset a server declares is reported when it is not UTF-8"},
+		{"xml PI not first", []byte(`<!-- x --><?xml encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §2.8: only the file's first markup can be its declaration"},
 		{"text with BOM", []byte("\xEF\xBB\xBFhttps://example.com/a\n"), sitemap.Options{},
 			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.BOM}, sitemap.Text, "a BOM is a finding, then skipped"},
 		{"xml with BOM", []byte("\xEF\xBB\xBF" + urls("https://example.com/a")), sitemap.Options{},
@@ -350,5 +364,24 @@ func TestReaderTextLines(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("one byte at a time %v: %q, want %q", cut, got, want)
 		}
+	}
+}
+
+// TestReaderEncodingFinding checks what an encoding finding says: the
+// label declared, and a URL that is not UTF-8 with its bytes %-escaped, so
+// that the finding is printable text.
+func TestReaderEncodingFinding(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/caf\xe9</loc></url></urlset>"
+	_, _, r := read(t, []byte(doc), sitemap.Options{})
+	var got []string
+	for _, f := range r.Findings() {
+		got = append(got, f.String())
+	}
+	want := []string{
+		smURL + `:1: encoding: declared "ISO-8859-1": sitemaps.org requires UTF-8; read as UTF-8`,
+		smURL + `:1: encoding: a URL whose bytes are not UTF-8 (sitemaps.org requires UTF-8): dropped (https://example.com/caf%E9)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
 	}
 }

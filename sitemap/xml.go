@@ -49,9 +49,10 @@ type xmlReader struct {
 	ends   []int  // where each name in stack ends
 	prefix string // the root's namespace prefix with its colon, or ""
 	rooted bool   // the root element has been seen
-	// inDoctype is set while a DOCTYPE is read.
-	inDoctype bool
-	stop      bool // reading ends: a finding stopped the file, or the consumer
+	stop   bool   // reading ends: a finding stopped the file, or the consumer
+
+	inDoctype bool // a DOCTYPE is being read
+	begun     bool // the file's first markup has been read: no XML declaration follows
 
 	cur        Entry
 	inEntry    bool
@@ -128,6 +129,8 @@ func (x *xmlReader) invalid(msg string) {
 
 // markup reads what follows a '<'.
 func (x *xmlReader) markup() error {
+	first := !x.begun
+	x.begun = true
 	b, err := x.br.Peek(1)
 	if err != nil {
 		return err
@@ -139,9 +142,37 @@ func (x *xmlReader) markup() error {
 		return x.bang()
 	case '?':
 		x.br.Discard(1)
+		if first {
+			return x.declaration()
+		}
 		return x.skipPast("?>", false)
 	}
 	return x.startTag()
+}
+
+// declaration reads the processing instruction that begins a file: the
+// XML declaration (XML 1.0 §2.8) when its target is "xml", whose encoding
+// is checked, or any other, skipped.
+func (x *xmlReader) declaration() error {
+	b, _ := x.br.Peek(4)
+	if len(b) < 4 || string(b[:3]) != "xml" || !isSpace(b[3]) {
+		return x.skipPast("?>", false)
+	}
+	tag, err := x.readTag()
+	if err == errLongTag {
+		x.invalid("an XML declaration longer than 64 KiB")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if enc, ok := attr(tag[3:], "encoding"); ok {
+		x.r.checkEncoding(x.r.line, "declared", enc)
+	}
+	if !bytes.HasSuffix(tag, []byte("?>")) {
+		return x.skipPast("?>", false)
+	}
+	return nil
 }
 
 // bang reads a comment, a CDATA section or a DOCTYPE.

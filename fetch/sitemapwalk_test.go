@@ -242,6 +242,9 @@ func TestWalkRedirectScope(t *testing.T) {
 		{"named by robots.txt, redirect on its host", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/old.xml\n", "",
 			[]string{"http://127.0.0.1:{port}/x", "http://127.0.0.1:{port}/y/2"}, 1,
 			"a redirect within the host that named the sitemap keeps what robots.txt allows it"},
+		{"index named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/index.xml\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"the index localhost served may list localhost's sitemaps; they inherit nothing from 127.0.0.1's robots.txt"},
 		{"final URL named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://localhost:{port}/sitemap.xml\n", "/sitemap.xml",
 			[]string{"http://localhost:{port}/w/1", "http://127.0.0.1:{port}/x"}, 0,
 			"sitemaps.org Sitemaps & Cross Submits: 127.0.0.1 names the location that served the document"},
@@ -261,6 +264,16 @@ func TestWalkRedirectScope(t *testing.T) {
 						http.Redirect(w, r, "http://localhost:"+port+"/sitemap.xml", http.StatusMovedPermanently)
 						return
 					}
+					io.WriteString(w, urlset("http://localhost:"+port+"/w/1", "http://127.0.0.1:"+port+"/x"))
+				},
+				"/index.xml": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						http.Redirect(w, r, "http://localhost:"+port+"/index.xml", http.StatusMovedPermanently)
+						return
+					}
+					io.WriteString(w, index("http://localhost:"+port+"/s.xml"))
+				},
+				"/s.xml": func(w http.ResponseWriter, r *http.Request) {
 					io.WriteString(w, urlset("http://localhost:"+port+"/w/1", "http://127.0.0.1:"+port+"/x"))
 				},
 				"/old.xml": func(w http.ResponseWriter, r *http.Request) {
@@ -283,8 +296,8 @@ func TestWalkRedirectScope(t *testing.T) {
 			for _, f := range res.findings {
 				if f.Code == sitemap.Outside {
 					out++
-					if f.Sitemap != res.visits[0].Served {
-						t.Errorf("finding %v: want it about %s, which served the document", f, res.visits[0].Served)
+					if v := res.visits[len(res.visits)-1]; f.Sitemap != v.Served {
+						t.Errorf("finding %v: want it about %s, which served the document", f, v.Served)
 					}
 				}
 			}

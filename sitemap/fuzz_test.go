@@ -31,6 +31,7 @@ func FuzzReader(f *testing.F) {
 		`<?pi don't ?><!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a"),
 		"https://example.com/a\rhttps://example.com/b\r\n\rhttps://example.com/c\n\r",
 		`<?xml version="1.0" encoding="ISO-8859-1"?>` + urls("https://example.com/a", "https://example.com/caf\xe9"),
+		`<?xml version="1.0 encoding='latin1'?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>",
 	} {
 		f.Add([]byte(s))
 	}

@@ -117,6 +117,8 @@ func TestReader(t *testing.T) {
 			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §4.3.3: encoding names match without case"},
 		{"charset ISO-8859-1", []byte("https://example.com/a\n"), sitemap.Options{ContentType: "text/plain; charset=ISO-8859-1"},
 			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Encoding}, sitemap.Text, "RFC 9110 §8.3.2: the charset a server declares is reported when it is not UTF-8"},
+		{"unbalanced quote in the declaration", []byte(`<?xml version="1.0 encoding='ISO-8859-1'?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §2.6: a PI ends at the first ?>, quotes or not"},
 		{"xml PI not first", []byte(`<!-- x --><?xml encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
 			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §2.8: only the file's first markup can be its declaration"},
 		{"text with BOM", []byte("\xEF\xBB\xBFhttps://example.com/a\n"), sitemap.Options{},

@@ -32,6 +32,9 @@ const (
 	maxDepth = 64
 	// maxTag bounds a tag with its attributes.
 	maxTag = 64 << 10
+	// maxDecl bounds what is kept of an XML declaration, which needs
+	// fewer than 100 bytes.
+	maxDecl = 1 << 10
 	// maxText bounds the text kept of one field: more than any URL under
 	// MaxLocLen needs, even with entities.
 	maxText = 4 * MaxLocLen
@@ -152,27 +155,35 @@ func (x *xmlReader) markup() error {
 
 // declaration reads the processing instruction that begins a file: the
 // XML declaration (XML 1.0 §2.8) when its target is "xml", whose encoding
-// is checked, or any other, skipped.
+// is checked, or any other, skipped. Like any PI it ends at the first
+// "?>" (§2.6), and only its first maxDecl bytes are kept.
 func (x *xmlReader) declaration() error {
 	b, _ := x.br.Peek(4)
 	if len(b) < 4 || string(b[:3]) != "xml" || !isSpace(b[3]) {
 		return x.skipPast("?>", false)
 	}
-	tag, err := x.readTag()
-	if err == errLongTag {
-		x.invalid("an XML declaration longer than 64 KiB")
-		return nil
+	x.tag = x.tag[:0]
+	var last byte // the byte before b
+	for {
+		b, err := x.br.ReadSlice('>')
+		x.lines(b)
+		x.tag = append(x.tag, b[:min(len(b), maxDecl-len(x.tag))]...)
+		switch err {
+		case nil:
+			if len(b) >= 2 && b[len(b)-2] == '?' || len(b) == 1 && last == '?' {
+				if enc, ok := attr(x.tag[3:], "encoding"); ok {
+					x.r.checkEncoding(x.r.line, "declared", enc)
+				}
+				return nil
+			}
+		case bufio.ErrBufferFull:
+		default:
+			return err
+		}
+		if len(b) > 0 {
+			last = b[len(b)-1]
+		}
 	}
-	if err != nil {
-		return err
-	}
-	if enc, ok := attr(tag[3:], "encoding"); ok {
-		x.r.checkEncoding(x.r.line, "declared", enc)
-	}
-	if !bytes.HasSuffix(tag, []byte("?>")) {
-		return x.skipPast("?>", false)
-	}
-	return nil
 }
 
 // bang reads a comment, a CDATA section or a DOCTYPE.

@@ -315,13 +315,12 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 		return true, nil
 	}
 	defer resp.Body.Close()
-	visit.Status = resp.StatusCode
+	doc := served(it, resp)
+	visit.Status, visit.Served = resp.StatusCode, doc.url
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.Status, Message: "answered " + resp.Status + ": not read"})
 		return true, nil
 	}
-	doc := served(it, resp)
-	visit.Served = doc.url
 	dir, _ := sitemap.Prefix(doc.url) // once per sitemap; "" when none, and Under refuses every loc
 	r := sitemap.NewReader(resp.Body, &sitemap.Options{
 		URL:         doc.url,
@@ -354,15 +353,15 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 // robots.txt named the URL as listed, not the document another origin
 // serves, so that a redirect never lets another host list the URLs of the
 // host that redirected. The cross-submissions that name the served URL, or
-// the index that listed it, still hold (allowed asks for them).
+// the index that listed it, still hold (allowed asks for them). Without a
+// redirect, the sitemap keeps the URL it was listed under, byte for byte,
+// as the robots.txt lines that name it are written.
 func served(it sitemapItem, resp *http.Response) sitemapItem {
-	if resp.Request == nil || resp.Request.URL == nil {
-		return it
+	final := resp.Request
+	if final == nil || final.URL == nil || final.Response == nil {
+		return it // not redirected: Request.Response is the redirect that made a request
 	}
-	u := resp.Request.URL.String()
-	if u == it.url {
-		return it
-	}
+	u := final.URL.String()
 	from, err1 := httpOrigin(it.url)
 	to, err2 := httpOrigin(u)
 	if err1 != nil || err2 != nil || from != to {

@@ -308,6 +308,31 @@ func TestWalkRedirectScope(t *testing.T) {
 	}
 }
 
+// TestWalkCrossSubmissionAsWritten: a sitemap that is not redirected keeps
+// the name robots.txt gives it, byte for byte, so that another host's
+// robots.txt naming it as written (here with a non-ASCII path, which a
+// client sends %-encoded) still cross-submits it.
+func TestWalkCrossSubmissionAsWritten(t *testing.T) {
+	var port string
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:%s/sitemaps/ü.xml\n", port)
+		},
+		"/sitemaps/ü.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, urlset("http://localhost:"+port+"/x"))
+		},
+	})
+	port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+	res := walkSite(t, s.URL, fetch.SitemapOptions{})
+	want := []string{"http://localhost:" + port + "/x"}
+	if got := res.locs(); !slices.Equal(got, want) {
+		t.Errorf("locs %v, want %v (findings %v)", got, want, res.findings)
+	}
+	if len(res.entries) == 1 && res.entries[0].Sitemap != s.URL+"/sitemaps/ü.xml" {
+		t.Errorf("entry's sitemap %q, want the URL as listed", res.entries[0].Sitemap)
+	}
+}
+
 // TestWalkHostile walks servers that try to make a crawler loop, wait or
 // fill its memory.
 func TestWalkHostile(t *testing.T) {

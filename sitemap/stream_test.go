@@ -39,6 +39,9 @@ func TestReaderYieldsAsRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if len(tt.first) >= 512 {
+				t.Fatalf("%d bytes sent at once: the test is of fewer than 512", len(tt.first))
+			}
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				io.WriteString(w, tt.first)
 				w.(http.Flusher).Flush()

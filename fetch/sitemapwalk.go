@@ -87,7 +87,7 @@ type SitemapEntry struct {
 type SitemapVisit struct {
 	URL      string       // the sitemap's URL, as listed
 	Served   string       // the URL it was read from, after redirects; "" when no answer came
-	Parent   string       // the index that listed it, or ""
+	Parent   string       // the index that listed it (its Served URL), or ""
 	NamedBy  string       // the robots.txt that names it (or its index), or ""
 	Status   int          // the HTTP status, 0 when no answer came
 	Kind     sitemap.Kind // the format read

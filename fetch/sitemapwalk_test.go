@@ -292,6 +292,11 @@ func TestWalkRedirectScope(t *testing.T) {
 			if got := res.locs(); !slices.Equal(got, want) || res.err != nil {
 				t.Errorf("locs %v, %v; want %v (%s)\nfindings %v", got, res.err, want, tt.reason, res.findings)
 			}
+			for i, v := range res.visits {
+				if v.Parent != "" && (i == 0 || v.Parent != res.visits[0].Served) {
+					t.Errorf("visit %+v: want its parent to be %s, which served the index", v, res.visits[0].Served)
+				}
+			}
 			out := 0
 			for _, f := range res.findings {
 				if f.Code == sitemap.Outside {

@@ -48,6 +48,15 @@ type Options struct {
 	// try (default DefaultRetryTTL).
 	RetryTTL time.Duration
 
+	// MaxRetryWait bounds how long an answer for a URL whose robots.txt
+	// is unreachable, with no good copy held, waits for the next fetch of
+	// that robots.txt (default DefaultMaxRetryWait, 30 seconds; negative:
+	// no wait). A question waits for one fetch at most, and only when
+	// that fetch is due before MaxRetryWait has passed and before the
+	// deadline of its context; the wait, the fetch included, ends by then.
+	// Otherwise the answer is a [*RetryError] at once. See [Cache.Check].
+	MaxRetryWait time.Duration
+
 	// GiveUpAfter is how long an origin with no good copy must stay
 	// unreachable before everything is allowed (default
 	// DefaultGiveUpAfter, 30 days, per RFC 9309 §2.3.1.4).
@@ -178,6 +187,7 @@ type Cache struct {
 	maxEntries  int
 	giveUpAfter time.Duration
 	timeout     time.Duration
+	retryWait   time.Duration // Options.MaxRetryWait; negative: no wait
 	allowAll    *robotstxt.Robots
 
 	mu      sync.Mutex
@@ -231,6 +241,7 @@ func NewCache(o *Options) *Cache {
 		maxEntries:  o.MaxEntries,
 		giveUpAfter: orDefault(o.GiveUpAfter, DefaultGiveUpAfter),
 		timeout:     orDefault(o.Timeout, DefaultTimeout),
+		retryWait:   o.MaxRetryWait,
 		allowAll:    robotstxt.FromStatus(http.StatusNotFound, nil),
 		entries:     make(map[string]*list.Element),
 		flights:     make(map[string]*flight),
@@ -244,6 +255,9 @@ func NewCache(o *Options) *Cache {
 	}
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
+	}
+	if c.retryWait == 0 {
+		c.retryWait = DefaultMaxRetryWait
 	}
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return c
@@ -292,10 +306,12 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 //   - a [*DisallowedError] (errors.Is [ErrDisallowed]) when the rules
 //     disallow it;
 //   - a [*RetryError] (errors.Is [ErrRetryLater]) when the robots.txt is
-//     unreachable (429, 5xx, no answer) and no good copy is held: Check
-//     first waits for the next fetch when it comes before ctx's deadline
-//     (any time, once, when ctx has none) and answers on what that fetch
-//     found; it fails at once when the next fetch comes too late. The
+//     unreachable (429, 5xx, no answer) and no good copy is held. Check
+//     first waits for the next fetch when it is due within
+//     Options.MaxRetryWait (30 seconds by default) and before ctx's
+//     deadline, and answers on what that one fetch found; the wait, the
+//     fetch included, never outlasts MaxRetryWait, with or without a
+//     deadline. It fails at once when the next fetch is due later. The
 //     error's When says when to ask again: requeue the URL for then;
 //   - the errors of [Cache.Decide].
 //
@@ -307,31 +323,58 @@ func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
 
 // check is Check for agent.
 func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
-	waited := false
-	for {
-		d, err := c.Decide(ctx, agent, rawURL)
-		if err != nil {
-			return Decision{}, err
-		}
-		if d.Source != Unreachable {
-			if !d.Allowed {
-				return d, disallowedError(d, agent)
-			}
-			return d, nil
-		}
-		at, _ := retryAt(d.Latest)
-		if dl, ok := ctx.Deadline(); ok && at.After(dl.Add(-waitGuard)) || !ok && waited {
-			return d, retryError(d, nil)
-		}
-		timer := time.NewTimer(at.Sub(c.f.now()))
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return d, retryError(d, ctx.Err())
-		}
-		waited = true
+	d, err := c.Decide(ctx, agent, rawURL)
+	if err != nil {
+		return Decision{}, err
 	}
+	if d.Source == Unreachable {
+		return c.waitRefetch(ctx, agent, rawURL, d)
+	}
+	if !d.Allowed {
+		return d, disallowedError(d, agent)
+	}
+	return d, nil
+}
+
+// waitRefetch answers for rawURL, whose robots.txt d found unreachable
+// with no good copy held: it waits for the next fetch when that is due
+// before the wait's bound, the lesser of Options.MaxRetryWait and what is
+// left of ctx's time (less waitGuard), and answers on what that one fetch
+// found; the wait, the fetch included, ends at the bound. It answers with
+// a [*RetryError] when the fetch is due later, or finds the robots.txt
+// unreachable again, or has not ended by the bound.
+func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decision) (Decision, error) {
+	at, _ := retryAt(d.Latest)
+	now := c.f.now()
+	bound := c.retryWait
+	if dl, ok := ctx.Deadline(); ok {
+		bound = min(bound, dl.Sub(now)-waitGuard)
+	}
+	if at.Sub(now) >= bound { // a fetch due at the bound would have no time
+		return d, retryError(d, nil)
+	}
+	wctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	timer := time.NewTimer(at.Sub(now))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-wctx.Done():
+		return d, retryError(d, ctx.Err())
+	}
+	d2, err := c.Decide(wctx, agent, rawURL)
+	switch {
+	case err != nil && wctx.Err() != nil:
+		// The bound or ctx ended during the fetch: d still stands.
+		return d, retryError(d, ctx.Err())
+	case err != nil:
+		return Decision{}, err
+	case d2.Source == Unreachable:
+		return d2, retryError(d2, nil)
+	case !d2.Allowed:
+		return d2, disallowedError(d2, agent)
+	}
+	return d2, nil
 }
 
 // retryAt returns when the robots.txt of an unreachable result is asked

@@ -55,10 +55,14 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 var ErrRetryLater = errors.New("robotstxt: robots.txt unreachable: ask again later")
 
 // RetryError is the error of a URL whose origin's robots.txt is
-// unreachable (a 429 or 5xx answer, or none) with no good copy held, when
-// the next fetch of the robots.txt comes after the request's deadline. It
-// is no refusal: the URL may be allowed once the robots.txt answers, so a
-// crawler requeues it for When.
+// unreachable (a 429 or 5xx answer, or none) with no good copy held. A
+// request waits for the next fetch of the robots.txt once, when it is due
+// within Options.MaxRetryWait (DefaultMaxRetryWait, 30 seconds) and
+// before the request's deadline, and for no longer than that in all; it
+// gets a RetryError at once when that fetch is due later, and after it when
+// that fetch finds the robots.txt unreachable again or has not ended in
+// time. It is no refusal: the URL may be allowed once the robots.txt
+// answers, so a crawler requeues it for When.
 type RetryError struct {
 	URL       string // the URL not sent
 	RobotsURL string
@@ -177,8 +181,9 @@ func (e *WaitError) Unwrap() []error {
 // decoded), and the rules are asked about exactly that, with
 // [Cache.Check]: a URL they disallow is refused with a [*DisallowedError],
 // and one whose robots.txt is unreachable waits for its next fetch when
-// that comes before the request's deadline, or fails at once with a
-// [*RetryError] saying when to try again.
+// that comes within Options.MaxRetryWait (30 seconds by default) and
+// before the request's deadline, or fails at once with a [*RetryError]
+// saying when to try again: a client with no Timeout waits no longer.
 //
 // With a [Pacer] ([Transport.WithPacer]), each request allowed also waits
 // for its turn at its origin, and 429 and 503 answers push the origin's

@@ -278,14 +278,40 @@ func orDefault(d, def time.Duration) time.Duration {
 // matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/" meets
 // the rule "Disallow: /ü/". [Cache.AllowedURL] asks for the crawler's own
 // token.
+//
+// When rawURL's robots.txt is unreachable (429, 5xx, no answer) and no
+// good copy is held, the answer is false with a [*RetryError] (errors.Is
+// [ErrRetryLater]), never false with a nil error: the URL is not refused,
+// its answer is not known yet. Allowed first waits for the next fetch of
+// the robots.txt as [Cache.Check] does. Every answer of the Cache for a
+// URL (Allowed, AllowedURL, Decide, DecideURL, Check, ReadPage, PageOf, and
+// a [Transport]) says so with the same error.
 func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
 	d, err := c.Decide(ctx, agent, rawURL)
-	return d.Allowed, err
+	return d.Allowed && err == nil, err
 }
 
 // Decide is [Cache.Allowed] with the reason: the deciding line and rule, and
-// where the rules came from.
+// where the rules came from. With a [*RetryError], the Decision is filled
+// in all the same (Source Unreachable: everything disallowed until the
+// robots.txt answers).
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
+	d, err := c.decide(ctx, agent, rawURL)
+	if err != nil {
+		return Decision{}, err
+	}
+	if d.Source == Unreachable {
+		return c.waitRefetch(ctx, agent, rawURL, d)
+	}
+	return d, nil
+}
+
+// decide is Decide without its care for an unreachable robots.txt: it
+// answers by the rules in effect, everything disallowed (Source
+// Unreachable) included, without waiting. A [Pacer] asks it, as it gives
+// such an origin its next turn when the robots.txt is asked again; so
+// does the sitemap walk, whose entries carry their Decision.
+func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if !robotstxt.ValidAgent(agent) {
 		return Decision{}, c.agentError(agent)
 	}
@@ -321,19 +347,13 @@ func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
 	return d.URL, err
 }
 
-// check is Check for agent.
+// check is Check for agent: Decide, with a disallow as an error.
 func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
 	d, err := c.Decide(ctx, agent, rawURL)
-	if err != nil {
-		return Decision{}, err
+	if err == nil && !d.Allowed {
+		err = disallowedError(d, agent)
 	}
-	if d.Source == Unreachable {
-		return c.waitRefetch(ctx, agent, rawURL, d)
-	}
-	if !d.Allowed {
-		return d, disallowedError(d, agent)
-	}
-	return d, nil
+	return d, err
 }
 
 // waitRefetch answers for rawURL, whose robots.txt d found unreachable
@@ -362,7 +382,7 @@ func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decisio
 	case <-wctx.Done():
 		return d, retryError(d, ctx.Err())
 	}
-	d2, err := c.Decide(wctx, agent, rawURL)
+	d2, err := c.decide(wctx, agent, rawURL)
 	switch {
 	case err != nil && wctx.Err() != nil:
 		// The bound or ctx ended during the fetch: d still stands.
@@ -371,8 +391,6 @@ func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decisio
 		return Decision{}, err
 	case d2.Source == Unreachable:
 		return d2, retryError(d2, nil)
-	case !d2.Allowed:
-		return d2, disallowedError(d2, agent)
 	}
 	return d2, nil
 }
@@ -419,7 +437,9 @@ func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) 
 //
 // The error is non-nil only when rawURL is not an absolute http or https
 // URL (a *robotstxt.URLError), or when ctx ends before the fetch does (the
-// ctx error). A fetch runs apart from the caller's ctx, bounded by
+// ctx error). An unreachable robots.txt with no good copy is no error here:
+// Rules tells it by Source (Unreachable), while the answers for a URL
+// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch runs apart from the caller's ctx, bounded by
 // Options.Timeout, so that one caller giving up fails no one else.
 func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	origin, err := httpOrigin(rawURL)

@@ -66,8 +66,11 @@ var ErrRetryLater = errors.New("robotstxt: robots.txt unreachable: ask again lat
 type RetryError struct {
 	URL       string // the URL not sent
 	RobotsURL string
-	Status    int   // the robots.txt's latest status: 429, 5xx, or 0 for no answer
-	Cause     error // why no answer came, when Status is 0
+	Status    int // the robots.txt's latest status: 429, 5xx, or 0 for no answer
+	// Cause is why the latest fetch gave no answer to use ([Result].Err):
+	// a network failure or a timeout (Status is 0), or a body cut short
+	// (Status is that of the answer, such as 200); nil for a 429 or 5xx.
+	Cause error
 	// When is when the robots.txt is asked again: the cache fetches it
 	// then, and a [Pacer] gives the origin no turn before.
 	When time.Time
@@ -79,17 +82,16 @@ type RetryError struct {
 // retryError returns the error of the URL d answered for, whose robots.txt
 // is unreachable; err is the context's error, if it ended.
 func retryError(d Decision, err error) *RetryError {
-	e := &RetryError{URL: d.URL, RobotsURL: d.Latest.RobotsURL, Status: d.Latest.StatusCode, Err: err}
+	e := &RetryError{URL: d.URL, RobotsURL: d.Latest.RobotsURL, Status: d.Latest.StatusCode, Cause: d.Latest.Err, Err: err}
 	e.When, _ = retryAt(d.Latest)
-	if e.Status == 0 {
-		e.Cause = d.Latest.Err
-	}
 	return e
 }
 
 func (e *RetryError) Error() string {
 	msg := "robotstxt: " + e.URL + " not sent: " + e.RobotsURL + " is unreachable ("
 	switch {
+	case e.Status != 0 && e.Cause != nil:
+		msg += "status " + strconv.Itoa(e.Status) + ": " + e.Cause.Error()
 	case e.Status != 0:
 		msg += "status " + strconv.Itoa(e.Status)
 	case e.Cause != nil:

@@ -30,7 +30,10 @@ type Options struct {
 	// robots.txt groups use, which [Cache.AllowedURL] and [Cache.DecideURL]
 	// choose rules for. "" means the token that
 	// [robotstxt.ProductToken] finds in UserAgent, so that
-	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot".
+	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot". A product
+	// token is made of letters, '-' and '_' only (RFC 9309 §2.2.1): a name
+	// with a digit, such as "MJ12bot", is one no group can name, and
+	// [Cache.IdentityErr] says so right after [NewCache].
 	Agent string
 
 	// MaxEntries bounds the number of origins kept (default
@@ -188,6 +191,7 @@ type Cache struct {
 	giveUpAfter time.Duration
 	timeout     time.Duration
 	retryWait   time.Duration // Options.MaxRetryWait; negative: no wait
+	identErr    *AgentError   // why the crawler's own token is refused, or nil
 	allowAll    *robotstxt.Robots
 
 	mu      sync.Mutex
@@ -224,6 +228,11 @@ type flight struct {
 }
 
 // NewCache returns an empty cache configured by o; nil means all defaults.
+// It checks the crawler's identity (Options.UserAgent and Options.Agent)
+// once, here: when they give no valid product token, such as for a crawler
+// named "nc5bot", [Cache.IdentityErr] returns the error, which states the
+// rule, and every question for the crawler's own token fails with it
+// before anything is fetched.
 func NewCache(o *Options) *Cache {
 	if o == nil {
 		o = &Options{}
@@ -259,6 +268,7 @@ func NewCache(o *Options) *Cache {
 	if c.retryWait == 0 {
 		c.retryWait = DefaultMaxRetryWait
 	}
+	c.identErr = identityError(c.f.userAgent, c.f.agent)
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return c
 }
@@ -415,7 +425,8 @@ func pausing(status int) bool {
 
 // Agent returns the crawler's product token: Options.Agent, or the token
 // found in Options.UserAgent, or "" when neither gives one. It need not be
-// valid: a question for it then fails with an [*AgentError].
+// valid: a question for it then fails with the [*AgentError] that
+// [Cache.IdentityErr] returns.
 func (c *Cache) Agent() string {
 	return c.f.agent
 }

@@ -174,8 +174,9 @@ func (e *WaitError) Unwrap() []error {
 // for: a framework that sets its own on every request (colly sends
 // "colly - https://github.com/gocolly/colly") needs no setting of its own.
 // The caller's request is not modified. A header in which no product token
-// can be read makes every request fail with an [*AgentError] saying so;
-// set Options.Agent then.
+// can be read, or an Options.Agent that is none, makes every request fail
+// with an [*AgentError] that states the rule, before anything is sent;
+// [Transport.Err] returns it right after [NewTransport].
 //
 // The URL asked about is the URL sent: the request goes out with its path
 // and query in the form [robotstxt.NormalizeURL] writes them (bytes that no
@@ -225,7 +226,8 @@ type Transport struct {
 // makes every request fail with ErrIdentityConflict, as the crawler would
 // otherwise obey robots.txt under one name and fetch under another; an
 // identity in which no product token can be read makes every request fail
-// with an [*AgentError] that says how to set one.
+// with an [*AgentError] that says how to set one. Both are decided here,
+// once: [Transport.Err] returns the error.
 func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
@@ -244,15 +246,20 @@ func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport
 		}
 	}
 	t.cache = cache
-	if t.err == nil && !robotstxt.ValidAgent(t.agent) {
-		e := newAgentError(t.agent)
-		if t.agent == "" {
-			e.UserAgent = t.userAgent
+	if t.err == nil {
+		if e := identityError(t.userAgent, t.agent); e != nil {
+			t.err = e
 		}
-		t.err = e
 	}
 	return t
 }
+
+// Err returns the error that every request through t fails with, before
+// anything is sent, because of the crawler's identity: an [*AgentError]
+// (see [Cache.IdentityErr]) or ErrIdentityConflict; nil when t can send.
+// NewTransport cannot return it: a crawler calls Err right after it to
+// fail at start-up rather than at its first request.
+func (t *Transport) Err() error { return t.err }
 
 // tokenOf returns the product token of an identity given as a token or as
 // a User-Agent header.

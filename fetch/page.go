@@ -198,7 +198,8 @@ func (p *Page) MayFollow() bool { return p.Robots.Allowed && p.Rules.MayFollow()
 // response is not read at all.
 //
 // The error is [Cache.Decide]'s for the URL (an *AgentError, a
-// *robotstxt.URLError, or ctx's), or the body's read error.
+// *RetryError when its robots.txt is unreachable, a *robotstxt.URLError,
+// or ctx's), or the body's read error.
 func (c *Cache) ReadPage(ctx context.Context, resp *http.Response) (*Page, error) {
 	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
 		return nil, fmt.Errorf("fetch: ReadPage: response without a request URL")

@@ -45,6 +45,9 @@ type SitemapOptions struct {
 
 	// Decide, when set, has each entry carry the crawler's decision for
 	// its URL ([Cache.DecideURL]): allowed or not, and the deciding line.
+	// An entry whose robots.txt is unreachable stops no walk: its
+	// Decision says so by its Source, at once, where DecideURL would wait
+	// and return a [*RetryError].
 	Decide bool
 
 	// MaxSitemaps caps the sitemaps read (default DefaultMaxSitemaps);
@@ -395,7 +398,7 @@ func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader,
 		}
 		se := SitemapEntry{Entry: e}
 		if w.o.Decide {
-			d, err := w.o.Cache.DecideURL(ctx, e.Loc)
+			d, err := w.o.Cache.decide(ctx, w.o.Cache.Agent(), e.Loc)
 			if err != nil {
 				return false, err
 			}

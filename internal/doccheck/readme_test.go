@@ -86,7 +86,9 @@ type snippet struct {
 	code     string
 }
 
-var preambleRE = regexp.MustCompile(`(?s)<!--\s*go:(.*?)-->\s*$`)
+// preambleRE finds a <!-- go: ... --> comment that ends just before a
+// fence, not reaching into an earlier comment.
+var preambleRE = regexp.MustCompile(`<!--\s*go:((?:[^-]|-[^-]|--[^>])*)-->\s*$`)
 
 // readmeSnippets returns the README's ```go blocks.
 func readmeSnippets(readme string) []snippet {
@@ -345,7 +347,9 @@ func TestReadmeSnippets(t *testing.T) {
 		if bytes.Contains(out, []byte(name+"/")) || bytes.Contains(out, []byte("/"+name+"\n")) {
 			failed = true
 			src, _ := os.ReadFile(filepath.Join(mod, name, "main.go"))
-			t.Errorf("README.md:%d: the ```go block does not build (go vet below; its package as built):\n%s", s.line, numbered(src))
+			t.Errorf("README.md:%d: the ```go block does not build (go vet below; its package as built). "+
+				"A name it uses without declaring it can be declared in a <!-- go: ... --> comment just above its fence, "+
+				"or, when several snippets share it, in readmeVocabulary:\n%s", s.line, numbered(src))
 		}
 	}
 	if !failed {
@@ -360,4 +364,48 @@ func numbered(src []byte) string {
 		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
 	}
 	return b.String()
+}
+
+// TestReadmeSnippetForms pins how a block becomes a package: what a reader
+// takes for granted in a snippet is made Go, and nothing else.
+func TestReadmeSnippetForms(t *testing.T) {
+	readme := "text\n\n```go\nif r.Allowed(\"a\", u) { ... }\nd := r.Decide(\"a\", u)\nd.Line\n```\n\n" +
+		"<!-- go: other comment -->\n\nmore text\n\n```go\npackage main\n\nfunc main() {}\n```\n\n" +
+		"<!-- go:\nvar queue func(string)\n-->\n```go\nqueue(u)\n```\n"
+	ss := readmeSnippets(readme)
+	if len(ss) != 3 {
+		t.Fatalf("%d snippets, want 3", len(ss))
+	}
+	for _, c := range []struct {
+		i    int
+		want []string // in the package built
+		not  []string
+		why  string
+	}{
+		{0, []string{"if r.Allowed(\"a\", u) {\n\t}", "_ = d", "_ = d.Line", `"github.com/robotstxt-go/robotstxt"`, "return nil"}, []string{"..."},
+			"{ ... } is an empty block, a value named alone is read, a declared variable is used, imports come from the names used"},
+		{1, []string{"package main\n\nfunc main() {}"}, []string{"snippet"}, "a whole file is built as it is"},
+		{2, []string{"var queue func(string)", "queue(u)"}, []string{"other comment"}, "the preamble just above the fence, and only it, opens the body"},
+	} {
+		if c.i == 2 && ss[c.i].preamble == "" {
+			t.Errorf("snippet %d: no preamble read: %s", c.i, c.why)
+		}
+		if c.i == 1 && ss[c.i].preamble != "" {
+			t.Errorf("snippet %d: preamble %q read from a comment that does not end at its fence", c.i, ss[c.i].preamble)
+		}
+		src, err := ss[c.i].goFile()
+		if err != nil {
+			t.Fatalf("snippet %d: %v\n%s", c.i, err, src)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(src), w) {
+				t.Errorf("snippet %d: no %q in\n%s\n(%s)", c.i, w, src, c.why)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(string(src), w) {
+				t.Errorf("snippet %d: %q in\n%s\n(%s)", c.i, w, src, c.why)
+			}
+		}
+	}
 }

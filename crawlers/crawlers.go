@@ -57,6 +57,16 @@ type Crawler struct {
 	// Source is the address of the operator's documentation of the
 	// crawler, where the token, header and behaviour above are stated.
 	Source string
+	// Uses lists the uses of pages that the operator documents for the
+	// token (see uses.go): those its group governs.
+	Uses []Use
+	// FetchedBy lists, for a control token that fetches nothing, the
+	// crawlers whose fetches its group governs (Google-Extended:
+	// Googlebot).
+	FetchedBy []string
+	// RobotsMayNotApply reports that the operator says the crawler may
+	// not follow robots.txt, as for fetches a user asks for.
+	RobotsMayNotApply bool
 	// Obeys lists the tokens whose groups the crawler obeys, in order: the
 	// first that a group of a file names decides (see [Group]). The first
 	// is always Token; a crawler that obeys no other token lists only it.
@@ -94,6 +104,11 @@ func Lookup(token string) (Crawler, bool) {
 // find returns the index in the table of the crawler whose token equals
 // token (as Lookup compares), or -1.
 func find(token string) int {
+	for i := range table {
+		if table[i].Token == token {
+			return i // the table's own spelling, as its tools pass it
+		}
+	}
 	for i := range table {
 		if grammar.EqualFold(table[i].Token, token) {
 			return i

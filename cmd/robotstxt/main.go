@@ -10,6 +10,7 @@
 //	robotstxt page -agent A [-user-agent H] URL
 //	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 //	robotstxt serve [-addr HOST:PORT] [-allow-private]
+//	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
 //
 // check prints one line per URL:
 //
@@ -83,6 +84,7 @@ Usage:
 	robotstxt page -agent A [-user-agent H] URL
 	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
+	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
 	robotstxt help COMMAND | version
 
 Commands:
@@ -94,6 +96,7 @@ Commands:
 	        tags and Content-Usage, joined into one answer
 	sitemaps follow a site's sitemaps and say which pages robots.txt allows
 	serve   run a robots.txt tester page in the browser, with a JSON API
+	ai      which AI operators may use a page, for which purpose, and why
 
 Examples:
 
@@ -102,6 +105,7 @@ Examples:
 	robotstxt fetch -agent Googlebot https://example.com/page
 	robotstxt sitemaps -agent Googlebot https://example.com/
 	robotstxt serve
+	robotstxt ai https://example.com/
 
 ` + exitStatuses + `
 Run "robotstxt COMMAND -h" for the options of a command.
@@ -139,14 +143,16 @@ func (c *cli) run(args []string) int {
 		return c.page(rest)
 	case "sitemaps":
 		return c.sitemaps(rest)
+	case "ai":
+		return c.ai(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".
 			switch rest[0] {
-			case "check", "lint", "fetch", "serve", "page", "sitemaps":
+			case "check", "lint", "fetch", "serve", "page", "sitemaps", "ai":
 				return c.run([]string{rest[0], "-h"})
 			}
-			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve, page or sitemaps", rest[0])
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve, page, sitemaps or ai", rest[0])
 		}
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
@@ -154,7 +160,7 @@ func (c *cli) run(args []string) int {
 		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
-		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve, page or sitemaps (robotstxt -h for help)", cmd)
+		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve, page, sitemaps or ai (robotstxt -h for help)", cmd)
 	}
 }
 

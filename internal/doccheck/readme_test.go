@@ -33,7 +33,8 @@ import (
 // The body is read as a reader reads it: "{ ... }" is an empty block, a
 // line that only names a value ("u.Decision") reads it, and a variable
 // the snippet declares and leaves unused is used. The imports are those
-// of the package names the snippet uses (readmeImports).
+// of the package names the snippet uses: the repository's packages and
+// those of readmeImports.
 const readmeVocabulary = `
 var (
 	body       []byte
@@ -49,34 +50,30 @@ var (
 	pacer      *fetch.Pacer
 	client     *http.Client
 	queue      chan string
+	sched      *fetch.Scheduler
+	page       func(*http.Response) // the crawler's own reading of a page
 	resp       *http.Response
+	htmlHead   []byte // the head of the page resp brings
 )
 `
 
 // readmeImports are the import paths of the package names a snippet may
-// use without importing them.
+// use without importing them, besides the repository's own packages
+// (repoImports).
 var readmeImports = map[string]string{
-	"robotstxt":  "github.com/robotstxt-go/robotstxt",
-	"fetch":      "github.com/robotstxt-go/robotstxt/fetch",
-	"lint":       "github.com/robotstxt-go/robotstxt/lint",
-	"sitemap":    "github.com/robotstxt-go/robotstxt/sitemap",
-	"pagerules":  "github.com/robotstxt-go/robotstxt/pagerules",
-	"crawlers":   "github.com/robotstxt-go/robotstxt/crawlers",
-	"fetchtest":  "github.com/robotstxt-go/robotstxt/fetch/fetchtest",
-	"redisstore": "github.com/robotstxt-go/robotstxt/redisstore",
-	"redis":      "github.com/redis/go-redis/v9",
-	"colly":      "github.com/gocolly/colly/v2",
-	"http":       "net/http",
-	"context":    "context",
-	"errors":     "errors",
-	"fmt":        "fmt",
-	"io":         "io",
-	"log":        "log",
-	"os":         "os",
-	"slog":       "log/slog",
-	"strings":    "strings",
-	"sync":       "sync",
-	"time":       "time",
+	"redis":   "github.com/redis/go-redis/v9",
+	"colly":   "github.com/gocolly/colly/v2",
+	"http":    "net/http",
+	"context": "context",
+	"errors":  "errors",
+	"fmt":     "fmt",
+	"io":      "io",
+	"log":     "log",
+	"os":      "os",
+	"slog":    "log/slog",
+	"strings": "strings",
+	"sync":    "sync",
+	"time":    "time",
 }
 
 // snippet is one ```go block of the README.
@@ -110,6 +107,19 @@ func readmeSnippets(readme string) []snippet {
 		out = append(out, s)
 	}
 	return out
+}
+
+// repoImports adds to readmeImports the repository's packages that a
+// program can import, by name.
+func repoImports(t *testing.T, root string) {
+	t.Helper()
+	for path, p := range listPackages(t, root) {
+		if p.repo && p.name != "main" && !strings.Contains(path, "/internal/") {
+			if old, ok := readmeImports[p.name]; !ok || len(path) < len(old) {
+				readmeImports[p.name] = path
+			}
+		}
+	}
 }
 
 // goFile returns the package main that holds s.
@@ -172,7 +182,9 @@ func readAsReader(b *ast.BlockStmt) {
 		var out []ast.Stmt
 		for _, n := range names {
 			if n != nil && n.Name != "_" {
-				out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(n.Name)}})
+				// _ = &x: a variable of a type that holds a lock is not copied.
+				out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN,
+					Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: ast.NewIdent(n.Name)}}})
 			}
 		}
 		return out
@@ -304,6 +316,7 @@ func TestReadmeSnippets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	repoImports(t, root)
 	snippets := readmeSnippets(string(readme))
 	if len(snippets) == 0 {
 		t.Fatal("no ```go block in README.md")
@@ -369,6 +382,7 @@ func numbered(src []byte) string {
 // TestReadmeSnippetForms pins how a block becomes a package: what a reader
 // takes for granted in a snippet is made Go, and nothing else.
 func TestReadmeSnippetForms(t *testing.T) {
+	repoImports(t, repoRoot(t))
 	readme := "text\n\n```go\nif r.Allowed(\"a\", u) { ... }\nd := r.Decide(\"a\", u)\nd.Line\n```\n\n" +
 		"<!-- go: other comment -->\n\nmore text\n\n```go\npackage main\n\nfunc main() {}\n```\n\n" +
 		"<!-- go:\nvar queue func(string)\n-->\n```go\nqueue(u)\n```\n"
@@ -382,7 +396,7 @@ func TestReadmeSnippetForms(t *testing.T) {
 		not  []string
 		why  string
 	}{
-		{0, []string{"if r.Allowed(\"a\", u) {\n\t}", "_ = d", "_ = d.Line", `"github.com/robotstxt-go/robotstxt"`, "return nil"}, []string{"..."},
+		{0, []string{"if r.Allowed(\"a\", u) {\n\t}", "_ = &d", "_ = d.Line", `"github.com/robotstxt-go/robotstxt"`, "return nil"}, []string{"..."},
 			"{ ... } is an empty block, a value named alone is read, a declared variable is used, imports come from the names used"},
 		{1, []string{"package main\n\nfunc main() {}"}, []string{"snippet"}, "a whole file is built as it is"},
 		{2, []string{"var queue func(string)", "queue(u)"}, []string{"other comment"}, "the preamble just above the fence, and only it, opens the body"},

@@ -37,7 +37,7 @@
 // Deviations, and why: robots meta tags are read only in the head of the
 // page (repext §4: "implementors should consider only the meta elements
 // specified in the head element"), and only within a bounded prefix of it
-// (see [ReadMeta]); rules in a meta tag or header line are separated by
+// (see [Rules.AddMeta]); rules in a meta tag or header line are separated by
 // commas only, as both documents write them.
 package pagerules
 
@@ -175,7 +175,7 @@ type Unknown struct {
 
 // Rules is what the rules a page states for one crawler add up to. The zero
 // Rules states nothing: the page may be indexed, its links followed, with
-// no limit on snippets. Add rules with [Rules.AddHeader], [ReadMeta] and
+// no limit on snippets. Add rules with [Rules.AddHeader], [Rules.AddMeta] and
 // [Rules.Merge]; ask with the methods.
 type Rules struct {
 	set         uint16 // bit Rule: stated

@@ -33,15 +33,25 @@ func newTestDNS(t testing.TB) *testDNS {
 	t.Helper()
 	d := &testDNS{ptr: map[string][]string{}, addrs: map[string][]netip.Addr{},
 		servfail: map[string]bool{}, silent: map[string]bool{}}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.addr = pc.LocalAddr().String()
-	ln, err := net.Listen("tcp", d.addr)
-	if err != nil {
+	// UDP and TCP on one port: a port free for UDP may be taken for TCP
+	// on a shared machine, so try a few.
+	var pc net.PacketConn
+	var ln net.Listener
+	for try := 0; ; try++ {
+		var err error
+		pc, err = net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.addr = pc.LocalAddr().String()
+		ln, err = net.Listen("tcp", d.addr)
+		if err == nil {
+			break
+		}
 		pc.Close()
-		t.Fatal(err)
+		if try == 20 {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() { pc.Close(); ln.Close() })
 	go func() {
@@ -118,6 +128,18 @@ func (d *testDNS) setPTR(ip string, names ...string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.ptr[reverseName(netip.MustParseAddr(ip))] = names
+}
+
+func (d *testDNS) setServfail(name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.servfail[name] = true
+}
+
+func (d *testDNS) setSilent(name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.silent[name] = true
 }
 
 func (d *testDNS) setAddr(name string, ips ...string) {

@@ -106,10 +106,10 @@ func newEnv(t testing.TB) *env {
 	d.setAddr("crawl-other.googlebot.com.", "198.51.100.99")
 	d.setPTR("2001:db8:ff::7", "crawl-v6.googlebot.com.")
 	d.setAddr("crawl-v6.googlebot.com.", "2001:db8:ff::7")
-	d.servfail[reverseName(netip.MustParseAddr("198.51.100.20"))] = true
-	d.silent[reverseName(netip.MustParseAddr("198.51.100.21"))] = true
+	d.setServfail(reverseName(netip.MustParseAddr("198.51.100.20")))
+	d.setSilent(reverseName(netip.MustParseAddr("198.51.100.21")))
 	d.setPTR("198.51.100.22", "crawl-22.googlebot.com.")
-	d.servfail["crawl-22.googlebot.com."] = true
+	d.setServfail("crawl-22.googlebot.com.")
 	return e
 }
 
@@ -338,7 +338,7 @@ func TestLoadSnapshot(t *testing.T) {
 		{"192.0.2.5", googlebotUA, Verified},
 		{"2001:db8:100::5", googlebotUA, Verified},
 		{"192.0.2.70", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", Verified},
-		{"192.0.2.5", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", Unknown}, // reverse DNS not checked offline
+		{"192.0.2.5", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", Unknown},                                          // reverse DNS not checked offline
 		{"192.0.2.5", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot", Unknown}, // no file loaded
 	} {
 		if d := v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr(tt.ip), Header: hdr("User-Agent", tt.ua)}); d.Status != tt.want {

@@ -139,6 +139,8 @@ func (c *cli) run(args []string) int {
 		return c.page(rest)
 	case "sitemaps":
 		return c.sitemaps(rest)
+	case "verify":
+		return c.verify(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".

@@ -327,8 +327,12 @@ func (v *Verifier) checkOne(ctx context.Context, m message, s signature, agent s
 // request matches when one of them is valid.
 func (v *Verifier) checkSignature(ctx context.Context, r Request, p *profile, now time.Time) (outcome, string) {
 	in := strings.Join(r.Header.Values("Signature-Input"), ", ")
-	if in == "" || r.URL == nil || !r.URL.IsAbs() {
+	if in == "" {
 		return noMatch, ""
+	}
+	if r.URL == nil || !r.URL.IsAbs() || r.URL.Host == "" {
+		// The covered @authority cannot be rebuilt: not checked.
+		return unavailable, "signature not checked: no absolute target URI in the request"
 	}
 	sigs, err := parseSignatures(in, strings.Join(r.Header.Values("Signature"), ", "))
 	if err != nil {

@@ -84,7 +84,9 @@ type Request struct {
 	// Method is the request method, as "GET".
 	Method string
 	// URL is the target URI, absolute: scheme, host (the authority the
-	// request was sent to), path and query. Only signatures read it.
+	// request was sent to), path and query. Only signatures read it; a
+	// signed request without it has its signature unchecked (Unknown,
+	// unless another method matches).
 	URL *url.URL
 	// Header holds the request's header fields: User-Agent names the
 	// crawler; Signature-Input, Signature and Signature-Agent carry a

@@ -540,3 +540,57 @@ func TestMiddlewareWarmCache(t *testing.T) {
 		t.Errorf("warm cache: %d DNS queries, %d HTTP requests; want none", dq, dc)
 	}
 }
+
+// TestSignatureWithoutTarget: a signed request given without its target
+// URI cannot be checked, so it is Unknown, not Forged (a caller that
+// leaves Request.URL nil must not turn signed crawlers into forgeries).
+func TestSignatureWithoutTarget(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	now := time.Now().Truncate(time.Second)
+	h := hdr("User-Agent", chatgptUA, "Signature-Agent", `sig1="`+e.srv.URL+`"`)
+	sigSpec{label: "sig1", comps: []string{"@authority", "signature-agent"}, created: now.Unix(), expires: now.Unix() + 60,
+		keyid: KeyID(e.key.Public().(ed25519.PublicKey)), tag: Tag, key: e.key, target: "https://site.example/"}.sign(t, h)
+	for _, u := range []*url.URL{nil, {Path: "/relative"}} {
+		d := v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: u, Header: h, Now: now})
+		if d.Status != Unknown {
+			t.Errorf("URL %v: %v (%q), want unknown", u, d.Status, d.Evidence)
+		}
+	}
+}
+
+// TestMiddlewareWarmSignature: once the key directory is cached, signed
+// requests are verified with no HTTP request to it.
+func TestMiddlewareWarmSignature(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	var got []Status
+	site := httptest.NewServer(Middleware(v, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, _ := FromContext(r.Context())
+		got = append(got, d.Status)
+	}), MiddlewareOptions{}))
+	defer site.Close()
+	c := &http.Client{Transport: NewSigner(nil, e.key, e.srv.URL)}
+	get := func() {
+		req, _ := http.NewRequest("GET", site.URL+"/p", nil)
+		req.Header.Set("User-Agent", chatgptUA)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	get()
+	calls := e.httpCalls.Load()
+	for i := 0; i < 10; i++ {
+		get()
+	}
+	if n := e.httpCalls.Load() - calls; n != 0 {
+		t.Errorf("%d requests to the key directory with it cached, want 0", n)
+	}
+	for i, s := range got {
+		if s != Verified {
+			t.Errorf("request %d: %v", i, s)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/verify"
 )
 
@@ -116,4 +117,21 @@ func ExampleMiddleware() {
 		Header:   http.Header{"User-Agent": {"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}},
 	})
 	fmt.Println(d.Status, d.Crawler, d.Method, d.Evidence)
+}
+
+// A crawler built on package fetch signs every request it sends, its
+// robots.txt fetches included, with the Signer as the base of fetch's
+// Transport. (Compiled, not run: it would reach the network.)
+func ExampleNewSigner_fetch() {
+	_, key, _ := ed25519.GenerateKey(nil)
+	signer := verify.NewSigner(nil, key, "https://crawler.example")
+	client := &http.Client{Transport: fetch.NewTransport(signer, "Foobot/1.0 (+https://crawler.example/bot)", nil)}
+	resp, err := client.Get("https://example.com/page")
+	if err != nil {
+		fmt.Println(err) // among them fetch.ErrDisallowed, when robots.txt says no
+		return
+	}
+	resp.Body.Close()
+	// Serve the key directory at https://crawler.example/.well-known/http-message-signatures-directory:
+	http.Handle(verify.DirectoryPath, verify.DirectoryHandler(key))
 }

@@ -38,11 +38,11 @@ const (
 // replaced. The request given is not changed: a clone is sent.
 //
 // To sign what package fetch sends, make the Signer the base of its
-// Transport, so that every request it makes, robots.txt included, is
-// signed on its way out:
+// Transport: the robots.txt fetches of the Transport's cache go through the
+// same base, so they are signed too (ExampleNewSigner_fetch):
 //
-//	signer := verify.NewSigner(http.DefaultTransport, key, "https://crawler.example")
-//	client := &http.Client{Transport: fetch.NewTransport(signer, ...)}
+//	signer := verify.NewSigner(nil, key, "https://crawler.example")
+//	client := &http.Client{Transport: fetch.NewTransport(signer, "Foobot/1.0 (+https://crawler.example/bot)", nil)}
 type Signer struct {
 	base   http.RoundTripper
 	key    ed25519.PrivateKey

@@ -170,9 +170,10 @@ func (s *prefixSet) lookup(ip netip.Addr) (netip.Prefix, bool) {
 
 // feed is one prefix file and what is known of it.
 type feed struct {
-	url   string
-	mu    sync.Mutex // held by the one fetch under way
-	state atomic.Pointer[feedState]
+	url     string
+	mu      sync.Mutex    // guards running
+	running chan struct{} // closed when the fetch under way ends; nil when none
+	state   atomic.Pointer[feedState]
 }
 
 // feedState is a feed at one time; it is replaced whole, never changed.
@@ -210,36 +211,52 @@ func (st *feedState) due(now time.Time) bool {
 }
 
 // get returns the set to judge an address by at now, or nil when the file
-// is unavailable. A file never fetched is fetched before returning; one
-// whose copy is merely due is fetched in the background while the copy
-// answers.
+// is unavailable. A file never fetched is fetched before returning, or
+// until ctx ends; one whose copy is merely due is fetched in the background
+// while the copy answers. The fetch itself does not end with ctx: a
+// request that gives up does not leave a failure behind for the next.
 func (f *feed) get(ctx context.Context, v *Verifier, now time.Time) *prefixSet {
 	st := f.state.Load()
 	if v.cfg.Client == nil || !st.due(now) {
 		return st.usable(now)
 	}
+	done := f.start(v, now)
 	if set := st.usable(now); set != nil {
-		if f.mu.TryLock() {
-			go func() {
-				defer f.mu.Unlock()
-				if f.state.Load().due(now) {
-					f.fetch(context.Background(), v, now)
-				}
-			}()
-		}
 		return set
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if st := f.state.Load(); !st.due(now) {
-		return st.usable(now)
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	f.fetch(ctx, v, now)
 	return f.state.Load().usable(now)
 }
 
-// fetch asks for the file once and stores what it learns. The caller holds
-// f.mu.
+// start starts a fetch of the file unless one is under way, and returns a
+// channel closed when it ends.
+func (f *feed) start(v *Verifier, now time.Time) <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.running != nil {
+		return f.running
+	}
+	done := make(chan struct{})
+	if !f.state.Load().due(now) {
+		close(done)
+		return done
+	}
+	f.running = done
+	go func() {
+		f.fetch(context.Background(), v, now)
+		f.mu.Lock()
+		f.running = nil
+		f.mu.Unlock()
+		close(done)
+	}()
+	return done
+}
+
+// fetch asks for the file once and stores what it learns. Only the
+// goroutine of start calls it.
 func (f *feed) fetch(ctx context.Context, v *Verifier, now time.Time) {
 	old := f.state.Load()
 	next := &feedState{checked: now}
@@ -326,8 +343,6 @@ func (v *Verifier) LoadRanges(url string, data []byte, fetched time.Time) error 
 	if err != nil {
 		return fmt.Errorf("verify: %s: %w", url, err)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.state.Store(&feedState{set: newPrefixSet(ps), good: fetched, checked: fetched, loaded: v.cfg.Client == nil})
 	return nil
 }

@@ -97,6 +97,10 @@ func (v *Verifier) checkDNS(ctx context.Context, ip netip.Addr, p *profile, now 
 	e := v.lookupDNS(ctx, ip, p)
 	ttl := DNSAnswerTTL
 	if e.out == unavailable {
+		if ctx.Err() != nil {
+			// The request gave up, not the DNS: nothing to remember.
+			return e.out, dnsEvidence(e)
+		}
 		ttl = DNSFailureTTL
 	}
 	e.until = now.Add(ttl)

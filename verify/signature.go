@@ -392,6 +392,11 @@ func (v *Verifier) directory(ctx context.Context, origin string, now time.Time) 
 	if e.err != nil {
 		e.err = fmt.Errorf("%w: %v", errUnavailable, e.err)
 		e.until = now.Add(DirectoryRetry)
+		if ctx.Err() != nil {
+			// The request gave up, not the directory: nothing to
+			// remember.
+			e.until = time.Time{}
+		}
 	} else {
 		e.until = now.Add(DirectoryRefresh)
 	}

@@ -594,3 +594,44 @@ func TestMiddlewareWarmSignature(t *testing.T) {
 		}
 	}
 }
+
+// TestCanceledRequestLeavesNoTrace: a request whose context has ended
+// while a prefix file, a DNS answer or a key directory was being fetched
+// is Unknown, and the next request is answered as if it had never been:
+// an impatient client does not make the verifier forget a crawler.
+func TestCanceledRequestLeavesNoTrace(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now().Truncate(time.Second)
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	kid := KeyID(e.key.Public().(ed25519.PublicKey))
+	signed := hdr("User-Agent", chatgptUA, "Signature-Agent", `sig1="`+e.srv.URL+`"`)
+	sigSpec{label: "sig1", comps: []string{"@authority", "signature-agent"}, created: now.Unix(), expires: now.Unix() + 60,
+		keyid: kid, tag: Tag, key: e.key, target: "https://site.example/"}.sign(t, signed)
+	target, _ := url.Parse("https://site.example/")
+	for _, tt := range []struct {
+		name, ip string
+		header   http.Header
+		noRanges bool
+	}{
+		{"prefix file", "192.0.2.5", hdr("User-Agent", googlebotUA), false},
+		{"reverse DNS", "198.51.100.7", hdr("User-Agent", googlebotUA), true},
+		{"key directory", "203.0.113.1", signed, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v := e.verifier(func(c *Config) {
+				c.Crawlers = append([]crawlers.Crawler(nil), e.table...)
+				if tt.noRanges {
+					c.Crawlers[0].Verify.Ranges = nil
+				}
+			})
+			r := Request{RemoteIP: netip.MustParseAddr(tt.ip), Method: "GET", URL: target, Header: tt.header, Now: now}
+			if d := v.Verify(canceled, r); d.Status != Unknown && d.Status != Verified {
+				t.Errorf("canceled: %v, want unknown (or verified)", d.Status)
+			}
+			if d := v.Verify(context.Background(), r); d.Status != Verified {
+				t.Errorf("after a canceled request: %v (%q), want verified", d.Status, d.Evidence)
+			}
+		})
+	}
+}

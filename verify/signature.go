@@ -41,6 +41,9 @@ const (
 	// ClockSkew is how far in the future a signature's created time may
 	// be, for clocks that disagree a little.
 	ClockSkew = 5 * time.Second
+	// MaxSignatures is how many signatures tagged "web-bot-auth" of one
+	// request are checked; the rest are ignored. A crawler sends one.
+	MaxSignatures = 4
 	// MaxDirectoryBytes bounds a key directory's body.
 	MaxDirectoryBytes = 64 << 10
 	// DirectoryRefresh is how long a fetched key directory is used;
@@ -239,12 +242,16 @@ func parseSignatures(input, sig string) ([]signature, error) {
 	if !ok {
 		return nil, errors.New("Signature is not a Dictionary")
 	}
+	values := make(map[string][]byte, len(sigs))
+	for _, s := range sigs {
+		if !s.Inner && s.Items[0].Kind == grammar.SFBytes {
+			values[s.Key] = s.Items[0].Bytes
+		}
+	}
 	var out []signature
 	for _, in := range ins {
-		for _, s := range sigs {
-			if s.Key == in.Key && !s.Inner && s.Items[0].Kind == grammar.SFBytes && in.Inner {
-				out = append(out, signature{label: in.Key, input: in, value: s.Items[0].Bytes})
-			}
+		if v, ok := values[in.Key]; ok && in.Inner {
+			out = append(out, signature{label: in.Key, input: in, value: v})
 		}
 	}
 	return out, nil
@@ -339,8 +346,13 @@ func (v *Verifier) checkSignature(ctx context.Context, r Request, p *profile, no
 		return noMatch, ""
 	}
 	m := message{method: r.Method, url: r.URL, header: r.Header}
-	out, ev := noMatch, ""
+	out, ev, tagged := noMatch, "", 0
 	for _, s := range sigs {
+		if t, _ := grammar.Param(s.input.Params, "tag"); t.Kind == grammar.SFString && t.Str == Tag {
+			if tagged++; tagged > MaxSignatures {
+				break
+			}
+		}
 		err := v.checkOne(ctx, m, s, p.agent, now)
 		if err == nil {
 			keyid, _ := grammar.Param(s.input.Params, "keyid")

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -633,5 +634,63 @@ func TestCanceledRequestLeavesNoTrace(t *testing.T) {
 				t.Errorf("after a canceled request: %v (%q), want verified", d.Status, d.Evidence)
 			}
 		})
+	}
+}
+
+// TestManySignaturesBounded: a request with 20,000 signatures (a
+// Signature-Input of 1.2 MB, about what a server lets through) costs
+// bounded time: fields are paired by label in one pass, and at most
+// MaxSignatures signatures tagged web-bot-auth are checked.
+func TestManySignaturesBounded(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	now := time.Now().Truncate(time.Second)
+	var in, sig strings.Builder
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			in.WriteString(", ")
+			sig.WriteString(", ")
+		}
+		label := "s" + formatInt(int64(i))
+		in.WriteString(label + `=("@authority" "signature-agent");created=` + formatInt(now.Unix()) + `;expires=` + formatInt(now.Unix()+60) + `;keyid="` + KeyID(e.key.Public().(ed25519.PublicKey)) + `";tag="web-bot-auth"`)
+		sig.WriteString(label + `=:` + strings.Repeat("A", 86) + `==:`)
+	}
+	h := hdr("User-Agent", chatgptUA, "Signature-Agent", `"`+e.srv.URL+`"`, "Signature-Input", in.String(), "Signature", sig.String())
+	target, _ := url.Parse("https://site.example/")
+	start := time.Now()
+	d := v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: h, Now: now})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("20,000 signatures took %v", took)
+	}
+	if d.Status != Forged {
+		t.Errorf("%v, want forged", d.Status)
+	}
+}
+
+// TestMaxSignatures: only the first MaxSignatures signatures tagged
+// web-bot-auth are checked; a valid one after them is not reached.
+func TestMaxSignatures(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now().Truncate(time.Second)
+	kid := KeyID(e.key.Public().(ed25519.PublicKey))
+	target, _ := url.Parse("https://site.example/")
+	for _, bad := range []int{MaxSignatures - 1, MaxSignatures} {
+		v := e.verifier(nil)
+		h := hdr("User-Agent", chatgptUA, "Signature-Agent", `"`+e.srv.URL+`"`)
+		for i := 0; i <= bad; i++ {
+			s := sigSpec{label: "s" + formatInt(int64(i)), comps: []string{"@authority", "signature-agent"}, created: now.Unix(), expires: now.Unix() + 60,
+				keyid: kid, tag: Tag, key: e.key, target: "https://other.example/"}
+			if i == bad {
+				s.target = target.String()
+			}
+			s.sign(t, h)
+		}
+		want := Verified
+		if bad >= MaxSignatures {
+			want = Forged
+		}
+		if d := v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: h, Now: now}); d.Status != want {
+			t.Errorf("valid signature after %d invalid ones: %v, want %v", bad, d.Status, want)
+		}
 	}
 }

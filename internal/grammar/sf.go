@@ -114,6 +114,7 @@ func (p *sfParser) parameters() bool { return p.params(nil) }
 // each to it with its value; a parameter without a value is the Boolean
 // true.
 func (p *sfParser) params(out *[]SFParam) bool {
+	var index map[string]int
 	for p.peek() == ';' {
 		p.i++
 		p.skipSP()
@@ -134,7 +135,7 @@ func (p *sfParser) params(out *[]SFParam) bool {
 			}
 		}
 		if out != nil {
-			*out = setSFParam(*out, string(key), v)
+			*out, index = setSFParam(*out, index, string(key), v)
 		}
 	}
 	return true

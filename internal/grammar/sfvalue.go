@@ -51,15 +51,42 @@ func Param(params []SFParam, key string) (SFItem, bool) {
 }
 
 // setSFParam sets key to v: a key seen before keeps its place and takes
-// the new value (RFC 9651 §4.2.3.2 step 2.5).
-func setSFParam(ps []SFParam, key string, v SFItem) []SFParam {
-	for i := range ps {
-		if ps[i].Key == key {
-			ps[i].Value = v
-			return ps
+// the new value (RFC 9651 §4.2.3.2 step 2.5). index finds keys once there
+// are more than a few, so that a field of many keys parses in linear time;
+// pass nil and keep what is returned.
+func setSFParam(ps []SFParam, index map[string]int, key string, v SFItem) ([]SFParam, map[string]int) {
+	i, index := findKey(len(ps), index, key, func(i int) string { return ps[i].Key })
+	if i >= 0 {
+		ps[i].Value = v
+		return ps, index
+	}
+	return append(ps, SFParam{Key: key, Value: v}), index
+}
+
+// findKey returns the index of key among n keys (key(i) is the i-th), or
+// -1 after recording key as the n-th. A map is built once n reaches
+// linearKeys; below, the keys are compared one by one.
+func findKey(n int, index map[string]int, k string, key func(int) string) (int, map[string]int) {
+	const linearKeys = 8
+	if index == nil && n >= linearKeys {
+		index = make(map[string]int, 2*n)
+		for i := 0; i < n; i++ {
+			index[key(i)] = i
 		}
 	}
-	return append(ps, SFParam{Key: key, Value: v})
+	if index != nil {
+		if i, ok := index[k]; ok {
+			return i, index
+		}
+		index[k] = n
+		return -1, index
+	}
+	for i := 0; i < n; i++ {
+		if key(i) == k {
+			return i, nil
+		}
+	}
+	return -1, nil
 }
 
 // decodeSFItem returns the value of raw, a Bare Item of the kind that
@@ -110,6 +137,7 @@ func decodeSFItem(kind SFKind, raw []byte) SFItem {
 // when s does not parse.
 func ParseSFDictionaryMembers(s []byte) (members []SFMember, ok bool) {
 	p := sfParser{s: s}
+	var index map[string]int
 	p.skipSP()
 	for !p.done() {
 		key, ok := p.key()
@@ -143,7 +171,13 @@ func ParseSFDictionaryMembers(s []byte) (members []SFMember, ok bool) {
 			}
 			m.Items = []SFItem{it}
 		}
-		members = setSFMember(members, m)
+		var i int
+		i, index = findKey(len(members), index, m.Key, func(i int) string { return members[i].Key })
+		if i >= 0 {
+			members[i] = m // §4.2.2 step 2.5: the last value, in the first place
+		} else {
+			members = append(members, m)
+		}
 		p.skipOWS()
 		if p.done() {
 			return members, true
@@ -158,16 +192,6 @@ func ParseSFDictionaryMembers(s []byte) (members []SFMember, ok bool) {
 		}
 	}
 	return members, true
-}
-
-func setSFMember(ms []SFMember, m SFMember) []SFMember {
-	for i := range ms {
-		if ms[i].Key == m.Key {
-			ms[i] = m
-			return ms
-		}
-	}
-	return append(ms, m)
 }
 
 // ParseSFItem parses s as an Item (RFC 9651 §4.2, §4.2.3): a Bare Item and

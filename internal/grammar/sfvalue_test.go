@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -85,4 +86,25 @@ func FuzzSFDictionaryMembers(f *testing.F) {
 			t.Fatalf("serialization not stable: %q then %q", out, out2)
 		}
 	})
+}
+
+// TestSFRepeatedKeysMany: with more keys than are compared one by one, a
+// repeated key still keeps its first place and takes its last value
+// (RFC 9651 §4.2.2 step 2.5, §4.2.3.2 step 2.5).
+func TestSFRepeatedKeysMany(t *testing.T) {
+	in := "k0=0"
+	for i := 1; i < 20; i++ {
+		in += fmt.Sprintf(", k%d=%d", i, i)
+	}
+	in += ", k3=33, k15=(1);p0;p1;p2;p3;p4;p5;p6;p7;p8;p9;p3=?0"
+	ms, ok := ParseSFDictionaryMembers([]byte(in))
+	if !ok || len(ms) != 20 {
+		t.Fatalf("%d members, %v; want 20", len(ms), ok)
+	}
+	if ms[3].Key != "k3" || ms[3].Items[0].Int != 33 {
+		t.Errorf("k3 = %+v, want 33 in place 3", ms[3])
+	}
+	if ms[15].Key != "k15" || !ms[15].Inner || len(ms[15].Params) != 10 || ms[15].Params[3].Key != "p3" || ms[15].Params[3].Value.Bool {
+		t.Errorf("k15 = %+v, want the inner list with p3=?0 in place 3", ms[15])
+	}
 }

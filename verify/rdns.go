@@ -45,23 +45,43 @@ type dnsEntry struct {
 }
 
 type dnsCache struct {
-	mu sync.Mutex
-	m  map[dnsKey]dnsEntry
+	mu      sync.Mutex
+	m       map[dnsKey]dnsEntry
+	pending map[dnsKey]chan struct{} // lookups under way, closed when done
 }
 
-func (c *dnsCache) get(k dnsKey, now time.Time) (dnsEntry, bool) {
-	c.mu.Lock()
-	e, ok := c.m[k]
-	c.mu.Unlock()
-	if !ok || !now.Before(e.until) {
-		return dnsEntry{}, false
-	}
-	return e, true
-}
-
-func (c *dnsCache) put(k dnsKey, e dnsEntry, now time.Time) {
+// get returns the cached answer for k, or, when there is none, whether the
+// caller is to look it up (leader) or wait for the lookup under way on
+// wait.
+func (c *dnsCache) get(k dnsKey, now time.Time) (e dnsEntry, ok bool, wait chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if e, ok := c.m[k]; ok && now.Before(e.until) {
+		return e, true, nil
+	}
+	if ch := c.pending[k]; ch != nil {
+		return dnsEntry{}, false, ch
+	}
+	if c.pending == nil {
+		c.pending = map[dnsKey]chan struct{}{}
+	}
+	c.pending[k] = make(chan struct{})
+	return dnsEntry{}, false, nil
+}
+
+// done ends the caller's lookup of k, storing e unless keep is false.
+func (c *dnsCache) done(k dnsKey, e dnsEntry, keep bool, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if keep {
+		c.put(k, e, now)
+	}
+	close(c.pending[k])
+	delete(c.pending, k)
+}
+
+// put stores e; the caller holds c.mu.
+func (c *dnsCache) put(k dnsKey, e dnsEntry, now time.Time) {
 	if c.m == nil {
 		c.m = map[dnsKey]dnsEntry{}
 	}
@@ -91,20 +111,29 @@ func (v *Verifier) checkDNS(ctx context.Context, ip netip.Addr, p *profile, now 
 		return unavailable, "reverse DNS not checked: no resolver"
 	}
 	k := dnsKey{ip, p}
-	if e, ok := v.dns.get(k, now); ok {
-		return e.out, dnsEvidence(e)
+	for {
+		e, ok, wait := v.dns.get(k, now)
+		if ok {
+			return e.out, dnsEvidence(e)
+		}
+		if wait == nil {
+			break // this request looks it up
+		}
+		select {
+		case <-wait: // answered, or given up by its request: ask again
+		case <-ctx.Done():
+			return unavailable, dnsEvidence(dnsEntry{out: unavailable})
+		}
 	}
 	e := v.lookupDNS(ctx, ip, p)
 	ttl := DNSAnswerTTL
 	if e.out == unavailable {
-		if ctx.Err() != nil {
-			// The request gave up, not the DNS: nothing to remember.
-			return e.out, dnsEvidence(e)
-		}
 		ttl = DNSFailureTTL
 	}
 	e.until = now.Add(ttl)
-	v.dns.put(k, e, now)
+	// A failure while the request's context has ended is the request
+	// giving up, not the DNS: nothing to remember.
+	v.dns.done(k, e, e.out != unavailable || ctx.Err() == nil, now)
 	return e.out, dnsEvidence(e)
 }
 

@@ -44,6 +44,10 @@ const (
 	// MaxSignatures is how many signatures tagged "web-bot-auth" of one
 	// request are checked; the rest are ignored. A crawler sends one.
 	MaxSignatures = 4
+	// MaxSignatureFieldBytes bounds the Signature-Input and Signature
+	// fields read: longer ones (a crawler's are a few hundred bytes) hold
+	// no valid signature here, and are not parsed.
+	MaxSignatureFieldBytes = 16 << 10
 	// MaxDirectoryBytes bounds a key directory's body.
 	MaxDirectoryBytes = 64 << 10
 	// DirectoryRefresh is how long a fetched key directory is used;
@@ -334,14 +338,15 @@ func (v *Verifier) checkOne(ctx context.Context, m message, s signature, agent s
 // request matches when one of them is valid.
 func (v *Verifier) checkSignature(ctx context.Context, r Request, p *profile, now time.Time) (outcome, string) {
 	in := strings.Join(r.Header.Values("Signature-Input"), ", ")
-	if in == "" {
+	sig := strings.Join(r.Header.Values("Signature"), ", ")
+	if in == "" || len(in) > MaxSignatureFieldBytes || len(sig) > MaxSignatureFieldBytes {
 		return noMatch, ""
 	}
 	if r.URL == nil || !r.URL.IsAbs() || r.URL.Host == "" {
 		// The covered @authority cannot be rebuilt: not checked.
 		return unavailable, "signature not checked: no absolute target URI in the request"
 	}
-	sigs, err := parseSignatures(in, strings.Join(r.Header.Values("Signature"), ", "))
+	sigs, err := parseSignatures(in, sig)
 	if err != nil {
 		return noMatch, ""
 	}

@@ -3,12 +3,14 @@ package verify
 import (
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -639,8 +641,10 @@ func TestCanceledRequestLeavesNoTrace(t *testing.T) {
 
 // TestManySignaturesBounded: a request with 20,000 signatures (a
 // Signature-Input of 1.2 MB, about what a server lets through) costs
-// bounded time: fields are paired by label in one pass, and at most
-// MaxSignatures signatures tagged web-bot-auth are checked.
+// bounded time: fields over MaxSignatureFieldBytes are not parsed. Below
+// that, fields are paired by label in one pass (TestManySignaturesParse),
+// and at most MaxSignatures signatures tagged web-bot-auth are checked
+// (TestMaxSignatures).
 func TestManySignaturesBounded(t *testing.T) {
 	e := newEnv(t)
 	v := e.verifier(nil)
@@ -692,5 +696,81 @@ func TestMaxSignatures(t *testing.T) {
 		if d := v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: h, Now: now}); d.Status != want {
 			t.Errorf("valid signature after %d invalid ones: %v, want %v", bad, d.Status, want)
 		}
+	}
+}
+
+// TestColdBurst: 50 requests at once, with nothing cached, make one fetch
+// of the prefix file, one of the key directory, and the DNS queries of one
+// address: those waiting share the answer of the one under way.
+func TestColdBurst(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	now := time.Now().Truncate(time.Second)
+	kid := KeyID(e.key.Public().(ed25519.PublicKey))
+	target, _ := url.Parse("https://site.example/")
+	signed := hdr("User-Agent", chatgptUA, "Signature-Agent", `"`+e.srv.URL+`"`)
+	sigSpec{label: "sig1", comps: []string{"@authority", "signature-agent"}, created: now.Unix(), expires: now.Unix() + 60,
+		keyid: kid, tag: Tag, key: e.key, target: target.String()}.sign(t, signed)
+	reqs := []Request{
+		{RemoteIP: netip.MustParseAddr("192.0.2.5"), Header: hdr("User-Agent", googlebotUA), Now: now},
+		{RemoteIP: netip.MustParseAddr("198.51.100.7"), Header: hdr("User-Agent", googlebotUA), Now: now},
+		{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: signed, Now: now},
+	}
+	q := e.dns.queries.Load()
+	var wg sync.WaitGroup
+	errs := make(chan string, 150)
+	for i := 0; i < 50; i++ {
+		for _, r := range reqs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if d := v.Verify(context.Background(), r); d.Status != Verified {
+					errs <- fmt.Sprintf("%v: %v %q", r.RemoteIP, d.Status, d.Evidence)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := e.feedHits.Load(); n != 1 {
+		t.Errorf("%d fetches of the prefix file, want 1", n)
+	}
+	if n := e.dirHits.Load(); n != 1 {
+		t.Errorf("%d fetches of the key directory, want 1", n)
+	}
+	// 198.51.100.7: a PTR query, then A and AAAA of its name; allow a
+	// retry of each.
+	if n := e.dns.queries.Load() - q; n > 6 {
+		t.Errorf("%d DNS queries for one address, want at most 6", n)
+	}
+}
+
+// TestManySignaturesParse: 20,000 members parse in linear time: repeated
+// keys are found through a map, and the two fields are paired through one.
+func TestManySignaturesParse(t *testing.T) {
+	var in, sig strings.Builder
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			in.WriteString(", ")
+			sig.WriteString(", ")
+		}
+		label := "s" + formatInt(int64(i))
+		in.WriteString(label + `=("@authority");created=1;keyid="k";tag="web-bot-auth"`)
+		sig.WriteString(label + `=:AAAA:`)
+	}
+	start := time.Now()
+	sigs, err := parseSignatures(in.String(), sig.String())
+	if err != nil || len(sigs) != 20000 {
+		t.Fatalf("%d signatures, %v", len(sigs), err)
+	}
+	limit := time.Second
+	if raceEnabled {
+		limit *= 10
+	}
+	if took := time.Since(start); took > limit {
+		t.Errorf("20,000 signatures parsed in %v, want under %v", took, limit)
 	}
 }

@@ -134,7 +134,7 @@ func (s *Signer) sign(r *http.Request) error {
 // the public halves of keys, as JSON Web Keys (RFC 8037) with kid their
 // thumbprint, with the media type DirectoryMediaType
 // (draft-meunier-webbotauth-httpsig-directory-00). Each response is signed
-// with every key, as that draft asks: one signature per key, labelled
+// with every key, as the directory drafts describe: one signature per key, labelled
 // sig1, sig2, …, tagged "http-message-signatures-directory", covering
 // "@authority";req, valid for SignatureLifetime. Mount it at
 // DirectoryPath on the crawler's origin.

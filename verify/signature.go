@@ -186,9 +186,10 @@ func signatureAgents(h http.Header) []string {
 
 // ParseSignatureAgent returns the origin that a Signature-Agent field
 // value names for the signature labelled label. The newest text of the
-// protocol (draft-meunier-webbotauth-httpsig-protocol-00 §4.1) makes the
-// field a Dictionary whose member keyed by the signature's label names the
-// agent; earlier drafts only recommended that key. Here the member keyed
+// protocol (draft-meunier-webbotauth-httpsig-protocol-00, with the
+// Dictionary form that came with draft-meunier-http-message-signatures-directory-04)
+// makes the field a Dictionary whose member keyed by the signature's label
+// names the agent; earlier drafts only recommended that key. Here the member keyed
 // by the label is required: a Dictionary without one names no agent for
 // that signature. The legacy form, a bare String such as
 // "https://chatgpt.com" (which no Dictionary parses as), names the agent

@@ -20,6 +20,20 @@
 //     up through the caller's *net.Resolver, cached for fixed times
 //     ([DNSAnswerTTL], [DNSFailureTTL]), at most [MaxPTRNames] names.
 //
+// A Web Bot Auth signature counts when its Signature-Input member has
+// tag="web-bot-auth", alg "ed25519" or none, a created time not later than
+// now plus [ClockSkew], an expires time after now, and a keyid that is the
+// RFC 7638 thumbprint ([KeyID]) of an Ed25519 key of the directory at the
+// operator's origin ([DirectoryPath], served with [DirectoryMediaType],
+// no redirect followed); when the request has a Signature-Agent naming
+// the operator's origin ([ParseSignatureAgent]) and the signature covers
+// it (signature-agent) and @authority (or @target-uri); and when the signature
+// over the base of RFC 9421 §2.5 verifies. A signature failing any of these
+// is no match; a directory that cannot be read (unreachable, not 200, a
+// redirect, another media type, no usable key) leaves the method
+// unchecked. At most [MaxSignatures] signatures of a request are checked,
+// in fields of at most [MaxSignatureFieldBytes].
+//
 // The [Verdict] is Verified when one method matched; Forged when every
 // method could be checked and none matched; Unknown when none matched and
 // one could not be checked (a file unavailable, a DNS timeout), which is

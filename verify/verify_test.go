@@ -774,3 +774,36 @@ func TestManySignaturesParse(t *testing.T) {
 		t.Errorf("20,000 signatures parsed in %v, want under %v", took, limit)
 	}
 }
+
+// TestFeedIfModifiedSince: a file served with Last-Modified and no ETag
+// is asked for again with If-Modified-Since, and a 304 keeps the copy.
+func TestFeedIfModifiedSince(t *testing.T) {
+	modified := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	var hits, conditional atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.Header.Get("If-Modified-Since") == modified.Format(http.TimeFormat) {
+			conditional.Add(1)
+		}
+		http.ServeContent(w, r, "", modified, strings.NewReader(testFeed))
+	}))
+	defer srv.Close()
+	v := New(Config{Client: srv.Client(), Crawlers: []crawlers.Crawler{{Token: "Googlebot", Verify: crawlers.Verification{Ranges: []string{srv.URL + "/f.json"}}}}})
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	r := Request{RemoteIP: netip.MustParseAddr("192.0.2.5"), Header: hdr("User-Agent", googlebotUA), Now: now}
+	v.Verify(context.Background(), r)
+	r.Now = now.Add(FeedRefresh)
+	v.Verify(context.Background(), r)
+	deadline := time.Now().Add(5 * time.Second)
+	for hits.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	r.Now = now.Add(FeedRefresh + time.Minute)
+	if d := v.Verify(context.Background(), r); d.Status != Verified {
+		t.Errorf("after a 304: %v, want verified from the kept copy", d.Status)
+	}
+	if hits.Load() != 2 || conditional.Load() != 1 {
+		t.Errorf("%d fetches, %d with If-Modified-Since; want 2 and 1", hits.Load(), conditional.Load())
+	}
+}

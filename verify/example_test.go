@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -97,25 +96,30 @@ func ExampleNewSigner() {
 
 // A site verifies every request: Middleware attaches the verdict, and
 // refuses forged claims with 403 Forbidden. The Verifier fetches prefix
-// files and key directories with the client and looks up reverse DNS with
-// the resolver; both are cached. (This example is compiled, not run: it
-// would reach the operators' servers.)
+// files and key directories with the client; give it a Resolver too
+// (net.DefaultResolver) to check reverse DNS. Both are cached. (This
+// example is compiled, not run: it would reach the operators' servers.)
 func ExampleMiddleware() {
-	site := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d, _ := verify.FromContext(r.Context()); d.Status == verify.Verified {
+	client := &http.Client{Timeout: 10 * time.Second}
+	site := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		// In the site's handler:
+		if d, _ := verify.FromContext(req.Context()); d.Status == verify.Verified {
 			fmt.Fprintf(w, "hello, %s (%s, %s)\n", d.Crawler, d.Method, d.Evidence)
 		}
 	})
-	v := verify.New(verify.Config{Client: &http.Client{Timeout: 10 * time.Second}, Resolver: net.DefaultResolver})
+	v := verify.New(verify.Config{Client: client}) // and Resolver: net.DefaultResolver for reverse DNS
 	http.Handle("/", verify.Middleware(v, site, verify.MiddlewareOptions{RefuseForged: true}))
-	// Or ask for one request:
+
+	// Or ask for one request (its address, method, target URI and header):
 	target, _ := url.Parse("https://example.com/page")
-	d := v.Verify(context.Background(), verify.Request{
+	one := verify.Request{
 		RemoteIP: netip.MustParseAddr("192.0.2.1"),
 		Method:   "GET",
 		URL:      target,
 		Header:   http.Header{"User-Agent": {"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}},
-	})
+	}
+	ctx := context.Background()
+	d := v.Verify(ctx, one)
 	fmt.Println(d.Status, d.Crawler, d.Method, d.Evidence)
 }
 

@@ -15,7 +15,7 @@ func TestReadmeSnippet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- ExampleMiddleware[^\n]*-->\n```go\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)<!-- ExampleMiddleware[^\n]*-->\n(?:<!-- go:[^\n]*-->\n)?```go\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
 		t.Fatal("README has no snippet of ExampleMiddleware")
 	}

@@ -127,6 +127,8 @@ func (c *cli) run(args []string) int {
 		return exitFailure
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
+	case "verify":
+		return c.verify(rest)
 	case "check":
 		return c.check(rest)
 	case "lint":
@@ -139,8 +141,6 @@ func (c *cli) run(args []string) int {
 		return c.page(rest)
 	case "sitemaps":
 		return c.sitemaps(rest)
-	case "verify":
-		return c.verify(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".

@@ -139,3 +139,21 @@ func BenchmarkEd25519Verify(b *testing.B) {
 		}
 	}
 }
+
+// TestMaxFeedBytesHolds: DefaultMaxFeedBytes holds the 70,000 prefixes
+// its comment says it does, in the shape RangesHandler writes them.
+func TestMaxFeedBytesHolds(t *testing.T) {
+	var ps []netip.Prefix
+	for i := 0; i < 70000; i++ {
+		if i%2 == 0 {
+			ps = append(ps, netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(10 + i>>16), byte(i >> 8), byte(i), 0}), 24))
+		} else {
+			ps = append(ps, netip.MustParsePrefix(fmt.Sprintf("2001:db8:%x:%x::/64", i>>16, i&0xffff)))
+		}
+	}
+	rec := httptest.NewRecorder()
+	RangesHandler(ps, time.Now()).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if n := rec.Body.Len(); n > DefaultMaxFeedBytes {
+		t.Errorf("70,000 prefixes take %d bytes, over DefaultMaxFeedBytes (%d)", n, DefaultMaxFeedBytes)
+	}
+}

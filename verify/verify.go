@@ -80,6 +80,7 @@ func (m Method) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 type Request struct {
 	// RemoteIP is the address the request came from: the peer of the
 	// connection, or what a trusted proxy in front of the server says.
+	// Without a valid one, IP ranges and reverse DNS are not checked.
 	RemoteIP netip.Addr
 	// Method is the request method, as "GET".
 	Method string
@@ -270,7 +271,13 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Verdict {
 			missing = what
 		}
 	}
+	if !ip.IsValid() && (len(p.feeds) > 0 || len(p.suffixes) > 0) {
+		note("no remote address: IP ranges and reverse DNS not checked")
+	}
 	for _, f := range p.feeds {
+		if !ip.IsValid() {
+			break
+		}
 		set := f.get(ctx, v, now)
 		if set == nil {
 			note("prefix file unavailable: " + f.url)
@@ -290,7 +297,7 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Verdict {
 			note(ev)
 		}
 	}
-	if len(p.suffixes) > 0 {
+	if len(p.suffixes) > 0 && ip.IsValid() {
 		switch o, ev := v.checkDNS(ctx, ip, p, now); o {
 		case matched:
 			d.Status, d.Method, d.Evidence = Verified, ReverseDNS, ev

@@ -807,3 +807,28 @@ func TestFeedIfModifiedSince(t *testing.T) {
 		t.Errorf("%d fetches, %d with If-Modified-Since; want 2 and 1", hits.Load(), conditional.Load())
 	}
 }
+
+// TestNoRemoteAddress: a request given without a valid remote address
+// (a RemoteAddr the middleware cannot read) has its IP ranges and reverse
+// DNS unchecked: Unknown, not Forged. Googlebot here has only its prefix
+// file, as GPTBot has.
+func TestNoRemoteAddress(t *testing.T) {
+	e := newEnv(t)
+	e.table[0].Verify.ReverseDNS = nil
+	v := e.verifier(nil)
+	if d := v.Verify(context.Background(), Request{Header: hdr("User-Agent", googlebotUA)}); d.Status != Unknown {
+		t.Errorf("no address: %v (%q), want unknown", d.Status, d.Evidence)
+	}
+	h := Middleware(v, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, _ := FromContext(r.Context())
+		w.Write([]byte(d.Status.String()))
+	}), MiddlewareOptions{RefuseForged: true})
+	r := httptest.NewRequest("GET", "http://site.example/", nil)
+	r.RemoteAddr = "@unix"
+	r.Header.Set("User-Agent", googlebotUA)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusOK || w.Body.String() != "unknown" {
+		t.Errorf("unreadable RemoteAddr: %d %q, want 200 unknown", w.Code, w.Body.String())
+	}
+}

@@ -321,13 +321,20 @@ func (v *Verifier) checkOne(ctx context.Context, m message, s signature, agent s
 	if err != nil {
 		return err
 	}
-	keys, err := v.directory(ctx, agent, now)
+	keys, err := v.directory(ctx, agent, now, false)
 	if err != nil {
 		return err
 	}
 	pub, ok := keys[keyid.Str]
 	if !ok {
-		return errors.New("keyid not in the key directory")
+		// The operator may have added a key since the directory was read:
+		// read it again, at most once per DirectoryRetry.
+		if keys, err = v.directory(ctx, agent, now, true); err != nil {
+			return err
+		}
+		if pub, ok = keys[keyid.Str]; !ok {
+			return errors.New("keyid not in the key directory")
+		}
 	}
 	if !ed25519.Verify(pub, base, s.value) {
 		return errors.New("the signature does not verify")
@@ -378,16 +385,21 @@ type dirCache struct {
 }
 
 type dirEntry struct {
-	mu    sync.Mutex // held by the one fetch under way
-	keys  map[string]ed25519.PublicKey
-	err   error
-	until time.Time
+	mu      sync.Mutex // held by the one fetch under way
+	keys    map[string]ed25519.PublicKey
+	err     error
+	until   time.Time
+	fetched time.Time // when the directory was last asked for
+	// againErr is the failure of the last fetch asked for a missing
+	// keyid, until the next.
+	againErr error
 }
 
 // directory returns the keys of origin's directory by keyid, fetching it
-// when not cached. Only the operators' documented origins are ever
+// when not cached, or when again is set and it was last asked for at least
+// DirectoryRetry ago. Only the operators' documented origins are ever
 // fetched, so the cache is bounded by the table.
-func (v *Verifier) directory(ctx context.Context, origin string, now time.Time) (map[string]ed25519.PublicKey, error) {
+func (v *Verifier) directory(ctx context.Context, origin string, now time.Time, again bool) (map[string]ed25519.PublicKey, error) {
 	if v.cfg.Client == nil {
 		return nil, fmt.Errorf("%w: no HTTP client", errUnavailable)
 	}
@@ -403,10 +415,24 @@ func (v *Verifier) directory(ctx context.Context, origin string, now time.Time) 
 	v.dirs.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if now.Before(e.until) {
+	if now.Before(e.until) && !(again && now.Sub(e.fetched) >= DirectoryRetry) {
+		if again && e.againErr != nil {
+			return nil, e.againErr
+		}
 		return e.keys, e.err
 	}
-	e.keys, e.err = v.fetchDirectory(ctx, origin, now)
+	keys, err := v.fetchDirectory(ctx, origin, now)
+	if err != nil && again && e.err == nil {
+		// Asked again for a keyid and failed: the keyid could not be
+		// checked. Keep the keys read for the others, and ask no sooner
+		// than DirectoryRetry (unless the request gave up).
+		err = fmt.Errorf("%w: %v", errUnavailable, err)
+		if ctx.Err() == nil {
+			e.fetched, e.againErr = now, err
+		}
+		return nil, err
+	}
+	e.keys, e.err, e.fetched, e.againErr = keys, err, now, nil
 	if e.err != nil {
 		e.err = fmt.Errorf("%w: %v", errUnavailable, e.err)
 		e.until = now.Add(DirectoryRetry)

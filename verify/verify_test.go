@@ -35,7 +35,8 @@ type env struct {
 	feed      atomic.Pointer[[]byte] // the prefix file's body
 	feedHits  atomic.Int64
 	feed304   atomic.Int64
-	dirMode   atomic.Pointer[string] // "ok", "redirect", "media", "500"
+	dirMode   atomic.Pointer[string] // "ok", "redirect", "media", "500", "rotated"
+	rotated   ed25519.PrivateKey     // the key served in "rotated" mode
 	dirHits   atomic.Int64
 	httpCalls atomic.Int64
 	table     []crawlers.Crawler
@@ -66,6 +67,8 @@ func newEnv(t testing.TB) *env {
 		w.Write(b)
 	})
 	dir := DirectoryHandler(e.key)
+	_, e.rotated, _ = ed25519.GenerateKey(nil)
+	rotatedDir := DirectoryHandler(e.rotated)
 	mux.HandleFunc(DirectoryPath, func(w http.ResponseWriter, r *http.Request) {
 		e.dirHits.Add(1)
 		switch *e.dirMode.Load() {
@@ -78,6 +81,8 @@ func newEnv(t testing.TB) *env {
 			w.Write(rec.Body.Bytes())
 		case "500":
 			http.Error(w, "down", http.StatusInternalServerError)
+		case "rotated":
+			rotatedDir.ServeHTTP(w, r)
 		default:
 			dir.ServeHTTP(w, r)
 		}
@@ -830,5 +835,73 @@ func TestNoRemoteAddress(t *testing.T) {
 	h.ServeHTTP(w, r)
 	if w.Code != http.StatusOK || w.Body.String() != "unknown" {
 		t.Errorf("unreadable RemoteAddr: %d %q, want 200 unknown", w.Code, w.Body.String())
+	}
+}
+
+// TestKeyRotation: a keyid missing from the cached key directory makes
+// the directory be read again, at most once per DirectoryRetry: an
+// operator's new key is believed within a minute, and made-up keyids cost
+// at most one fetch a minute.
+func TestKeyRotation(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	now := time.Now().Truncate(time.Second)
+	target, _ := url.Parse("https://site.example/")
+	ask := func(key ed25519.PrivateKey, at time.Time) Status {
+		h := hdr("User-Agent", chatgptUA, "Signature-Agent", `"`+e.srv.URL+`"`)
+		sigSpec{label: "sig1", comps: []string{"@authority", "signature-agent"}, created: at.Unix(), expires: at.Unix() + 60,
+			keyid: KeyID(key.Public().(ed25519.PublicKey)), tag: Tag, key: key, target: target.String()}.sign(t, h)
+		return v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: h, Now: at}).Status
+	}
+	if s := ask(e.key, now); s != Verified {
+		t.Fatalf("old key: %v", s)
+	}
+	mode := "rotated"
+	e.dirMode.Store(&mode)
+	if s := ask(e.rotated, now.Add(DirectoryRetry/2)); s != Forged {
+		t.Errorf("new key within DirectoryRetry of the fetch: %v, want forged (not asked again yet)", s)
+	}
+	if s := ask(e.rotated, now.Add(DirectoryRetry+time.Second)); s != Verified {
+		t.Errorf("new key after DirectoryRetry: %v, want verified", s)
+	}
+	for i := 0; i < 5; i++ {
+		ask(e.key, now.Add(DirectoryRetry+2*time.Second)) // the old key, now unknown
+	}
+	if n := e.dirHits.Load(); n != 2 {
+		t.Errorf("%d fetches of the directory, want 2", n)
+	}
+}
+
+// TestKeyRotationDirectoryDown: when the directory asked again for a
+// missing keyid cannot be read, the keyid is unchecked (Unknown) until the
+// next try, and the keys read before still verify.
+func TestKeyRotationDirectoryDown(t *testing.T) {
+	e := newEnv(t)
+	v := e.verifier(nil)
+	now := time.Now().Truncate(time.Second)
+	target, _ := url.Parse("https://site.example/")
+	ask := func(key ed25519.PrivateKey, at time.Time) Status {
+		h := hdr("User-Agent", chatgptUA, "Signature-Agent", `"`+e.srv.URL+`"`)
+		sigSpec{label: "sig1", comps: []string{"@authority", "signature-agent"}, created: at.Unix(), expires: at.Unix() + 60,
+			keyid: KeyID(key.Public().(ed25519.PublicKey)), tag: Tag, key: key, target: target.String()}.sign(t, h)
+		return v.Verify(context.Background(), Request{RemoteIP: netip.MustParseAddr("203.0.113.1"), Method: "GET", URL: target, Header: h, Now: at}).Status
+	}
+	if s := ask(e.key, now); s != Verified {
+		t.Fatalf("old key: %v", s)
+	}
+	mode := "500"
+	e.dirMode.Store(&mode)
+	later := now.Add(DirectoryRetry + time.Second)
+	if s := ask(e.rotated, later); s != Unknown {
+		t.Errorf("new key, directory down: %v, want unknown", s)
+	}
+	if s := ask(e.rotated, later.Add(time.Second)); s != Unknown {
+		t.Errorf("new key, directory down, within DirectoryRetry: %v, want unknown", s)
+	}
+	if s := ask(e.key, later.Add(time.Second)); s != Verified {
+		t.Errorf("old key, directory down: %v, want verified from the keys read", s)
+	}
+	if n := e.dirHits.Load(); n != 2 {
+		t.Errorf("%d fetches of the directory, want 2", n)
 	}
 }

@@ -50,8 +50,10 @@ const (
 	MaxSignatureFieldBytes = 16 << 10
 	// MaxDirectoryBytes bounds a key directory's body.
 	MaxDirectoryBytes = 64 << 10
-	// DirectoryRefresh is how long a fetched key directory is used;
-	// DirectoryRetry how long a failed fetch is remembered.
+	// DirectoryRefresh is how long a fetched key directory is used.
+	// DirectoryRetry is how long a failed fetch is remembered, and how
+	// often at most a keyid missing from the directory makes it be read
+	// again (an operator's new key is believed within that time).
 	DirectoryRefresh = time.Hour
 	DirectoryRetry   = time.Minute
 )

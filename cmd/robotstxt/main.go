@@ -131,6 +131,8 @@ func (c *cli) run(args []string) int {
 		return exitFailure
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
+	case "verify":
+		return c.verify(rest)
 	case "check":
 		return c.check(rest)
 	case "lint":

@@ -44,8 +44,7 @@ Examples:
 	robotstxt verify -json -url https://example.com/ 203.0.113.7 'Mozilla/5.0 ...' \
 		'Signature-Agent: "https://chatgpt.com"' 'Signature-Input: sig1=(...)' 'Signature: sig1=:...:'
 
-Exit status: 0 for a verdict other than forged, 1 for forged, 2 for bad usage.
-`
+` + exitStatuses
 
 func (c *cli) verify(args []string) int {
 	fs := c.newFlags("verify")

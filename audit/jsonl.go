@@ -90,9 +90,9 @@ func readJSONLine(name string, off int64, line []byte, want func(string) bool, e
 		report(Problem{Input: name, Offset: off, Kind: ProblemJSON, Detail: errors.New(`no "url"`).Error(), Skipped: true})
 		return false
 	}
-	key, ok := urlKey(jc.URL)
-	if !ok {
-		report(Problem{Input: name, Offset: off, Kind: ProblemURL, Detail: quoteShort(jc.URL) + " is not an absolute http(s) URL", Skipped: true})
+	key, err := urlKey(jc.URL)
+	if err != nil {
+		report(Problem{Input: name, Offset: off, Kind: ProblemURL, Detail: urlProblem(quoteShort(jc.URL), err), Skipped: true})
 		return false
 	}
 	if want != nil && !want(key) {

@@ -365,9 +365,9 @@ func (w *warcRecords) capture(rec gowarc.WarcRecord, off int64) (*Capture, error
 	}
 	w.responses++
 	target := strings.Trim(rec.WarcHeader().Get(gowarc.WarcTargetURI), "<> ")
-	key, ok := urlKey(target)
-	if !ok {
-		w.problem(off, ProblemURL, "WARC-Target-URI "+quoteShort(target)+" is not an absolute http(s) URL")
+	key, err := urlKey(target)
+	if err != nil {
+		w.problem(off, ProblemURL, urlProblem("WARC-Target-URI "+quoteShort(target), err))
 		return nil, nil
 	}
 	if w.want != nil && !w.want(key) {
@@ -379,7 +379,6 @@ func (w *warcRecords) capture(rec gowarc.WarcRecord, off int64) (*Capture, error
 	} else {
 		w.http.Reset(&w.block)
 	}
-	var err error
 	w.buf, err = readHTTP(w.http, c, w.buf)
 	return c, err
 }

@@ -68,6 +68,13 @@ func urlProblem(what string, err error) string {
 	return what + ": " + err.Error()
 }
 
+// httpStatus reports whether n is an HTTP status code: RFC 9110 §15 has
+// three digits, and "values outside the range 100..599 are invalid".
+func httpStatus(n int) bool { return 100 <= n && n <= 599 }
+
+// statusRange says in a problem what httpStatus takes.
+const statusRange = "an integer from 100 to 599"
+
 // isRobotsURL reports whether key (an urlKey) is the URL of a robots.txt
 // file: path "/robots.txt" and no query.
 func isRobotsURL(key string) bool {

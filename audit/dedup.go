@@ -22,10 +22,17 @@ type pick struct {
 	captures int32
 }
 
-// captureDate reads a capture's date: RFC 3339 as WARC-Date is written; a
-// missing or unreadable date is the zero time, older than any.
+// parseDate reads a date as the audit reads every capture's date: RFC 3339
+// (WARC 1.1 §5.4 writes WARC-Date as a UTC date and time of W3C-ISO8601,
+// "2026-01-02T03:04:05Z", which RFC 3339 reads), with or without
+// fractions of a second.
+func parseDate(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+// captureDate reads a capture's date (parseDate); a missing or unreadable
+// date is the zero time, older than any. The JSON Lines reader refuses a
+// line whose date does not read; a WARC-Date is the archive's own.
 func captureDate(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := parseDate(s)
 	if err != nil {
 		return time.Time{}
 	}

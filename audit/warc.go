@@ -455,6 +455,9 @@ func readHTTP(raw *bufio.Reader, c *Capture, buf []byte) ([]byte, error) {
 		return buf, errors.New("not an HTTP response: " + err.Error())
 	}
 	defer resp.Body.Close()
+	if !httpStatus(resp.StatusCode) {
+		return buf, fmt.Errorf("not an HTTP response: status %d is not %s", resp.StatusCode, statusRange)
+	}
 	c.Status = resp.StatusCode
 	c.Location = resp.Header.Get("Location")
 	var body io.Reader = resp.Body

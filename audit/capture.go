@@ -13,6 +13,7 @@ import (
 type Capture struct {
 	Input    string // the input it was read from
 	Offset   int64  // byte offset of its record (for gzip, of its member) or line
+	InMember int64  // for gzip, the record's offset in its member's decompressed bytes; else 0
 	URL      string // the URL fetched
 	Date     string // when, as the input says (WARC-Date), or ""
 	Status   int    // HTTP status

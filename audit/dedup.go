@@ -18,6 +18,7 @@ type index map[string]*pick
 type pick struct {
 	input    int   // the input's number in Config.Inputs
 	offset   int64 // the record's offset
+	inMember int64 // and in its gzip member (Capture.InMember)
 	date     time.Time
 	captures int32
 }
@@ -48,12 +49,12 @@ func (x index) add(i int, c *Capture) {
 	d := captureDate(c.Date)
 	p := x[origin]
 	if p == nil {
-		x[origin] = &pick{input: i, offset: c.Offset, date: d, captures: 1}
+		x[origin] = &pick{input: i, offset: c.Offset, inMember: c.InMember, date: d, captures: 1}
 		return
 	}
 	p.captures++
 	if !d.Before(p.date) { // a later date, or the same date read later
-		p.input, p.offset, p.date = i, c.Offset, d
+		p.input, p.offset, p.inMember, p.date = i, c.Offset, c.InMember, d
 	}
 }
 
@@ -65,7 +66,7 @@ func (x index) chosen(i int, c *Capture) (bool, int32) {
 		return false, 0
 	}
 	p := x[origin]
-	if p == nil || p.input != i || p.offset != c.Offset {
+	if p == nil || p.input != i || p.offset != c.Offset || p.inMember != c.InMember {
 		return false, 0
 	}
 	return true, p.captures

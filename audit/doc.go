@@ -49,8 +49,8 @@
 // its latest capture (WARC-Date, or the JSON line's "date"; captures with
 // the same date or none count as read, the later winning): a first pass
 // reads the inputs for the captures' dates, and the rows carry the number
-// of captures of the origin (captures) and the offset of the one that
-// answered. With Config.AllCaptures every capture of a robots.txt URL is
+// of captures of the origin (captures) and the place of the one that
+// answered (offset and in_member: see [Row.InMember]). With Config.AllCaptures every capture of a robots.txt URL is
 // answered in its own rows. Either way, a redirect goes to the first
 // capture of its target in the input.
 //

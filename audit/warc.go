@@ -72,7 +72,7 @@ func readWARC(ctx context.Context, in *inputFile, rd reading, want func(key stri
 		start := pos()
 		skipped, ok := seekRecord(br)
 		if skipped > 0 {
-			w.problem(start, ProblemRecord, fmt.Sprintf("%d bytes that are not a WARC record", skipped))
+			w.problem(at{off: start}, ProblemRecord, fmt.Sprintf("%d bytes that are not a WARC record", skipped))
 		}
 		if !ok {
 			break
@@ -112,7 +112,7 @@ func (w *warcRecords) members(ctx context.Context, br *bufio.Reader, pos func() 
 			return start, false
 		}
 		if err := w.zr.Reset(br); err != nil {
-			w.problem(start, ProblemGzip, err.Error())
+			w.problem(at{off: start}, ProblemGzip, err.Error())
 			br.Discard(1)
 			continue
 		}
@@ -123,7 +123,7 @@ func (w *warcRecords) members(ctx context.Context, br *bufio.Reader, pos func() 
 		for {
 			if b, _ := w.mbr.Peek(5); string(b) != "WARC/" {
 				if len(b) > 0 && mr.err == nil {
-					w.problem(start, ProblemRecord, "a gzip member that does not hold a WARC record")
+					w.problem(at{start, mr.n - int64(w.mbr.Buffered())}, ProblemRecord, "a gzip member that does not hold a WARC record")
 				}
 				break
 			}
@@ -133,7 +133,7 @@ func (w *warcRecords) members(ctx context.Context, br *bufio.Reader, pos func() 
 		}
 		io.Copy(io.Discard, w.mbr)
 		if mr.err != nil {
-			w.problem(start, ProblemGzip, mr.err.Error())
+			w.problem(at{off: start}, ProblemGzip, mr.err.Error())
 		}
 		w.flush(mr)
 	}
@@ -219,6 +219,7 @@ type memberReader struct {
 	ended bool // the last run is in cur
 	done  bool
 	err   error
+	n     int64 // decompressed bytes handed out
 }
 
 func (m *memberReader) reset(r io.Reader) {
@@ -234,6 +235,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 		if len(m.cur) > 0 {
 			n := copy(p, m.cur)
 			m.cur = m.cur[n:]
+			m.n += int64(n)
 			return n, nil
 		}
 		if m.done {
@@ -255,7 +257,7 @@ type warcRecords struct {
 	want      func(string) bool
 	emit      func(*Capture)
 	report    func(Problem)
-	reported  map[int64]bool
+	reported  map[at]bool
 	responses int
 	pending   *Capture
 	buf       []byte
@@ -274,19 +276,25 @@ type warcRecords struct {
 }
 
 func newWARCRecords(in *inputFile, want func(string) bool, emit func(*Capture), report func(Problem)) *warcRecords {
-	return &warcRecords{in: in, want: want, emit: emit, report: report, reported: map[int64]bool{}}
+	return &warcRecords{in: in, want: want, emit: emit, report: report, reported: map[at]bool{}}
 }
 
-func (w *warcRecords) problem(off int64, kind, detail string) {
-	w.reportOnce(Problem{Input: w.in.name, Offset: off, Kind: kind, Detail: detail, Skipped: true})
+// at is where a record is: the offset of its record (or gzip member) in
+// the input and, in a gzip member, its offset in the member's decompressed
+// bytes.
+type at struct{ off, in int64 }
+
+func (w *warcRecords) problem(a at, kind, detail string) {
+	w.reportOnce(Problem{Input: w.in.name, Offset: a.off, InMember: a.in, Kind: kind, Detail: detail, Skipped: true})
 }
 
-// reportOnce reports p unless a problem at its offset was reported.
+// reportOnce reports p unless a problem at its place was reported.
 func (w *warcRecords) reportOnce(p Problem) {
-	if w.reported[p.Offset] {
+	a := at{p.Offset, p.InMember}
+	if w.reported[a] {
 		return
 	}
-	w.reported[p.Offset] = true
+	w.reported[a] = true
 	w.report(p)
 }
 
@@ -306,12 +314,23 @@ func (w *warcRecords) flush(mr *memberReader) {
 	w.emit(c)
 }
 
-// next reads one record from r, which starts at offset base, and reports
-// whether reading may go on.
+// next reads one record from r and reports whether reading may go on. r
+// reads the input from offset base, or (with mr) the decompressed bytes of
+// the gzip member at base: a record is then at base and, in the member,
+// as far as mr has handed out less what r holds.
 func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr *memberReader) bool {
 	w.flush(mr) // a second record in one member
+	var in int64
+	if mr != nil {
+		in = mr.n - int64(r.Buffered())
+	}
 	rec, skip, _, err := unmarshal(u, r)
-	off := base + skip
+	off := at{base, in}
+	if mr != nil {
+		off.in += skip
+	} else {
+		off.off += skip
+	}
 	if rec != nil {
 		defer func() {
 			rec.Close()
@@ -359,7 +378,7 @@ func (w *warcRecords) next(u gowarc.Unmarshaler, r *bufio.Reader, base int64, mr
 // capture reads a response record whose URL is wanted from w.block into a
 // capture; it returns nil for other records, and the error of reading the
 // HTTP response.
-func (w *warcRecords) capture(rec gowarc.WarcRecord, off int64) (*Capture, error) {
+func (w *warcRecords) capture(rec gowarc.WarcRecord, off at) (*Capture, error) {
 	if rec.Type() != gowarc.Response {
 		return nil, nil
 	}
@@ -373,7 +392,7 @@ func (w *warcRecords) capture(rec gowarc.WarcRecord, off int64) (*Capture, error
 	if w.want != nil && !w.want(key) {
 		return nil, nil
 	}
-	c := &Capture{Input: w.in.name, Offset: off, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
+	c := &Capture{Input: w.in.name, Offset: off.off, InMember: off.in, URL: key, Date: rec.WarcHeader().Get(gowarc.WarcDate)}
 	if w.http == nil {
 		w.http = bufio.NewReader(&w.block)
 	} else {

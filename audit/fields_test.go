@@ -30,6 +30,7 @@ func TestJSONLStatusAndDate(t *testing.T) {
 		{`{"url": "https://frac.example/robots.txt", "status": 200.5, "body": %q}`, `"status"`},
 		{`{"url": "https://formula.example/robots.txt", "status": 200, "body": %q, "date": "=1+1"}`, `"date"`},
 		{`{"url": "https://day.example/robots.txt", "status": 200, "body": %q, "date": "2026-01-02"}`, `"date"`},
+		{`{"url": "https://esc.example/robots.txt", "status": 200, "body": %q, "date": "\u001b[2J"}`, `"date" "\x1b[2J"`}, // quoted for the terminal
 		{`{"url": "https://lo.example/robots.txt", "status": 100, "body": %q, "date": "2026-01-02T03:04:05.5+02:00"}`, ""},
 		{`{"url": "https://hi.example/robots.txt", "status": 599, "body": %q}`, ""},
 	}

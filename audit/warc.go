@@ -704,9 +704,12 @@ func readCapped(r io.Reader, buf []byte) ([]byte, bool, error) {
 	return buf[:maxBody], true, err
 }
 
+// quoteShort quotes text from an input for a problem's detail, cut after
+// 80 bytes: Go-quoted, so that none of its control characters reaches the
+// terminal the problems are listed on.
 func quoteShort(s string) string {
 	if len(s) > 80 {
-		s = s[:80] + "..."
+		return strconv.Quote(s[:80]) + "..."
 	}
-	return `"` + s + `"`
+	return strconv.Quote(s)
 }

@@ -140,10 +140,13 @@
 // # Bad input
 //
 // A truncated or corrupt gzip member, a record whose Content-Length does
-// not match its content, a response that is not HTTP, an unusable URL, a
-// JSON line that does not parse, and a WARC without response records are
-// each reported as a [Problem] with the input and byte offset, and skipped;
-// the run goes on. An HTML body and a body longer than 500 KiB are
+// not match its content, a response that is not HTTP or whose status is
+// not 100 to 599, an unusable URL (not absolute http(s), or a host that
+// robotstxt.Origin rejects), a JSON line that does not parse or whose
+// status or date is not one, and a WARC without response records are each
+// reported as a [Problem] with the input and byte offset, and skipped;
+// the run goes on, from the next record or gzip member: a broken one
+// costs only itself. An HTML body and a body longer than 500 KiB are
 // answered (as Google's parser reads them) and reported as notes. An input
 // of 0 bytes is reported as ProblemZero, which skips nothing.
 package audit

@@ -110,7 +110,7 @@ func costSize(body []byte, urls []string) int {
 // typical groups.
 func ordinaryCost(t *testing.T) float64 {
 	t.Helper()
-	body, src := realConcat(1 << 20)
+	body, src := realConcat(sharedPath(t, filepath.Join("corpus", "real")), 1<<20)
 	if body == nil {
 		body, src = typicalFile(1<<20), "generated typical groups"
 	}
@@ -121,10 +121,10 @@ func ordinaryCost(t *testing.T) float64 {
 }
 
 // realConcat concatenates, in name order, the real corpus files of 500 to
-// 5,000 bytes (the median is about 1 KB) until the result holds at least n
-// bytes. It returns nil without the corpus.
-func realConcat(n int) ([]byte, string) {
-	names, err := filepath.Glob(filepath.Join(sharedDir, "corpus", "real", "*"))
+// 5,000 bytes (the median is about 1 KB) from dir until the result holds
+// at least n bytes. It returns nil without the corpus.
+func realConcat(dir string, n int) ([]byte, string) {
+	names, err := filepath.Glob(filepath.Join(dir, "*"))
 	if err != nil || len(names) == 0 {
 		return nil, ""
 	}

@@ -358,6 +358,9 @@ func (r *Robots) validateUsage(nGroups uint32) error {
 			count = int(NumSignals)
 		}
 		for k := range maxUsagePrefs {
+			if u.signal && k == useSlot {
+				continue // a content-use level: every value of the field is one
+			}
 			if p := prefAt(u.prefs, k); p > PrefNo || k >= count && p != PrefUnknown {
 				return fmt.Errorf("usage line %d states an invalid preference", i)
 			}

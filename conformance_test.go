@@ -13,7 +13,7 @@ import (
 )
 
 // sharedDir is where the conformance answers and the corpus live, beside the
-// repository. Tests that need it skip when it is absent.
+// repository. Tests that need it skip when it is absent, and fail under CI.
 const sharedDir = "../shared"
 
 // longTests reports whether the long sweeps run: the cost budgets of the
@@ -24,6 +24,8 @@ const sharedDir = "../shared"
 func longTests() bool { return sharedtest.Long() }
 
 func needShared(t testing.TB, rel string) string { return sharedtest.Need(t, rel) }
+
+func sharedPath(t testing.TB, rel string) string { return sharedtest.Path(t, rel) }
 
 // unescapeField undoes the byte escaping of the conformance files: \\ \t \n
 // \r \0 and \xHH.

@@ -372,7 +372,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
-	if edge := filepath.Join(sharedDir, "conformance", "edge.tsv"); haveFile(edge) {
+	if edge := sharedPath(f, filepath.Join("conformance", "edge.tsv")); haveFile(edge) {
 		for _, c := range readConformance(f, edge) {
 			f.Add(c.robots, c.agent, c.url)
 		}

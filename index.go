@@ -57,8 +57,9 @@ import (
 // the rules are walked by key (see sortLayout). At 16, a common template of
 // twenty "/*?x=*" rules is indexed, and its wildcard rules are rejected by
 // their probes beside the links. An index, once built, costs a copy of
-// its group's patterns and 28 bytes a rule, 8 more a rule of a run with a
-// directory (see appendDirs).
+// its group's patterns and 28 bytes a rule, half a byte more in a group of
+// sampleMin rules or more (TestIndexBytesPerRule), and the directories of
+// its long runs (see appendDirs).
 const indexMin = 16
 
 // walkMax is the number of rules a query may have to walk in a group that

@@ -819,3 +819,35 @@ func BenchmarkSortIndexed(b *testing.B) {
 		})
 	}
 }
+
+// TestIndexBytesPerRule holds the cost of an index that the doc comments
+// of Robots and indexMin state: besides a copy of the group's patterns, 28
+// bytes a rule, and half a byte more in a group of sampleMin rules or more
+// (a sample of 8 bytes every sampleStep rules).
+func TestIndexBytesPerRule(t *testing.T) {
+	extra := func(n int) int {
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow: /p%d/x\n", i)
+		}
+		r := parse([]byte(b.String()))
+		start, _, end := r.groupRules(0)
+		x := r.buildIndex(0, start, end, false)
+		return len(x.r.text) - int(x.r.wordsAt) // all but the patterns' copy
+	}
+	for _, c := range []struct {
+		name    string
+		n1, n2  int
+		perRule float64
+	}{
+		{"groups under sampleMin rules", 100, 500, 28},
+		{"groups of sampleMin rules or more: samples", 1000, 5000, 28.5},
+	} {
+		e1, e2 := extra(c.n1), extra(c.n2)
+		if got := float64(e2-e1) / float64(c.n2-c.n1); got != c.perRule {
+			t.Errorf("%s: %.2f bytes a rule besides the patterns (%d at %d rules, %d at %d), want %.1f",
+				c.name, got, e1, c.n1, e2, c.n2, c.perRule)
+		}
+	}
+}

@@ -636,6 +636,47 @@ type slowUsageLine struct {
 	line    int
 	pattern string // normalised; "/" when the line has no path
 	prefs   []Pref
+	use     Use // a Content-Signal line's use key
+}
+
+// slowSignalUse returns the content-use level of a Content-Signal value:
+// the last use=value entry counts, key and value compared ignoring case.
+func slowSignalUse(value string) Use {
+	use := UseUnstated
+	for _, entry := range strings.Split(value, ",") {
+		k, v, ok := strings.Cut(entry, "=")
+		if !ok || !asciiEqualFold(strings.Trim(k, " \t"), "use") {
+			continue
+		}
+		use = UseUnstated
+		for _, u := range []Use{UseImmediate, UseReference, UseFull} {
+			if asciiEqualFold(strings.Trim(v, " \t"), u.String()) {
+				use = u
+			}
+		}
+	}
+	return use
+}
+
+// slowUseStatement is slowUsageStatement for the content-use level: among
+// the matching lines with the longest pattern, the least reuse stated, and
+// the first line that states it.
+func slowUseStatement(lines []slowUsageLine, path string) (use Use, line int) {
+	longest := -1
+	for _, l := range lines {
+		if slowMatch(l.pattern, path) && len(l.pattern) > longest {
+			longest = len(l.pattern)
+		}
+	}
+	for _, l := range lines {
+		if !slowMatch(l.pattern, path) || len(l.pattern) != longest || l.use == UseUnstated {
+			continue
+		}
+		if use == UseUnstated || l.use < use || l.use == use && l.line < line {
+			use, line = l.use, l.line
+		}
+	}
+	return use, line
 }
 
 // slowUsageLines returns the lines with key among others, read as
@@ -660,6 +701,7 @@ func slowUsageLines(others []slowOther, key string) []slowUsageLine {
 			l.prefs = slowUsagePrefs(pref)
 		} else {
 			l.prefs = slowSignals(pref)
+			l.use = slowSignalUse(pref)
 		}
 		out = append(out, l)
 	}
@@ -728,11 +770,14 @@ func (f *slowFile) usage(agents []string, url string) Usage {
 	cu, line, _ := slowUsageStatement(slowUsageLines(others, "content-usage"), path, int(NumCategories))
 	copy(u.ContentUsage[:], cu)
 	u.UsageLine = line
-	cs, line, found := slowUsageStatement(slowUsageLines(others, "content-signal"), path, int(NumSignals))
+	signals := slowUsageLines(others, "content-signal")
+	cs, line, found := slowUsageStatement(signals, path, int(NumSignals))
 	if !found {
 		// Before the first group: for every crawler without its own.
-		cs, line, _ = slowUsageStatement(slowUsageLines(f.preamble, "content-signal"), path, int(NumSignals))
+		signals = slowUsageLines(f.preamble, "content-signal")
+		cs, line, _ = slowUsageStatement(signals, path, int(NumSignals))
 	}
+	u.ContentUse, u.UseLine = slowUseStatement(signals, path)
 	copy(u.ContentSignal[:], cs)
 	u.SignalLine = line
 	return u

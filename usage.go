@@ -82,6 +82,12 @@ type Usage struct {
 	// SignalLine is the line of the longest Content-Signal pattern that
 	// matches, as UsageLine.
 	SignalLine int
+	// ContentUse is the content-use level the Content-Signal lines of
+	// SignalLine's path state with their use key, and UseLine the first
+	// line that states it (0 when none does). It is UseUnstated when the
+	// URL may not be fetched.
+	ContentUse Use
+	UseLine    int
 }
 
 // Pref returns the Content-Usage preference for category c.
@@ -161,6 +167,9 @@ func (g Group) Usage(url string) Usage {
 	}
 	u.UsageLine = cu.fill(u.ContentUsage[:])
 	u.SignalLine = cs.fill(u.ContentSignal[:])
+	if cs.found {
+		u.ContentUse, u.UseLine = Use(prefAt(cs.prefs, useSlot)), int(cs.lines[useSlot])
+	}
 	return u
 }
 
@@ -204,6 +213,9 @@ func (b *usageBest) add(u usageRec, pri int, count int) {
 	for i := range count {
 		old, got := prefAt(b.prefs, i), prefAt(u.prefs, i)
 		p := grammar.CombinePrefs(old, got)
+		if u.signal && i == useSlot {
+			p = Pref(leastUse(Use(old), Use(got)))
+		}
 		switch {
 		case p != old:
 			b.lines[i] = u.line
@@ -212,6 +224,22 @@ func (b *usageBest) add(u usageRec, pri int, count int) {
 		}
 		b.prefs = withPref(b.prefs, i, p)
 	}
+}
+
+// useSlot is where a Content-Signal record keeps its content-use level,
+// after the signals' preferences.
+const useSlot = int(NumSignals)
+
+// leastUse combines two content-use levels stated for the same path: the
+// least reuse wins, and a stated level wins over none.
+func leastUse(a, b Use) Use {
+	switch {
+	case a == UseUnstated:
+		return b
+	case b == UseUnstated:
+		return a
+	}
+	return min(a, b)
 }
 
 // usageOfGroup adds the usage records of group id that match p to cu
@@ -226,7 +254,7 @@ func (r *Robots) usageOfGroup(base, n, id uint32, p urlPath, cu, cs *usageBest) 
 		}
 		best, count := cu, int(NumCategories)
 		if u.signal {
-			best, count = cs, int(NumSignals)
+			best, count = cs, useSlot+1
 		}
 		if best == nil || !matchPath(r.usagePattern(u), u.anchored, p) {
 			continue

@@ -23,3 +23,20 @@ func ParseContentUsage(value string) (prefs [NumCategories]Pref, ok bool) {
 	}
 	return prefs, true
 }
+
+// ParseContentSignal reads the value of a Content-Signal HTTP response
+// header and returns the signals it states, by Signal, and its content-use
+// level. The header is sent with the grammar of the robots.txt line and no
+// path (Cloudflare's Markdown for Agents sends it, as do libraries that
+// follow the Content Signals Policy), so it is read exactly as a
+// Content-Signal line's value is: comma-separated key=value entries,
+// compared ignoring case, the last entry for a key counting; anything else
+// states nothing. A response with several Content-Signal lines is read as
+// one value, the lines joined with ", " (RFC 9110 §5.3).
+func ParseContentSignal(value string) (signals [NumSignals]Pref, use Use) {
+	bits := parseSignals([]byte(value))
+	for s := range signals {
+		signals[s] = prefAt(bits, s)
+	}
+	return signals, Use(prefAt(bits, useSlot))
+}

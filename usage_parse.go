@@ -31,12 +31,13 @@ func parseUsagePrefs(pref []byte) (prefs uint16, ok bool) {
 // ("search=yes, ai-train=no"), so the reading is lenient: entries are
 // separated by commas, a key and its value by '=', both compared ignoring
 // case; a known signal with yes or no states it, the last entry for a
-// signal counts, and anything else states nothing.
+// signal counts, and anything else states nothing. The content-use level
+// of the use key is kept after the signals (useSlot).
 func parseSignals(value []byte) (prefs uint16) {
 	grammar.EachSignalMember(value, func(s int, v byte) {
 		prefs = withPref(prefs, s, memberPref(v))
 	})
-	return prefs
+	return withPref(prefs, useSlot, Pref(grammar.SignalUse(value)))
 }
 
 // memberPref is the Pref of a member's value as the grammar's member

@@ -295,6 +295,49 @@ var usageValues = []string{
 	"train-ai=n", "train-ai=y, search=n", "ai-use=y", "search=y;p=1", "train-ai=n,", "Train-AI=n", "train-ai", "x=(a b), ai-use=n",
 	"train-ai=y, train-ai=n", "train-ai=\"n\"", "search=yes, ai-train=no", "ai-input=no", "AI-Train=Yes", "search", "a=1.5, ai-use=n",
 	"", "train-ai=n search=y", "%\"%c3\"", "x=%\"ok\", search=n", "=n", "train-ai=n ,  search=y",
+	"search=yes,ai-train=no,use=reference", "use=full", "USE=Immediate", "use=reference, use=bogus", "use=all", "use=full, use=immediate",
+}
+
+// TestContentUse pins the content-use level of Content-Signal's use key
+// (Cloudflare, 2026-07-01; contentsignals.org) and the choices of
+// usage.go: read like the signals, least reuse wins on one path.
+func TestContentUse(t *testing.T) {
+	tests := []struct {
+		reason string
+		body   string
+		agent  string
+		url    string
+		want   Use
+		line   int
+	}{
+		{"Cloudflare's managed robots.txt since 2026-07-01", "User-Agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", "x", "/a", UseReference, 2},
+		{"no use key: unstated", "User-Agent: *\nContent-Signal: search=yes\n", "x", "/", UseUnstated, 0},
+		{"keys and values compared ignoring case, as the signals", "User-Agent: *\nContent-Signal: USE=Immediate\n", "x", "/", UseImmediate, 2},
+		{"a value other than the three states nothing", "User-Agent: *\nContent-Signal: use=all\n", "x", "/", UseUnstated, 0},
+		{"the last use entry counts, as for a signal", "User-Agent: *\nContent-Signal: use=full, use=bogus\n", "x", "/", UseUnstated, 0},
+		{"one path, two lines: the least reuse wins", "User-Agent: *\nContent-Signal: use=full\nContent-Signal: use=reference\n", "x", "/", UseReference, 3},
+		{"a longer path decides, as for the signals", "User-Agent: *\nContent-Signal: use=immediate\nContent-Signal: /docs/ use=full\n", "x", "/docs/a", UseFull, 3},
+		{"before the first group: for crawlers without their own line", "Content-Signal: use=immediate\nUser-Agent: a\nDisallow: /x\n", "b", "/", UseImmediate, 1},
+		{"a disallowed URL: nothing applies (attach-05 §3.1, as the signals)", "User-Agent: *\nDisallow: /p\nContent-Signal: use=full\n", "x", "/p", UseUnstated, 0},
+	}
+	for _, tt := range tests {
+		r := Parse([]byte(tt.body))
+		u := r.Usage(tt.agent, tt.url)
+		if u.ContentUse != tt.want || u.UseLine != tt.line {
+			t.Errorf("%s\nUsage(%q, %q).ContentUse = %v line %d, want %v line %d", tt.reason, tt.agent, tt.url, u.ContentUse, u.UseLine, tt.want, tt.line)
+		}
+		if got := slowParse([]byte(tt.body)).usage([]string{tt.agent}, tt.url); !cmp.Equal(u, got) {
+			t.Errorf("%s: the slow reference says %+v, Usage %+v", tt.reason, got, u)
+		}
+		data, _ := r.MarshalBinary()
+		var back Robots
+		if err := back.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		if got := back.Usage(tt.agent, tt.url); !cmp.Equal(got, u) {
+			t.Errorf("%s: after a binary round trip %+v, want %+v", tt.reason, got, u)
+		}
+	}
 }
 
 // withUsageLines inserts Content-Usage and Content-Signal lines at random

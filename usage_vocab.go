@@ -22,7 +22,9 @@ import "github.com/robotstxt-go/robotstxt/internal/grammar"
 //     of VOCAB"; it is §5.1 of vocab-08;
 //   - Cloudflare's Content Signals Policy (contentsignals.org, September
 //     2025): the Content-Signal line with the signals search, ai-input and
-//     ai-train, each yes or no.
+//     ai-train, each yes or no; and the use key Cloudflare added on
+//     2026-07-01, whose values immediate, reference and full say how much
+//     of the content may be kept and reproduced (see Use).
 
 // Category is a category of use of the IETF vocabulary
 // (draft-ietf-aipref-vocab-08 §4), as stated by Content-Usage lines.
@@ -84,4 +86,42 @@ var signalCategory = [NumSignals]Category{
 	SignalSearch:  Search,
 	SignalAIInput: AIUse,
 	SignalAITrain: TrainAI,
+}
+
+// Use is the content-use level a Content-Signal value states with its use
+// key (Cloudflare's Content Signals Policy, as extended on 2026-07-01 and
+// sent by its managed robots.txt as "search=yes,ai-train=no,use=reference";
+// contentsignals.org). The levels are ordered from the least reuse to the
+// most; when lines of the same path state different levels, the least
+// reuse wins, as a disallow wins among preferences.
+type Use uint8
+
+// The content-use levels.
+const (
+	UseUnstated  Use = iota // no use key, or a value that is none of the three
+	UseImmediate            // "immediate": interact with the content, store and reuse none of it
+	UseReference            // "reference": index it, quote excerpts and link back
+	UseFull                 // "full": summarise and reproduce it
+)
+
+// String returns the level's value as Content-Signal writes it, or
+// "unstated".
+func (u Use) String() string {
+	if u > UseUnstated && int(u) <= len(grammar.UseLabels) {
+		return grammar.UseLabels[u-1]
+	}
+	return "unstated"
+}
+
+// Meaning returns what the level allows, in a few words.
+func (u Use) Meaning() string {
+	switch u {
+	case UseImmediate:
+		return "interact with the content; store and reuse none of it"
+	case UseReference:
+		return "index the content, quote excerpts and link back"
+	case UseFull:
+		return "summarise and reproduce the content"
+	}
+	return "no content-use level stated"
 }

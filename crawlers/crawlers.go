@@ -57,10 +57,51 @@ type Crawler struct {
 	// Source is the address of the operator's documentation of the
 	// crawler, where the token, header and behaviour above are stated.
 	Source string
+	// Uses lists the uses of pages that the operator documents for the
+	// token (see uses.go): those its group governs.
+	Uses []Use
+	// FetchedBy lists, for a control token that fetches nothing, the
+	// crawlers whose fetches its group governs (Google-Extended:
+	// Googlebot).
+	FetchedBy []string
+	// RobotsMayNotApply reports that the operator says the crawler may
+	// not follow robots.txt, as for fetches a user asks for.
+	RobotsMayNotApply bool
 	// Obeys lists the tokens whose groups the crawler obeys, in order: the
 	// first that a group of a file names decides (see [Group]). The first
 	// is always Token; a crawler that obeys no other token lists only it.
 	Obeys []Obeyed
+	// Verify is what the operator documents for telling the crawler's
+	// requests from others that carry its name. Its zero value documents
+	// nothing.
+	Verify Verification
+}
+
+// Verification lists the ways an operator documents for a site to check
+// that a request naming its crawler comes from it, and the page that says
+// so. Package verify reads it.
+type Verification struct {
+	// Ranges are the addresses of the operator's published files of IP
+	// prefixes the crawler sends requests from (JSON, with "creationTime"
+	// and "prefixes": [{"ipv4Prefix" | "ipv6Prefix"}]).
+	Ranges []string
+	// ReverseDNS are the domains the host names of the crawler's addresses
+	// end in: a reverse lookup of the address gives a name under one of
+	// them, and a lookup of that name gives the address back.
+	ReverseDNS []string
+	// SignatureAgent is the origin the crawler names in the
+	// Signature-Agent header of requests it signs with HTTP Message
+	// Signatures (RFC 9421), whose key directory is at
+	// /.well-known/http-message-signatures-directory.
+	SignatureAgent string
+	// Source is the address of the operator's page that documents the
+	// above.
+	Source string
+}
+
+// Documented reports whether v documents any way to verify the crawler.
+func (v Verification) Documented() bool {
+	return len(v.Ranges) > 0 || len(v.ReverseDNS) > 0 || v.SignatureAgent != ""
 }
 
 // Obeyed is a token a crawler obeys and the documentation that says so.
@@ -74,7 +115,7 @@ type Obeyed struct {
 func All() []Crawler {
 	out := append([]Crawler(nil), table...)
 	for i := range out {
-		out[i].Obeys = append([]Obeyed(nil), out[i].Obeys...)
+		out[i] = copyCrawler(out[i])
 	}
 	return out
 }
@@ -86,14 +127,25 @@ func Lookup(token string) (Crawler, bool) {
 	if i < 0 {
 		return Crawler{}, false
 	}
-	c := table[i]
+	return copyCrawler(table[i]), true
+}
+
+// copyCrawler returns c with its own copies of the table's slices.
+func copyCrawler(c Crawler) Crawler {
 	c.Obeys = append([]Obeyed(nil), c.Obeys...)
-	return c, true
+	c.Verify.Ranges = append([]string(nil), c.Verify.Ranges...)
+	c.Verify.ReverseDNS = append([]string(nil), c.Verify.ReverseDNS...)
+	return c
 }
 
 // find returns the index in the table of the crawler whose token equals
 // token (as Lookup compares), or -1.
 func find(token string) int {
+	for i := range table {
+		if table[i].Token == token {
+			return i // the table's own spelling, as its tools pass it
+		}
+	}
 	for i := range table {
 		if grammar.EqualFold(table[i].Token, token) {
 			return i

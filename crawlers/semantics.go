@@ -56,18 +56,27 @@ func (c *Crawler) Group(r *robotstxt.Robots) (g robotstxt.Group, note string) {
 // token of c.Obeys when that one is the first named; "" when c ignores
 // `*` and no group names it.
 func (c *Crawler) Follows(r *robotstxt.Robots) string {
-	if r.Kind() != robotstxt.Parsed || r.NamesAgent(c.Token) {
-		return c.Token
+	token, _ := c.follows(r)
+	return token
+}
+
+// follows is Follows, and whether a group of r names the token returned.
+func (c *Crawler) follows(r *robotstxt.Robots) (token string, named bool) {
+	if r.Kind() != robotstxt.Parsed {
+		return c.Token, false
+	}
+	if r.NamesAgent(c.Token) {
+		return c.Token, true
 	}
 	for _, o := range c.Obeys {
 		if o.Token != c.Token && r.NamesAgent(o.Token) {
-			return o.Token
+			return o.Token, true
 		}
 	}
 	if c.IgnoresGlobal {
-		return ""
+		return "", false
 	}
-	return c.Token
+	return c.Token, false
 }
 
 // GroupOf returns the group that decides in r for a crawler that follows
@@ -110,4 +119,18 @@ func GroupFor(r *robotstxt.Robots, agents []string) (g robotstxt.Group, note str
 	}
 	return r.NoGroup(), strings.Join(agents, ", ") + ` ignore the rules for "*", as Google documents (` + googleSpecial +
 		`), and no group names them: they may fetch every URL.`
+}
+
+// Deciding returns the token whose group decides for agent in r, as
+// [Group] selects it, and that group; for an agent that is not in the
+// table, agent itself. named reports whether a group of r names that
+// token (a `*` group or no group decides otherwise). Unlike Group it
+// writes no note, and allocates nothing.
+func Deciding(r *robotstxt.Robots, agent string) (token string, g robotstxt.Group, named bool) {
+	if i := find(agent); i >= 0 {
+		token, named = table[i].follows(r)
+	} else {
+		token, named = agent, r.Kind() == robotstxt.Parsed && r.NamesAgent(agent)
+	}
+	return token, GroupOf(r, token), named
 }

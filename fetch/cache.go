@@ -30,7 +30,10 @@ type Options struct {
 	// robots.txt groups use, which [Cache.AllowedURL] and [Cache.DecideURL]
 	// choose rules for. "" means the token that
 	// [robotstxt.ProductToken] finds in UserAgent, so that
-	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot".
+	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot". A product
+	// token is made of letters, '-' and '_' only (RFC 9309 §2.2.1): a name
+	// with a digit, such as "MJ12bot", is one no group can name, and
+	// [Cache.IdentityErr] says so right after [NewCache].
 	Agent string
 
 	// MaxEntries bounds the number of origins kept (default
@@ -47,6 +50,15 @@ type Options struct {
 	// RetryTTL is how long an unreachable result is kept before the next
 	// try (default DefaultRetryTTL).
 	RetryTTL time.Duration
+
+	// MaxRetryWait bounds how long an answer for a URL whose robots.txt
+	// is unreachable, with no good copy held, waits for the next fetch of
+	// that robots.txt (default DefaultMaxRetryWait, 30 seconds; negative:
+	// no wait). A question waits for one fetch at most, and only when
+	// that fetch is due before MaxRetryWait has passed and before the
+	// deadline of its context; the wait, the fetch included, ends by then.
+	// Otherwise the answer is a [*RetryError] at once. See [Cache.Check].
+	MaxRetryWait time.Duration
 
 	// GiveUpAfter is how long an origin with no good copy must stay
 	// unreachable before everything is allowed (default
@@ -178,6 +190,8 @@ type Cache struct {
 	maxEntries  int
 	giveUpAfter time.Duration
 	timeout     time.Duration
+	retryWait   time.Duration // Options.MaxRetryWait; negative: no wait
+	identErr    *AgentError   // why the crawler's own token is refused, or nil
 	allowAll    *robotstxt.Robots
 
 	mu      sync.Mutex
@@ -214,6 +228,11 @@ type flight struct {
 }
 
 // NewCache returns an empty cache configured by o; nil means all defaults.
+// It checks the crawler's identity (Options.UserAgent and Options.Agent)
+// once, here: when they give no valid product token, such as for a crawler
+// named "nc5bot", [Cache.IdentityErr] returns the error, which states the
+// rule, and every question for the crawler's own token fails with it
+// before anything is fetched.
 func NewCache(o *Options) *Cache {
 	if o == nil {
 		o = &Options{}
@@ -231,6 +250,7 @@ func NewCache(o *Options) *Cache {
 		maxEntries:  o.MaxEntries,
 		giveUpAfter: orDefault(o.GiveUpAfter, DefaultGiveUpAfter),
 		timeout:     orDefault(o.Timeout, DefaultTimeout),
+		retryWait:   o.MaxRetryWait,
 		allowAll:    robotstxt.FromStatus(http.StatusNotFound, nil),
 		entries:     make(map[string]*list.Element),
 		flights:     make(map[string]*flight),
@@ -245,6 +265,10 @@ func NewCache(o *Options) *Cache {
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}
+	if c.retryWait == 0 {
+		c.retryWait = DefaultMaxRetryWait
+	}
+	c.identErr = identityError(c.f.userAgent, c.f.agent)
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return c
 }
@@ -264,14 +288,40 @@ func orDefault(d, def time.Duration) time.Duration {
 // matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/" meets
 // the rule "Disallow: /ü/". [Cache.AllowedURL] asks for the crawler's own
 // token.
+//
+// When rawURL's robots.txt is unreachable (429, 5xx, no answer) and no
+// good copy is held, the answer is false with a [*RetryError] (errors.Is
+// [ErrRetryLater]), never false with a nil error: the URL is not refused,
+// its answer is not known yet. Allowed first waits for the next fetch of
+// the robots.txt as [Cache.Check] does. Every answer of the Cache for a
+// URL (Allowed, AllowedURL, Decide, DecideURL, Check, ReadPage, PageOf, and
+// a [Transport]) says so with the same error.
 func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
 	d, err := c.Decide(ctx, agent, rawURL)
-	return d.Allowed, err
+	return d.Allowed && err == nil, err
 }
 
 // Decide is [Cache.Allowed] with the reason: the deciding line and rule, and
-// where the rules came from.
+// where the rules came from. With a [*RetryError], the Decision is filled
+// in all the same (Source Unreachable: everything disallowed until the
+// robots.txt answers).
 func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
+	d, err := c.decide(ctx, agent, rawURL)
+	if err != nil {
+		return Decision{}, err
+	}
+	if d.Source == Unreachable {
+		return c.waitRefetch(ctx, agent, rawURL, d)
+	}
+	return d, nil
+}
+
+// decide is Decide without its care for an unreachable robots.txt: it
+// answers by the rules in effect, everything disallowed (Source
+// Unreachable) included, without waiting. A [Pacer] asks it, as it gives
+// such an origin its next turn when the robots.txt is asked again; so
+// does the sitemap walk, whose entries carry their Decision.
+func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if !robotstxt.ValidAgent(agent) {
 		return Decision{}, c.agentError(agent)
 	}
@@ -292,10 +342,12 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 //   - a [*DisallowedError] (errors.Is [ErrDisallowed]) when the rules
 //     disallow it;
 //   - a [*RetryError] (errors.Is [ErrRetryLater]) when the robots.txt is
-//     unreachable (429, 5xx, no answer) and no good copy is held: Check
-//     first waits for the next fetch when it comes before ctx's deadline
-//     (any time, once, when ctx has none) and answers on what that fetch
-//     found; it fails at once when the next fetch comes too late. The
+//     unreachable (429, 5xx, no answer) and no good copy is held. Check
+//     first waits for the next fetch when it is due within
+//     Options.MaxRetryWait (30 seconds by default) and before ctx's
+//     deadline, and answers on what that one fetch found; the wait, the
+//     fetch included, never outlasts MaxRetryWait, with or without a
+//     deadline. It fails at once when the next fetch is due later. The
 //     error's When says when to ask again: requeue the URL for then;
 //   - the errors of [Cache.Decide].
 //
@@ -305,33 +357,52 @@ func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
 	return d.URL, err
 }
 
-// check is Check for agent.
+// check is Check for agent: Decide, with a disallow as an error.
 func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
-	waited := false
-	for {
-		d, err := c.Decide(ctx, agent, rawURL)
-		if err != nil {
-			return Decision{}, err
-		}
-		if d.Source != Unreachable {
-			if !d.Allowed {
-				return d, disallowedError(d, agent)
-			}
-			return d, nil
-		}
-		at, _ := retryAt(d.Latest)
-		if dl, ok := ctx.Deadline(); ok && at.After(dl.Add(-waitGuard)) || !ok && waited {
-			return d, retryError(d, nil)
-		}
-		timer := time.NewTimer(at.Sub(c.f.now()))
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return d, retryError(d, ctx.Err())
-		}
-		waited = true
+	d, err := c.Decide(ctx, agent, rawURL)
+	if err == nil && !d.Allowed {
+		err = disallowedError(d, agent)
 	}
+	return d, err
+}
+
+// waitRefetch answers for rawURL, whose robots.txt d found unreachable
+// with no good copy held: it waits for the next fetch when that is due
+// before the wait's bound, the lesser of Options.MaxRetryWait and what is
+// left of ctx's time (less waitGuard), and answers on what that one fetch
+// found; the wait, the fetch included, ends at the bound. It answers with
+// a [*RetryError] when the fetch is due later, or finds the robots.txt
+// unreachable again, or has not ended by the bound.
+func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decision) (Decision, error) {
+	at, _ := retryAt(d.Latest)
+	now := c.f.now()
+	bound := c.retryWait
+	if dl, ok := ctx.Deadline(); ok {
+		bound = min(bound, dl.Sub(now)-waitGuard)
+	}
+	if at.Sub(now) >= bound { // a fetch due at the bound would have no time
+		return d, retryError(d, nil)
+	}
+	wctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	timer := time.NewTimer(at.Sub(now))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-wctx.Done():
+		return d, retryError(d, ctx.Err())
+	}
+	d2, err := c.decide(wctx, agent, rawURL)
+	switch {
+	case err != nil && wctx.Err() != nil:
+		// The bound or ctx ended during the fetch: d still stands.
+		return d, retryError(d, ctx.Err())
+	case err != nil:
+		return Decision{}, err
+	case d2.Source == Unreachable:
+		return d2, retryError(d2, nil)
+	}
+	return d2, nil
 }
 
 // retryAt returns when the robots.txt of an unreachable result is asked
@@ -354,7 +425,8 @@ func pausing(status int) bool {
 
 // Agent returns the crawler's product token: Options.Agent, or the token
 // found in Options.UserAgent, or "" when neither gives one. It need not be
-// valid: a question for it then fails with an [*AgentError].
+// valid: a question for it then fails with the [*AgentError] that
+// [Cache.IdentityErr] returns.
 func (c *Cache) Agent() string {
 	return c.f.agent
 }
@@ -376,7 +448,9 @@ func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) 
 //
 // The error is non-nil only when rawURL is not an absolute http or https
 // URL (a *robotstxt.URLError), or when ctx ends before the fetch does (the
-// ctx error). A fetch runs apart from the caller's ctx, bounded by
+// ctx error). An unreachable robots.txt with no good copy is no error here:
+// Rules tells it by Source (Unreachable), while the answers for a URL
+// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch runs apart from the caller's ctx, bounded by
 // Options.Timeout, so that one caller giving up fails no one else.
 func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	origin, err := httpOrigin(rawURL)

@@ -103,7 +103,7 @@ func runSteps(t *testing.T, o *Options, steps []step) {
 			st.set(s)
 		}
 		d, err := c.Decide(context.Background(), "Foobot", srv.URL+st.path)
-		if err != nil {
+		if err := stepErr(st, err); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if d.Allowed != st.allowed || d.Source != st.source || s.fetches.Load() != st.fetches {
@@ -111,6 +111,20 @@ func runSteps(t *testing.T, o *Options, steps []step) {
 				i, st.advance, st.path, d.Allowed, d.Source, s.fetches.Load(), st.allowed, st.source, st.fetches, st.reason)
 		}
 	}
+}
+
+// stepErr checks the error of a step's answer: a *RetryError when the
+// robots.txt is unreachable with no good copy (the Decision is filled in
+// all the same), nil otherwise. It returns what is wrong, or nil.
+func stepErr(st step, err error) error {
+	if st.source == Unreachable {
+		var re *RetryError
+		if !errors.As(err, &re) {
+			return fmt.Errorf("%v, want a RetryError for an unreachable robots.txt (%s)", err, st.reason)
+		}
+		return nil
+	}
+	return err
 }
 
 func answer(status int, body, cc string) func(*site) {
@@ -243,7 +257,7 @@ func TestCacheTimeout(t *testing.T) {
 	c := NewCache(&Options{Client: srv.Client(), Timeout: 100 * time.Millisecond})
 	start := time.Now()
 	d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
-	if err != nil || d.Allowed || d.Source != Unreachable || d.Latest.Err == nil {
+	if !errors.Is(err, ErrRetryLater) || d.Allowed || d.Source != Unreachable || d.Latest.Err == nil {
 		t.Errorf("Decide = %+v, %v; want unreachable after a timeout", d, err)
 	}
 	if elapsed := time.Since(start); elapsed > 3*time.Second {

@@ -87,10 +87,12 @@
 // old (a 2xx or a 4xx answer counts as good); with none, everything is
 // disallowed, until the origin has been unreachable for more than 30 days
 // (Options.GiveUpAfter), when everything is allowed (RFC 9309 §2.3.1.4).
-// [Rules.Source] tells which case applies. A request checked with
-// [Cache.Check] or sent through a [Transport] is not refused for an origin
-// that is unreachable with no good copy: it waits for the next fetch when
-// that comes before its deadline, and fails with a [*RetryError] otherwise.
+// [Rules.Source] tells which case applies. A URL asked about with
+// [Cache.Allowed], [Cache.Decide], [Cache.Check] or the other answers of
+// the cache, or sent through a [Transport], is not refused for an origin
+// that is unreachable with no good copy: the answer waits for the next
+// fetch when that comes within Options.MaxRetryWait (30 seconds by
+// default) and before its deadline, and is a [*RetryError] otherwise.
 //
 // A fleet of crawler processes can share one cache: set Options.Store
 // (module github.com/robotstxt-go/robotstxt/redisstore keeps it in Redis),
@@ -129,6 +131,11 @@ const (
 	DefaultGiveUpAfter = 30 * 24 * time.Hour
 	DefaultTimeout     = 30 * time.Second
 	DefaultMaxEntries  = 10000
+	// DefaultMaxRetryWait is the default of Options.MaxRetryWait: the
+	// longest an answer waits for the next fetch of an unreachable
+	// robots.txt, so that a request through a client with no Timeout
+	// fails with a [*RetryError] rather than seem to hang for RetryTTL.
+	DefaultMaxRetryWait = 30 * time.Second
 )
 
 // MinTTL is the shortest time a fetched robots.txt is kept, whatever its

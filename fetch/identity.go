@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // This file holds the crawler's identity: the User-Agent header it sends and
@@ -39,30 +40,84 @@ func newAgentError(agent string) *AgentError {
 func (e *AgentError) Error() string {
 	if e.Agent == "" && e.UserAgent != "" {
 		return "robotstxt: no product token found in the User-Agent header " + strconv.Quote(e.UserAgent) +
-			": set Options.Agent to the token your crawler's robots.txt groups name, such as \"Foobot\""
+			": a product token is made of " + tokenRule + ", so a crawler whose name has a digit or another character" +
+			" is named by no robots.txt group (" + googleReads + "); set Options.Agent to the token your crawler's" +
+			" robots.txt groups name, such as \"Foobot\""
 	}
 	if e.Agent == "" {
 		return "robotstxt: no agent: set Options.UserAgent to the crawler's User-Agent header, or Options.Agent to its product token"
 	}
-	msg := "robotstxt: agent " + strconv.Quote(e.Agent) + " is not a product token (letters, '-' and '_' only)"
-	if e.Token != "" {
-		msg += "; its product token is " + strconv.Quote(e.Token)
+	msg := "robotstxt: agent " + strconv.Quote(e.Agent) + " is not a product token, which is made of " + tokenRule
+	switch {
+	case e.Token != "":
+		// A version or a whole header where the token belongs.
+		return msg + "; its product token is " + strconv.Quote(e.Token)
+	case grammar.IsGlobalAgent([]byte(e.Agent)):
+		return msg + "; \"*\" names the global group, which answers for the crawlers no group names"
 	}
-	return msg
+	read := "no name at all"
+	if tok := grammar.AgentToken([]byte(e.Agent)); len(tok) > 0 {
+		read = strconv.Quote(string(tok))
+	}
+	return msg + ", so no robots.txt group can name it (" + googleReads + ", and " +
+		strconv.Quote("User-agent: "+e.Agent) + " as " + read + "); name the crawler with letters, '-' and '_' only"
 }
+
+// tokenRule is the rule for a product token, as the errors state it (the
+// rule itself is [robotstxt.ValidAgent]'s), and googleReads why it
+// matters: robots.txt parsers read a User-agent value up to its first
+// other character, as Google's does and this module's does.
+const (
+	tokenRule   = "letters, '-' and '_' only (RFC 9309 §2.2.1)"
+	googleReads = "Google's parser reads \"User-agent: MJ12bot\" as \"MJ\""
+)
 
 // Unwrap returns ErrInvalidAgent.
 func (e *AgentError) Unwrap() error { return ErrInvalidAgent }
 
 // agentError returns the error of a question for agent, which is not a
-// product token; when it is the crawler's own, the error names the header
-// no token was found in.
+// product token: when it is the crawler's own, the error NewCache made of
+// the identity the Options give.
 func (c *Cache) agentError(agent string) *AgentError {
+	if agent == c.f.agent && c.identErr != nil {
+		return c.identErr
+	}
+	return newAgentError(agent)
+}
+
+// identityError returns the error of every question for the crawler's own
+// product token, agent, found in or beside the User-Agent header
+// userAgent: nil when agent is a product token ([robotstxt.ValidAgent]),
+// and otherwise an [*AgentError] that states the rule, and names the
+// header when no token could be read in it.
+func identityError(userAgent, agent string) *AgentError {
+	if robotstxt.ValidAgent(agent) {
+		return nil
+	}
 	e := newAgentError(agent)
-	if agent == "" && c.f.agent == "" {
-		e.UserAgent = c.f.userAgent
+	if agent == "" {
+		e.UserAgent = userAgent
 	}
 	return e
+}
+
+// IdentityErr returns the error that every question for the crawler's
+// own token ([Cache.AllowedURL], [Cache.DecideURL], [Cache.Check], and a
+// [Transport]'s requests) fails with, before any robots.txt is fetched, or
+// nil when the Options give a valid product token. NewCache checks the
+// identity once, as it cannot return an error itself: a crawler that asks
+// for its own token calls IdentityErr right after NewCache to fail at
+// start-up, with the rule stated, rather than at its first request. The
+// error is an [*AgentError] when the token is not made of letters, '-'
+// and '_' (RFC 9309 §2.2.1), as for a crawler named "MJ12bot" or
+// "nc5bot", or when no token can be read in Options.UserAgent, or when
+// neither Agent nor UserAgent is set. A cache without an identity still
+// answers [Cache.Allowed] and [Cache.Decide] for the agents they are given.
+func (c *Cache) IdentityErr() error {
+	if c.identErr == nil {
+		return nil
+	}
+	return c.identErr
 }
 
 // userAgent returns the User-Agent header o configures: UserAgent, or else

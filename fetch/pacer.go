@@ -124,11 +124,13 @@ type pace struct {
 
 // waiter is a turn reserved at an origin; ready is closed when the turn
 // comes, and at is then when it came. el is its place in the origin's
-// queue while it waits, nil once it is granted or cancelled.
+// queue while it waits, nil once it is granted or cancelled. notify, if
+// set, is called when the timer grants the turn.
 type waiter struct {
-	ready chan struct{}
-	el    *list.Element
-	at    time.Time
+	ready  chan struct{}
+	el     *list.Element
+	at     time.Time
+	notify func()
 }
 
 // reason says what sets a wait at an origin, for the errors that name it.
@@ -227,7 +229,7 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // Reserve sets aside the next turn at rawURL's origin without waiting for
 // it, in the manner of golang.org/x/time/rate's Reserve, so that a
 // scheduler can ask "when may I next send to this origin?" and serve other
-// origins meanwhile. The turn comes at [Reservation.When], when
+// origins meanwhile; [Scheduler] is one, for a pool of workers. The turn comes at [Reservation.When], when
 // [Reservation.Ready] is closed; a request sent then counts as that turn
 // (pass the reservation to a [Transport] with [WithReservation]). A turn
 // no longer wanted is given back with [Reservation.Cancel]; until then the
@@ -242,6 +244,12 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // fetch finds. The errors are those of [Pacer.Wait], but for the
 // WaitError.
 func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error) {
+	return p.reserve(ctx, rawURL, nil)
+}
+
+// reserve is Reserve, with notify called once the turn comes, when it does
+// not come at once: from the pacer's timer, with p.mu not held.
+func (p *Pacer) reserve(ctx context.Context, rawURL string, notify func()) (*Reservation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -260,7 +268,7 @@ func (p *Pacer) Reserve(ctx context.Context, rawURL string) (*Reservation, error
 	pc := p.lookup(origin, now)
 	pc.delay, pc.spacing = delay, why
 	p.robotsPause(pc, latest, now)
-	w := &waiter{ready: make(chan struct{})}
+	w := &waiter{ready: make(chan struct{}), notify: notify}
 	r := &Reservation{p: p, pc: pc, w: w}
 	if pc.waiters.Len() == 0 && !now.Before(pc.next) {
 		w.at = now
@@ -303,7 +311,7 @@ func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reas
 	why := reason{what: "Delay"}
 	var latest *Result
 	if p.cache != nil {
-		dec, err := p.cache.Decide(ctx, p.agent, rawURL)
+		dec, err := p.cache.decide(ctx, p.agent, rawURL)
 		if err != nil {
 			return 0, why, nil, err
 		}
@@ -487,6 +495,26 @@ func (p *Pacer) lookup(origin string, now time.Time) *pace {
 	return pc
 }
 
+// handOut records that r's turn, which has come, is handed out at now to
+// be sent: the spacing runs from the start of one request to the start of
+// the next, so a turn handed out later than it came pushes the origin's
+// next turn back to a spacing after now. An origin forgotten meanwhile is
+// remembered again until then.
+func (p *Pacer) handOut(r *Reservation, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pc, ok := p.origins[r.pc.origin]
+	if !ok {
+		pc = p.lookup(r.pc.origin, now)
+		pc.delay, pc.spacing = r.pc.delay, r.pc.spacing
+	}
+	if next := now.Add(pc.delay); next.After(pc.next) {
+		pc.next = next
+		p.setDue(pc)
+		p.arm(now)
+	}
+}
+
 // grant starts a turn of pc at now: the next may start a spacing later.
 func (p *Pacer) grant(pc *pace, now time.Time) {
 	pc.next = now.Add(pc.delay)
@@ -546,9 +574,17 @@ func (p *Pacer) arm(now time.Time) {
 	}
 }
 
-// fire gives the turns that are due, forgets the origins nobody waits for
-// once their time has come, and sets the timer for what is due next.
+// fire gives the turns that are due, then tells those who asked to be told.
 func (p *Pacer) fire() {
+	for _, notify := range p.grantDue() {
+		notify()
+	}
+}
+
+// grantDue gives the turns that are due, forgets the origins nobody waits
+// for once their time has come, and sets the timer for what is due next.
+// It returns the notify functions of the turns given.
+func (p *Pacer) grantDue() (notify []func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.timerAt = time.Time{}
@@ -562,12 +598,16 @@ func (p *Pacer) fire() {
 		w := pc.waiters.Remove(pc.waiters.Front()).(*waiter)
 		w.el, w.at = nil, now
 		close(w.ready)
+		if w.notify != nil {
+			notify = append(notify, w.notify)
+		}
 		if pc.waiters.Len() == 0 {
 			p.setIdle(pc)
 		}
 		p.grant(pc, now)
 	}
 	p.arm(now)
+	return notify
 }
 
 // paceHeap orders origins by their next time; it implements heap.Interface.

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
@@ -26,7 +28,7 @@ import (
 //	c.OnResponseHeaders(func(r *colly.Response) {
 //		var rules pagerules.Rules
 //		rules.AddHeader(*r.Headers, cache.Agent())
-//		if !rules.MayIndex(time.Now()) && !strings.Contains(r.Headers.Get("Content-Type"), "html") {
+//		if !rules.MayIndex(time.Now()) && !pagerules.ReadContentType(*r.Headers).HTML {
 //			r.Request.Abort() // a PDF or image with noindex: skip the download
 //		}
 //	})
@@ -36,7 +38,7 @@ import (
 //			return
 //		}
 //		r.Ctx.Put("follow", page.MayFollow())
-//		if page.MayIndex(time.Now()) {
+//		if page.IndexContent(time.Now()).May {
 //			index(r.Request.URL, r.Body, page.Rules.SnippetLimit())
 //		}
 //	})
@@ -63,7 +65,10 @@ type Page struct {
 	// Meta those of the robots meta tags, read as MetaScan says. Rules is
 	// both added up: the rules in effect.
 	Header, Meta, Rules pagerules.Rules
-	// HTML reports whether the page is HTML, and so was read for meta tags.
+	// HTML reports whether the page is HTML, and so was read for meta
+	// tags: its Content-Type read as [pagerules.ReadContentType] reads it,
+	// as a browser does. A malformed Content-Type is read all the same,
+	// and named in Warnings.
 	HTML     bool
 	MetaScan pagerules.MetaScan
 	// Usage is the usage preferences of robots.txt and of the
@@ -73,12 +78,111 @@ type Page struct {
 	// words, such as "disallowed by robots.txt, so its noindex cannot be
 	// seen".
 	Warnings []string
+
+	malformedType string // ContentType.Malformed of the response
 }
 
-// MayIndex reports whether the page may be shown in search results at time
-// now: robots.txt allows fetching it and its rules allow indexing it.
+// PageAnswer is one answer about a page in search results, and the signal
+// that decided it.
+type PageAnswer struct {
+	// May is the answer.
+	May bool
+	// RobotsTxt reports whether robots.txt decided, by disallowing the
+	// URL; Line is then the deciding line of Page.Robots, 0 when none
+	// decided (an unreachable robots.txt disallows everything, RFC 9309
+	// §2.3.1.4).
+	RobotsTxt bool
+	Line      int
+	// Rule is the page's rule that decided, NoIndex or UnavailableAfter,
+	// and Origin where it was written: an X-Robots-Tag or Robots-Tag line,
+	// or a meta tag. Origin is the zero Origin when no page rule decided.
+	Rule   pagerules.Rule
+	Origin pagerules.Origin
+
+	robots string // the robots.txt signal, as Source names it
+}
+
+// Source names the signal that decided: "robots.txt line 2 (Disallow:
+// "/private/")", "X-Robots-Tag line 1: noindex", "meta tag 2 (foobot):
+// unavailable_after: 2020-01-01"; "" when no signal decided and the answer
+// is the default, yes. The site's text is quoted when it holds a byte that
+// is not printable.
+func (a PageAnswer) Source() string {
+	switch {
+	case a.RobotsTxt:
+		return a.robots
+	case a.Origin.Source != 0:
+		text := a.Origin.Text
+		if strings.ContainsFunc(text, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			text = strconv.Quote(text)
+		}
+		return a.Origin.String() + ": " + text
+	}
+	return ""
+}
+
+// IndexContent answers whether the page's content may be indexed at time
+// now: no when robots.txt disallows the URL (a crawler does not fetch the
+// content), no when the page's rules say noindex or an unavailable_after
+// date has passed, yes otherwise. The answer says which signal decided.
+func (p *Page) IndexContent(now time.Time) PageAnswer {
+	if !p.Robots.Allowed {
+		return p.robotsAnswer(false)
+	}
+	return p.rulesAnswer(now)
+}
+
+// ShowURL answers whether the page's URL may appear in search results at
+// time now, as Google reads the signals: a URL that robots.txt disallows
+// may still be shown, without its content, from the links to it (its
+// noindex is never seen: developers.google.com/search/docs/crawling-indexing/block-indexing),
+// so the answer is yes, decided by robots.txt; for a page the crawler may
+// fetch, a noindex or a passed unavailable_after removes it.
+func (p *Page) ShowURL(now time.Time) PageAnswer {
+	if !p.Robots.Allowed {
+		return p.robotsAnswer(true)
+	}
+	return p.rulesAnswer(now)
+}
+
+// robotsAnswer is the answer may when robots.txt disallows the page.
+func (p *Page) robotsAnswer(may bool) PageAnswer {
+	return PageAnswer{May: may, RobotsTxt: true, Line: p.Robots.Line, robots: robotsSignal(&p.Robots)}
+}
+
+// rulesAnswer is the answer of the page's rules, for a page robots.txt
+// allows: both questions have one answer then.
+func (p *Page) rulesAnswer(now time.Time) PageAnswer {
+	if p.Rules.MayIndex(now) {
+		return PageAnswer{May: true}
+	}
+	x := pagerules.NoIndex
+	if !p.Rules.Has(x) {
+		x = pagerules.UnavailableAfter
+	}
+	return PageAnswer{Rule: x, Origin: p.Rules.Origin(x)}
+}
+
+// robotsSignal names robots.txt's disallow of d: its line and rule, or why
+// there is none.
+func robotsSignal(d *Decision) string {
+	switch {
+	case d.Line > 0:
+		return fmt.Sprintf("robots.txt line %d (Disallow: %q)", d.Line, d.Rule)
+	case d.Source == Unreachable:
+		return "robots.txt (unreachable: everything is disallowed)"
+	}
+	return "robots.txt"
+}
+
+// MayIndex reports IndexContent(now).May: whether the page's content may
+// be indexed.
+//
+// Deprecated: MayIndex answers false for a URL that robots.txt disallows,
+// which Google may still show in results. Use [Page.IndexContent] for the
+// content and [Page.ShowURL] for the URL; each says which signal decided.
 func (p *Page) MayIndex(now time.Time) bool {
-	return p.Robots.Allowed && p.Rules.MayIndex(now)
+	return p.IndexContent(now).May
 }
 
 // MayFollow reports whether the page's links may be followed: robots.txt
@@ -94,7 +198,8 @@ func (p *Page) MayFollow() bool { return p.Robots.Allowed && p.Rules.MayFollow()
 // response is not read at all.
 //
 // The error is [Cache.Decide]'s for the URL (an *AgentError, a
-// *robotstxt.URLError, or ctx's), or the body's read error.
+// *RetryError when its robots.txt is unreachable, a *robotstxt.URLError,
+// or ctx's), or the body's read error.
 func (c *Cache) ReadPage(ctx context.Context, resp *http.Response) (*Page, error) {
 	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
 		return nil, fmt.Errorf("fetch: ReadPage: response without a request URL")
@@ -139,7 +244,8 @@ func (c *Cache) page(ctx context.Context, rawURL string, h http.Header) (*Page, 
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: isHTML(h)}
+	ct := pagerules.ReadContentType(h)
+	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: ct.HTML, malformedType: ct.Malformed}
 	p.Header.AddHeader(h, p.Agent)
 	p.Usage = pagerules.JoinUsage(d.Usage, h)
 	return p, nil
@@ -160,31 +266,19 @@ func (p *Page) finish(now time.Time) {
 	p.Warnings = pageWarnings(p, now)
 }
 
-// isHTML reports whether a response with header h is HTML: its
-// Content-Type is text/html or application/xhtml+xml, or it has none (a
-// crawler sniffs such a body, and a tokenizer reads anything).
-func isHTML(h http.Header) bool {
-	ct := h.Get("Content-Type")
-	if ct == "" {
-		return true
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
-}
-
 // pageWarnings writes what a crawler or a webmaster should know about p.
 func pageWarnings(p *Page, now time.Time) []string {
 	var w []string
 	if !p.Robots.Allowed {
-		where := "robots.txt"
-		if p.Robots.Line > 0 {
-			where = fmt.Sprintf("robots.txt line %d (%s)", p.Robots.Line, p.Robots.Rule)
-		}
+		where := robotsSignal(&p.Robots)
 		w = append(w, fmt.Sprintf("disallowed by %s: a crawler does not fetch this page, so the page's own rules below are never read", where))
 		if p.Rules.Has(pagerules.NoIndex) {
 			w = append(w, fmt.Sprintf("disallowed by robots.txt, so its noindex cannot be seen (%s): the URL may still be indexed from links to it; allow it in robots.txt for the noindex to work",
 				p.Rules.Origin(pagerules.NoIndex)))
 		}
+	}
+	if p.malformedType != "" {
+		w = append(w, p.malformedType)
 	}
 	if p.HTML && !p.MetaScan.Ended && p.MetaScan.Read > 0 {
 		w = append(w, fmt.Sprintf("the HTML head did not end within the first %d bytes: meta tags after them are not read", p.MetaScan.Read))

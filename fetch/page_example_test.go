@@ -41,15 +41,45 @@ func ExampleCache_ReadPage() {
 	}
 	body, _ := io.ReadAll(resp.Body) // the whole page, as if nothing had been read
 
-	fmt.Println("index:", page.MayIndex(time.Now()))
+	fmt.Println("index content:", page.IndexContent(time.Now()).May)
+	fmt.Println("show URL:", page.ShowURL(time.Now()).May)
 	fmt.Println("follow:", page.MayFollow())
 	fmt.Println("snippet limit:", page.Rules.SnippetLimit())
 	fmt.Println("train-ai:", page.Usage.Pref(robotstxt.TrainAI), "from", page.Usage.Prefs[robotstxt.TrainAI].Source())
 	fmt.Println("body bytes:", len(body))
 	// Output:
-	// index: true
+	// index content: true
+	// show URL: true
 	// follow: false
 	// snippet limit: 0
 	// train-ai: n from robots.txt line 3
 	// body bytes: 94
+}
+
+// A page robots.txt disallows is not fetched, so its content is not
+// indexed; but its noindex is never seen either, and Google may show its
+// URL from the links to it. IndexContent and ShowURL answer the two
+// questions apart, each with the signal that decided. Here both pages
+// state noindex in their header.
+func ExamplePage_ShowURL() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+	}))
+	defer srv.Close()
+
+	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	header := http.Header{"X-Robots-Tag": {"noindex"}}
+	now := time.Now()
+	for _, path := range []string{"/private/page", "/public/page"} {
+		page, err := cache.PageOf(context.Background(), srv.URL+path, header, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		content, url := page.IndexContent(now), page.ShowURL(now)
+		fmt.Printf("%s: index content %v (%s), show URL %v (%s)\n", path, content.May, content.Source(), url.May, url.Source())
+	}
+	// Output:
+	// /private/page: index content false (robots.txt line 2 (Disallow: "/private/")), show URL true (robots.txt line 2 (Disallow: "/private/"))
+	// /public/page: index content false (X-Robots-Tag line 1: noindex), show URL false (X-Robots-Tag line 1: noindex)
 }

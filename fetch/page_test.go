@@ -3,6 +3,7 @@ package fetch_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -39,6 +40,12 @@ func pageSite(t *testing.T) *httptest.Server {
 		case "/private/noindex":
 			w.Header().Set("X-Robots-Tag", "noindex")
 			io.WriteString(w, "secret")
+		case "/private/plain":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<p>secret")
+		case "/expired":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<head><meta name="robots" content="unavailable_after: 2020-01-01"></head>`)
 		case "/pdf":
 			w.Header().Set("Content-Type", "application/pdf")
 			w.Header().Set("X-Robots-Tag", "noindex")
@@ -210,3 +217,134 @@ func equalPages(p, q *fetch.Page) bool {
 		reflect.DeepEqual(p.Warnings, q.Warnings) && p.Robots.Allowed == q.Robots.Allowed &&
 		p.MetaScan.Ended == q.MetaScan.Ended && p.MetaScan.Tags == q.MetaScan.Tags
 }
+
+// TestPageContentType serves a page whose head says noindex under
+// Content-Type headers a server may send, well formed or not, and checks
+// that the page is read as a browser reads it (WHATWG Fetch, "extract a
+// MIME type": the last value that parses; a parameter that does not parse
+// leaves the media type standing), with a warning for each malformed one.
+func TestPageContentType(t *testing.T) {
+	const body = `<html><head><meta name="robots" content="noindex"></head><body>hi</body></html>`
+	tests := []struct {
+		why       string
+		lines     []string // the Content-Type field lines sent
+		html      bool     // read for meta tags, so the noindex is seen
+		malformed bool     // a warning says the Content-Type is malformed
+	}{
+		{"RFC 9110 §8.3.1: a media type with a charset", []string{"text/html; charset=utf-8"}, true, false},
+		{"RFC 9110 §8.3.1: case and white space around the parameter do not matter", []string{"Text/HTML ; Charset=UTF-8"}, true, false},
+		{"no Content-Type: the body is sniffed, and read", nil, true, false},
+		{"not HTML: not read", []string{"application/pdf"}, false, false},
+		{"RFC 9110 §5.6.6: a parameter without a value is malformed; the media type stands", []string{"text/html; charset"}, true, true},
+		{"RFC 9110 §5.6.6: empty parameters are malformed; the media type stands", []string{"text/html; charset=utf-8;;"}, true, true},
+		{"RFC 9110 §5.6.6: an unterminated quoted string is malformed; the media type stands", []string{`text/html; charset="utf-8`}, true, true},
+		{"a duplicate parameter is malformed; the media type stands", []string{"text/html; charset=utf-8; charset=latin1"}, true, true},
+		{"RFC 9110 §8.3: one value allowed; two merged on one line are malformed", []string{"text/html,text/html"}, true, true},
+		{"RFC 9110 §8.3: two field lines are malformed; read as browsers read them, joined", []string{"text/html", "text/html"}, true, true},
+		{"WHATWG Fetch extract a MIME type: the last value that parses wins", []string{"text/plain, text/html"}, true, true},
+		{"WHATWG Fetch extract a MIME type: the last value that parses wins, not HTML", []string{"text/html, application/pdf"}, false, true},
+		{"WHATWG Fetch extract a MIME type: a value that does not parse is skipped", []string{"text/html, nonsense"}, true, true},
+		{"WHATWG Fetch extract a MIME type: */* is skipped", []string{"text/html, */*"}, true, true},
+		{"a malformed parameter of a type that is not HTML leaves it not HTML", []string{"application/pdf; x"}, false, true},
+		{"no media type at all: sniffed as with no Content-Type, so read", []string{"nonsense"}, true, true},
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		var i int
+		fmt.Sscan(r.URL.Query().Get("row"), &i)
+		w.Header()["Content-Type"] = tests[i].lines
+		if tests[i].lines == nil {
+			w.Header()["Content-Type"] = nil // no sniffing by net/http
+		}
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	now := time.Now()
+	for i, tt := range tests {
+		if tt.why == "" {
+			t.Errorf("row %q says not why it exists", tt.lines)
+		}
+		p, got, h := getPageHeader(t, c, srv, fmt.Sprintf("/page?row=%d", i))
+		if string(got) != body {
+			t.Errorf("%s: the body handed back is %q", tt.why, got)
+		}
+		if !reflect.DeepEqual(h["Content-Type"], tt.lines) {
+			t.Fatalf("%s: the server sent Content-Type %q, not %q", tt.why, h["Content-Type"], tt.lines)
+		}
+		q, err := c.PageOf(context.Background(), p.URL, h, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []*fetch.Page{p, q} {
+			if p.HTML != tt.html || p.Rules.Has(pagerules.NoIndex) != tt.html || p.MayIndex(now) == tt.html {
+				t.Errorf("%s\nContent-Type %q: HTML %v, noindex seen %v, MayIndex %v; want HTML and noindex %v",
+					tt.why, tt.lines, p.HTML, p.Rules.Has(pagerules.NoIndex), p.MayIndex(now), tt.html)
+			}
+			if hasWarning(p, "Content-Type") != tt.malformed {
+				t.Errorf("%s\nContent-Type %q: warnings %q, want a malformed Content-Type warning: %v", tt.why, tt.lines, p.Warnings, tt.malformed)
+			}
+		}
+	}
+}
+
+// TestPageAnswers asks the two questions a page answers apart: may its
+// content be indexed, and may its URL be shown in results. Google's
+// reading: a URL robots.txt disallows is never fetched, so its content is
+// not indexed, but its noindex is never seen either, and the URL "can
+// still appear in search results, for example if other pages link to it"
+// (developers.google.com/search/docs/crawling-indexing/block-indexing);
+// a noindex seen on the page removes both.
+func TestPageAnswers(t *testing.T) {
+	srv := pageSite(t)
+	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const robotsLine2 = `robots.txt line 2 (Disallow: "/private/")`
+	for _, tt := range []struct {
+		why                string
+		path               string
+		content, url       bool
+		contentBy, urlBy   string // PageAnswer.Source
+		robotsTxt, fromRow bool   // robots.txt decided; a page rule decided
+	}{
+		{"nothing stated: both yes, no signal", "/open/usage", true, true, "", "", false, false},
+		{google + ": noindex in the header removes the page", "/header", false, false,
+			"X-Robots-Tag line 1: noindex", "X-Robots-Tag line 1: noindex", false, true},
+		{google + ": noindex in a meta tag for the crawler removes the page", "/meta", false, false,
+			"meta tag 2 (Foobot): noindex", "meta tag 2 (Foobot): noindex", false, true},
+		{google + ": noindex in the header of a PDF", "/pdf", false, false,
+			"X-Robots-Tag line 1: noindex", "X-Robots-Tag line 1: noindex", false, true},
+		{google + ": unavailable_after past removes the page", "/expired", false, false,
+			"meta tag 1: unavailable_after: 2020-01-01", "meta tag 1: unavailable_after: 2020-01-01", false, true},
+		{blockIndexing + ": disallowed: content not fetched, URL may still be shown", "/private/plain", false, true,
+			robotsLine2, robotsLine2, true, false},
+		{blockIndexing + ": disallowed with noindex: the noindex is never seen, URL may still be shown", "/private/noindex", false, true,
+			robotsLine2, robotsLine2, true, false},
+	} {
+		p, _ := getPage(t, c, srv, tt.path)
+		content, url := p.IndexContent(now), p.ShowURL(now)
+		if content.May != tt.content || content.Source() != tt.contentBy {
+			t.Errorf("%s\n%s: IndexContent = %v by %q, want %v by %q", tt.why, tt.path, content.May, content.Source(), tt.content, tt.contentBy)
+		}
+		if url.May != tt.url || url.Source() != tt.urlBy {
+			t.Errorf("%s\n%s: ShowURL = %v by %q, want %v by %q", tt.why, tt.path, url.May, url.Source(), tt.url, tt.urlBy)
+		}
+		for _, a := range []fetch.PageAnswer{content, url} {
+			if a.RobotsTxt != tt.robotsTxt || (a.Origin.Source != 0) != tt.fromRow {
+				t.Errorf("%s\n%s: %+v: want robots.txt deciding %v, a page rule %v", tt.why, tt.path, a, tt.robotsTxt, tt.fromRow)
+			}
+		}
+		if old := p.MayIndex(now); old != content.May {
+			t.Errorf("%s\n%s: MayIndex %v, IndexContent %v: the deprecated name answers the content question", tt.why, tt.path, old, content.May)
+		}
+	}
+}
+
+// The sources of the rows.
+const (
+	google        = "developers.google.com/search/docs/crawling-indexing/robots-meta-tag"
+	blockIndexing = "developers.google.com/search/docs/crawling-indexing/block-indexing"
+)

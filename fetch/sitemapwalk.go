@@ -45,6 +45,9 @@ type SitemapOptions struct {
 
 	// Decide, when set, has each entry carry the crawler's decision for
 	// its URL ([Cache.DecideURL]): allowed or not, and the deciding line.
+	// An entry whose robots.txt is unreachable stops no walk: its
+	// Decision says so by its Source, at once, where DecideURL would wait
+	// and return a [*RetryError].
 	Decide bool
 
 	// MaxSitemaps caps the sitemaps read (default DefaultMaxSitemaps);
@@ -86,7 +89,8 @@ type SitemapEntry struct {
 // SitemapVisit tells what reading one sitemap gave.
 type SitemapVisit struct {
 	URL      string       // the sitemap's URL, as listed
-	Parent   string       // the index that listed it, or ""
+	Served   string       // the URL it was read from, after redirects; "" when no answer came
+	Parent   string       // the index that listed it (its Served URL), or ""
 	NamedBy  string       // the robots.txt that names it (or its index), or ""
 	Status   int          // the HTTP status, 0 when no answer came
 	Kind     sitemap.Kind // the format read
@@ -106,7 +110,13 @@ type SitemapVisit struct {
 // the URLs of its own directory (sitemap.InScope), and any URL of a host
 // whose robots.txt names it or the index that listed it (sitemaps.org,
 // "Sitemaps & Cross Submits"); other entries are reported (Outside) and
-// dropped. A URL listed twice in the walk is yielded once.
+// dropped. A redirected sitemap is judged where it was served from: its
+// directory there, and the hosts whose robots.txt names that URL or its
+// index; after a redirect to another origin, the robots.txt that named the
+// URL as listed grants it nothing, so that a redirect never lets another
+// host list the URLs of the host that redirected. Its entries and
+// findings name the URL that served it (SitemapVisit.Served). A URL listed
+// twice in the walk is yielded once.
 //
 // Timeout bounds each sitemap, so that a server that drips its bytes
 // costs at most that per sitemap; ctx bounds the whole walk. The
@@ -308,22 +318,23 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 		return true, nil
 	}
 	defer resp.Body.Close()
-	visit.Status = resp.StatusCode
+	doc := served(it, resp)
+	visit.Status, visit.Served = resp.StatusCode, doc.url
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.Status, Message: "answered " + resp.Status + ": not read"})
 		return true, nil
 	}
-	dir, _ := sitemap.Prefix(it.url) // once per sitemap; "" when none, and Under refuses every loc
+	dir, _ := sitemap.Prefix(doc.url) // once per sitemap; "" when none, and Under refuses every loc
 	r := sitemap.NewReader(resp.Body, &sitemap.Options{
-		URL:         it.url,
+		URL:         doc.url,
 		ContentType: resp.Header.Get("Content-Type"),
 		MaxURLs:     w.o.MaxURLs,
 		MaxBytes:    w.o.MaxBytes,
-		Allow:       func(loc string) bool { return w.allowed(ctx, it, dir, loc) },
+		Allow:       func(loc string) bool { return w.allowed(ctx, doc, dir, loc) },
 		Seen:        w.seen,
 		OnFinding:   func(f sitemap.Finding) { visit.Findings++; w.find(f) },
 	})
-	more, err := w.entries(ctx, it, r, yield)
+	more, err := w.entries(ctx, doc, r, yield)
 	visit.Kind, visit.Entries = r.Kind(), r.Count()
 	var rerr *readError
 	if errors.As(err, &rerr) {
@@ -338,12 +349,37 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 	return more, err
 }
 
+// served returns the sitemap as the document that resp carries: its URL
+// is where it was served from, after redirects, since sitemaps.org's
+// location rule ("Sitemap file location") is about the location of the
+// document. A redirect to another origin also drops namedBy: a host's
+// robots.txt named the URL as listed, not the document another origin
+// serves, so that a redirect never lets another host list the URLs of the
+// host that redirected. The cross-submissions that name the served URL, or
+// the index that listed it, still hold (allowed asks for them). Without a
+// redirect, the sitemap keeps the URL it was listed under, byte for byte,
+// as the robots.txt lines that name it are written.
+func served(it sitemapItem, resp *http.Response) sitemapItem {
+	final := resp.Request
+	if final == nil || final.URL == nil || final.Response == nil {
+		return it // not redirected: Request.Response is the redirect that made a request
+	}
+	u := final.URL.String()
+	from, err1 := httpOrigin(it.url)
+	to, err2 := httpOrigin(u)
+	if err1 != nil || err2 != nil || from != to {
+		it.namedBy, it.robots = "", ""
+	}
+	it.url = u
+	return it
+}
+
 // readError is a failure to read a sitemap's body.
 type readError struct{ err error }
 
 func (e *readError) Error() string { return e.err.Error() }
 
-// entries reads the entries of one sitemap.
+// entries reads the entries of one sitemap, it as served.
 func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader, yield func(SitemapEntry, error) bool) (bool, error) {
 	for e, err := range r.All() {
 		if err != nil {
@@ -362,7 +398,7 @@ func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader,
 		}
 		se := SitemapEntry{Entry: e}
 		if w.o.Decide {
-			d, err := w.o.Cache.DecideURL(ctx, e.Loc)
+			d, err := w.o.Cache.decide(ctx, w.o.Cache.Agent(), e.Loc)
 			if err != nil {
 				return false, err
 			}
@@ -402,10 +438,11 @@ func (w *walker) fetchFailed(it sitemapItem, err error) {
 	w.find(f)
 }
 
-// allowed reports whether the sitemap it may list loc: loc is in the
-// sitemap's directory dir (sitemap.Prefix of it.url, "" for none), or under the host whose robots.txt named the
-// sitemap or its index, or on another host whose robots.txt names the
-// sitemap or its index (cross-submission).
+// allowed reports whether the sitemap it, as served, may list loc: loc is
+// in the sitemap's directory dir (sitemap.Prefix of it.url, "" for none),
+// or under the host whose robots.txt named the sitemap or its index, or on
+// another host whose robots.txt names the sitemap or its index
+// (cross-submission).
 func (w *walker) allowed(ctx context.Context, it sitemapItem, dir, loc string) bool {
 	if sitemap.Under(dir, loc) || it.namedBy != "" && sitemap.Under(it.namedBy, loc) {
 		return true

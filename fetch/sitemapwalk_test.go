@@ -215,6 +215,129 @@ func TestWalkCrossSubmission(t *testing.T) {
 	}
 }
 
+// TestWalkRedirectScope: sitemaps.org's location rule ("Sitemap file
+// location") applies to the location that served the document, after
+// redirects; a redirect never lets another host list the URLs of the host
+// that redirected. 127.0.0.1 and localhost are two hosts of one server:
+// 127.0.0.1 redirects its sitemaps to localhost.
+func TestWalkRedirectScope(t *testing.T) {
+	var port string
+	tests := []struct {
+		name   string
+		robots string // 127.0.0.1's robots.txt
+		start  string // a path on 127.0.0.1; "" is the site
+		want   []string
+		out    int // Outside findings
+		reason string
+	}{
+		{"site without sitemap lines", "User-agent: *\nAllow: /\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"/sitemap.xml redirects to localhost: localhost's pages are in its scope, 127.0.0.1's are not"},
+		{"sitemap given", "User-agent: *\nAllow: /\n", "/sitemap.xml",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"the scope of a sitemap given is where it was served from"},
+		{"named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/sitemap.xml\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"robots.txt named the URL as listed; the document localhost served is not what it named"},
+		{"named by robots.txt, redirect on its host", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/old.xml\n", "",
+			[]string{"http://127.0.0.1:{port}/x", "http://127.0.0.1:{port}/y/2"}, 1,
+			"a redirect within the host that named the sitemap keeps what robots.txt allows it"},
+		{"index named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:{port}/index.xml\n", "",
+			[]string{"http://localhost:{port}/w/1"}, 1,
+			"the index localhost served may list localhost's sitemaps; they inherit nothing from 127.0.0.1's robots.txt"},
+		{"final URL named by robots.txt", "User-agent: *\nAllow: /\nSitemap: http://localhost:{port}/sitemap.xml\n", "/sitemap.xml",
+			[]string{"http://localhost:{port}/w/1", "http://127.0.0.1:{port}/x"}, 0,
+			"sitemaps.org Sitemaps & Cross Submits: 127.0.0.1 names the location that served the document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve(t, map[string]http.HandlerFunc{
+				"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						io.WriteString(w, strings.ReplaceAll(tt.robots, "{port}", port))
+						return
+					}
+					io.WriteString(w, "User-agent: *\nAllow: /\n")
+				},
+				"/sitemap.xml": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						http.Redirect(w, r, "http://localhost:"+port+"/sitemap.xml", http.StatusMovedPermanently)
+						return
+					}
+					io.WriteString(w, urlset("http://localhost:"+port+"/w/1", "http://127.0.0.1:"+port+"/x"))
+				},
+				"/index.xml": func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.Host, "127.0.0.1:") {
+						http.Redirect(w, r, "http://localhost:"+port+"/index.xml", http.StatusMovedPermanently)
+						return
+					}
+					io.WriteString(w, index("http://localhost:"+port+"/s.xml"))
+				},
+				"/s.xml": func(w http.ResponseWriter, r *http.Request) {
+					io.WriteString(w, urlset("http://localhost:"+port+"/w/1", "http://127.0.0.1:"+port+"/x"))
+				},
+				"/old.xml": func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, "/y/new.xml", http.StatusMovedPermanently)
+				},
+				"/y/new.xml": func(w http.ResponseWriter, r *http.Request) {
+					io.WriteString(w, urlset("http://"+r.Host+"/x", "http://"+r.Host+"/y/2", "http://localhost:"+port+"/z"))
+				},
+			})
+			port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+			res := walkSite(t, s.URL+tt.start, fetch.SitemapOptions{})
+			var want []string
+			for _, l := range tt.want {
+				want = append(want, strings.ReplaceAll(l, "{port}", port))
+			}
+			if got := res.locs(); !slices.Equal(got, want) || res.err != nil {
+				t.Errorf("locs %v, %v; want %v (%s)\nfindings %v", got, res.err, want, tt.reason, res.findings)
+			}
+			for i, v := range res.visits {
+				if v.Parent != "" && (i == 0 || v.Parent != res.visits[0].Served) {
+					t.Errorf("visit %+v: want its parent to be %s, which served the index", v, res.visits[0].Served)
+				}
+			}
+			out := 0
+			for _, f := range res.findings {
+				if f.Code == sitemap.Outside {
+					out++
+					if v := res.visits[len(res.visits)-1]; f.Sitemap != v.Served {
+						t.Errorf("finding %v: want it about %s, which served the document", f, v.Served)
+					}
+				}
+			}
+			if out != tt.out {
+				t.Errorf("findings %v, want %d outside (%s)", res.findings, tt.out, tt.reason)
+			}
+		})
+	}
+}
+
+// TestWalkCrossSubmissionAsWritten: a sitemap that is not redirected keeps
+// the name robots.txt gives it, byte for byte, so that another host's
+// robots.txt naming it as written (here with a non-ASCII path, which a
+// client sends %-encoded) still cross-submits it.
+func TestWalkCrossSubmissionAsWritten(t *testing.T) {
+	var port string
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: http://127.0.0.1:%s/sitemaps/ü.xml\n", port)
+		},
+		"/sitemaps/ü.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, urlset("http://localhost:"+port+"/x"))
+		},
+	})
+	port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+	res := walkSite(t, s.URL, fetch.SitemapOptions{})
+	want := []string{"http://localhost:" + port + "/x"}
+	if got := res.locs(); !slices.Equal(got, want) {
+		t.Errorf("locs %v, want %v (findings %v)", got, want, res.findings)
+	}
+	if len(res.entries) == 1 && res.entries[0].Sitemap != s.URL+"/sitemaps/ü.xml" {
+		t.Errorf("entry's sitemap %q, want the URL as listed", res.entries[0].Sitemap)
+	}
+}
+
 // TestWalkHostile walks servers that try to make a crawler loop, wait or
 // fill its memory.
 func TestWalkHostile(t *testing.T) {
@@ -395,6 +518,44 @@ func TestWalkSlowDrip(t *testing.T) {
 	}
 	if len(res.entries) != 1 || !res.has(sitemap.Unreachable) || res.err != nil {
 		t.Errorf("entries %v, findings %v, err %v; want 1 entry and an unreachable finding", res.locs(), res.findings, res.err)
+	}
+}
+
+// TestWalkYieldsAsRead: a sitemap whose first two entries (fewer than 512
+// bytes) come at once and whose rest drips a byte every 100 ms gives the
+// two at once, not at its Timeout.
+func TestWalkYieldsAsRead(t *testing.T) {
+	s := serve(t, map[string]http.HandlerFunc{
+		"/robots.txt": text("text/plain", "Sitemap: /sitemap.xml\n"),
+		"/sitemap.xml": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, strings.TrimSuffix(urlset("http://"+r.Host+"/1", "http://"+r.Host+"/2"), "</urlset>\n"))
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		},
+	})
+	o := fetch.SitemapOptions{Timeout: 10 * time.Second, Cache: fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0"})}
+	start := time.Now()
+	var got []string
+	for e, err := range fetch.WalkSitemaps(context.Background(), s.URL, &o) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e.Loc); len(got) == 2 {
+			break
+		}
+	}
+	if took := time.Since(start); took > 2*time.Second || len(got) != 2 {
+		t.Errorf("%v after %v; want 2 entries at once", got, took)
 	}
 }
 

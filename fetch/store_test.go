@@ -206,7 +206,7 @@ func runSharedSteps(t *testing.T, o *Options, steps []step, n int) {
 			st.set(s)
 		}
 		d, err := caches[i%n].Decide(context.Background(), "Foobot", srv.URL+st.path)
-		if err != nil {
+		if err := stepErr(st, err); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if d.Allowed != st.allowed || d.Source != st.source || s.fetches.Load() != st.fetches {

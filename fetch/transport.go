@@ -55,15 +55,22 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 var ErrRetryLater = errors.New("robotstxt: robots.txt unreachable: ask again later")
 
 // RetryError is the error of a URL whose origin's robots.txt is
-// unreachable (a 429 or 5xx answer, or none) with no good copy held, when
-// the next fetch of the robots.txt comes after the request's deadline. It
-// is no refusal: the URL may be allowed once the robots.txt answers, so a
-// crawler requeues it for When.
+// unreachable (a 429 or 5xx answer, or none) with no good copy held. A
+// request waits for the next fetch of the robots.txt once, when it is due
+// within Options.MaxRetryWait (DefaultMaxRetryWait, 30 seconds) and
+// before the request's deadline, and for no longer than that in all; it
+// gets a RetryError at once when that fetch is due later, and after it when
+// that fetch finds the robots.txt unreachable again or has not ended in
+// time. It is no refusal: the URL may be allowed once the robots.txt
+// answers, so a crawler requeues it for When.
 type RetryError struct {
 	URL       string // the URL not sent
 	RobotsURL string
-	Status    int   // the robots.txt's latest status: 429, 5xx, or 0 for no answer
-	Cause     error // why no answer came, when Status is 0
+	Status    int // the robots.txt's latest status: 429, 5xx, or 0 for no answer
+	// Cause is why the latest fetch gave no answer to use ([Result].Err):
+	// a network failure or a timeout (Status is 0), or a body cut short
+	// (Status is that of the answer, such as 200); nil for a 429 or 5xx.
+	Cause error
 	// When is when the robots.txt is asked again: the cache fetches it
 	// then, and a [Pacer] gives the origin no turn before.
 	When time.Time
@@ -75,17 +82,16 @@ type RetryError struct {
 // retryError returns the error of the URL d answered for, whose robots.txt
 // is unreachable; err is the context's error, if it ended.
 func retryError(d Decision, err error) *RetryError {
-	e := &RetryError{URL: d.URL, RobotsURL: d.Latest.RobotsURL, Status: d.Latest.StatusCode, Err: err}
+	e := &RetryError{URL: d.URL, RobotsURL: d.Latest.RobotsURL, Status: d.Latest.StatusCode, Cause: d.Latest.Err, Err: err}
 	e.When, _ = retryAt(d.Latest)
-	if e.Status == 0 {
-		e.Cause = d.Latest.Err
-	}
 	return e
 }
 
 func (e *RetryError) Error() string {
 	msg := "robotstxt: " + e.URL + " not sent: " + e.RobotsURL + " is unreachable ("
 	switch {
+	case e.Status != 0 && e.Cause != nil:
+		msg += "status " + strconv.Itoa(e.Status) + ": " + e.Cause.Error()
 	case e.Status != 0:
 		msg += "status " + strconv.Itoa(e.Status)
 	case e.Cause != nil:
@@ -168,8 +174,9 @@ func (e *WaitError) Unwrap() []error {
 // for: a framework that sets its own on every request (colly sends
 // "colly - https://github.com/gocolly/colly") needs no setting of its own.
 // The caller's request is not modified. A header in which no product token
-// can be read makes every request fail with an [*AgentError] saying so;
-// set Options.Agent then.
+// can be read, or an Options.Agent that is none, makes every request fail
+// with an [*AgentError] that states the rule, before anything is sent;
+// [Transport.Err] returns it right after [NewTransport].
 //
 // The URL asked about is the URL sent: the request goes out with its path
 // and query in the form [robotstxt.NormalizeURL] writes them (bytes that no
@@ -177,8 +184,9 @@ func (e *WaitError) Unwrap() []error {
 // decoded), and the rules are asked about exactly that, with
 // [Cache.Check]: a URL they disallow is refused with a [*DisallowedError],
 // and one whose robots.txt is unreachable waits for its next fetch when
-// that comes before the request's deadline, or fails at once with a
-// [*RetryError] saying when to try again.
+// that comes within Options.MaxRetryWait (30 seconds by default) and
+// before the request's deadline, or fails at once with a [*RetryError]
+// saying when to try again: a client with no Timeout waits no longer.
 //
 // With a [Pacer] ([Transport.WithPacer]), each request allowed also waits
 // for its turn at its origin, and 429 and 503 answers push the origin's
@@ -218,7 +226,8 @@ type Transport struct {
 // makes every request fail with ErrIdentityConflict, as the crawler would
 // otherwise obey robots.txt under one name and fetch under another; an
 // identity in which no product token can be read makes every request fail
-// with an [*AgentError] that says how to set one.
+// with an [*AgentError] that says how to set one. Both are decided here,
+// once: [Transport.Err] returns the error.
 func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
@@ -237,15 +246,20 @@ func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport
 		}
 	}
 	t.cache = cache
-	if t.err == nil && !robotstxt.ValidAgent(t.agent) {
-		e := newAgentError(t.agent)
-		if t.agent == "" {
-			e.UserAgent = t.userAgent
+	if t.err == nil {
+		if e := identityError(t.userAgent, t.agent); e != nil {
+			t.err = e
 		}
-		t.err = e
 	}
 	return t
 }
+
+// Err returns the error that every request through t fails with, before
+// anything is sent, because of the crawler's identity: an [*AgentError]
+// (see [Cache.IdentityErr]) or ErrIdentityConflict; nil when t can send.
+// NewTransport cannot return it: a crawler calls Err right after it to
+// fail at start-up rather than at its first request.
+func (t *Transport) Err() error { return t.err }
 
 // tokenOf returns the product token of an identity given as a token or as
 // a User-Agent header.

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -76,7 +75,7 @@ func TestCollyPageRules(t *testing.T) {
 	c.OnResponseHeaders(func(r *colly.Response) {
 		var rules pagerules.Rules
 		rules.AddHeader(*r.Headers, cache.Agent())
-		if !rules.MayIndex(time.Now()) && !strings.Contains(r.Headers.Get("Content-Type"), "html") {
+		if !rules.MayIndex(time.Now()) && !pagerules.ReadContentType(*r.Headers).HTML {
 			r.Request.Abort()
 		}
 	})
@@ -90,7 +89,7 @@ func TestCollyPageRules(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		responded = append(responded, r.Request.URL.Path)
-		if page.MayIndex(time.Now()) {
+		if page.IndexContent(time.Now()).May {
 			indexed[r.Request.URL.Path] = page
 		}
 	})

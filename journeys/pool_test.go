@@ -13,9 +13,10 @@ import (
 	"github.com/robotstxt-go/robotstxt/fetch"
 )
 
-// TestWorkerPool is the README's net/http crawler: a pool of workers, each
-// taking a URL, reserving its turn at the origin, and sending it through
-// the robots.txt Transport on that turn, under a 10 s client timeout.
+// TestWorkerPool is the README's net/http crawler: a pool of workers
+// ranging over a Scheduler, each handed a URL on its turn at its origin and
+// sending it through the robots.txt Transport on that turn, under a 10 s
+// client timeout.
 func TestWorkerPool(t *testing.T) {
 	t.Parallel()
 	origins := startAll(t)
@@ -28,44 +29,46 @@ func TestWorkerPool(t *testing.T) {
 	}
 	start := time.Now()
 	ctx := context.Background()
+	var refused atomic.Int64
+	page := func(resp *http.Response) {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 
 	// The README's lines.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+	sched := fetch.NewScheduler(pacer)
 
-	queue := make(chan string, len(urls))
 	for _, u := range urls {
-		queue <- u
+		if err := sched.Add(u); err != nil {
+			t.Errorf("Add %s: %v", u, err)
+		}
 	}
-	close(queue)
-	var refused atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			for u := range queue {
-				turn, err := pacer.Reserve(ctx, u) // no turn spent on a disallowed URL
-				if errors.Is(err, fetch.ErrDisallowed) {
+			for turn, err := range sched.Turns(ctx) {
+				if errors.Is(err, fetch.ErrDisallowed) { // no turn spent on a disallowed URL
 					refused.Add(1)
 					continue
 				}
 				if err != nil {
-					t.Errorf("Reserve %s: %v", u, err)
+					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				<-turn.Ready()
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn), "GET", u, nil)
+				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if errors.Is(err, fetch.ErrDisallowed) {
 					refused.Add(1)
 					continue
 				}
 				if err != nil {
-					t.Errorf("GET %s: %v", u, err)
+					t.Errorf("GET %s: %v", turn.URL, err)
 					continue
 				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
+				page(resp)
 			}
 		})
 	}

@@ -6,8 +6,8 @@ import "github.com/robotstxt-go/robotstxt/internal/grammar"
 // agent: the lines a tool highlights to show which group applied.
 
 // AgentLines returns the numbers of the user-agent lines whose groups
-// decide for agent, as [Robots.Group] selects them: the lines that name
-// agent, compared as in [Robots.Allowed]; or, when none does, the lines that
+// decide for agent, as [robotstxt.Robots.Group] selects them: the lines that name
+// agent, compared as in [robotstxt.Robots.Allowed]; or, when none does, the lines that
 // name "*", and then global is true. It returns no lines when no group
 // applies: every URL is then allowed. The groups are those of the lines'
 // [Line.Group].

@@ -446,6 +446,7 @@ func (d *diagnoser) finish(r *robotstxt.Robots) {
 	}
 	d.closed()
 	d.usageDisallowed(r)
+	d.aiTokens(r)
 	c := &d.rep.Counts
 	c.Lines = d.lines
 	c.Groups = len(d.groups)

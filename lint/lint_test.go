@@ -353,7 +353,7 @@ func TestNearestKey(t *testing.T) {
 // existing lines, and every finding formats with a known cause.
 func TestDiagnoseInvariants(t *testing.T) {
 	inputs := []string{"", "\n", "\r\n\r", "\xef\xbb", "\xef\xbb\xbfUser-agent: *", ":", "a:b:c", "#", "\x00", "\xff\xfe", "<", strings.Repeat("*", 20000)}
-	if dir, err := os.ReadDir(filepath.Join(sharedDir, "corpus", "synthetic")); err == nil {
+	if dir, err := os.ReadDir(sharedPath(t, filepath.Join("corpus", "synthetic"))); err == nil {
 		for _, f := range dir {
 			b, err := os.ReadFile(filepath.Join(sharedDir, "corpus", "synthetic", f.Name()))
 			if err != nil {
@@ -555,7 +555,7 @@ func TestDiagnoseLintFiles(t *testing.T) {
 // line.
 func TestLineText(t *testing.T) {
 	inputs := []string{"", "a", "a\n", "a\n\n", "a\r\nb", "a\n\rb", "\r\r\n\n", "\xef\xbb\xbfa\nb", "\xef\xbbx", "x\x00y\nz", "\xef\xbb\xbf"}
-	if names, err := filepath.Glob(filepath.Join(sharedDir, "corpus", "real", "*")); err == nil {
+	if names, err := filepath.Glob(filepath.Join(sharedPath(t, filepath.Join("corpus", "real")), "*")); err == nil {
 		for _, n := range names[:min(len(names), 300)] {
 			b, err := os.ReadFile(n)
 			if err != nil {

@@ -30,7 +30,7 @@ func summaryInputs(t testing.TB) map[string][]byte {
 		in["hostile/rules"] = []byte(rules.String())
 	}
 	var globs = []string{filepath.Join("..", "testdata", "lint", "*"), filepath.Join("..", "testdata", "*.txt"),
-		filepath.Join(sharedDir, "corpus", "real", "*"), filepath.Join(sharedDir, "corpus", "synthetic", "*")}
+		filepath.Join(sharedPath(t, filepath.Join("corpus", "real")), "*"), filepath.Join(sharedPath(t, filepath.Join("corpus", "synthetic")), "*")}
 	for _, g := range globs {
 		names, _ := filepath.Glob(g)
 		for i, n := range names {

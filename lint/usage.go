@@ -155,6 +155,10 @@ func (d *diagnoser) signals(ln *Line, value []byte) {
 		return
 	}
 	grammar.EachSignalEntry(value, func(e grammar.SignalEntry) {
+		if e.OK && bytes.EqualFold(e.Key, []byte(grammar.UseKey)) {
+			d.signalUse(ln, e)
+			return
+		}
 		known, exact := false, false
 		for _, label := range grammar.SignalLabels {
 			if bytes.EqualFold(e.Key, []byte(label)) {
@@ -177,6 +181,25 @@ func (d *diagnoser) signals(ln *Line, value []byte) {
 				e.Key, e.Value, bytes.ToLower(e.Key), bytes.ToLower(e.Value))
 		}
 	})
+}
+
+// signalUse checks the use=value entry of a Content-Signal value (the
+// content-use level Cloudflare added on 2026-07-01): one of
+// grammar.UseLabels, written in lower case.
+func (d *diagnoser) signalUse(ln *Line, e grammar.SignalEntry) {
+	for _, label := range grammar.UseLabels {
+		if !bytes.EqualFold(e.Value, []byte(label)) {
+			continue
+		}
+		if string(e.Key) != grammar.UseKey || string(e.Value) != label {
+			d.add(ln.Num, SeverityWarning, ErrUsageCase,
+				"content-signal %s=%s: the policy writes the key and its value in lower case, and some crawlers may compare them exactly; write %s=%s",
+				e.Key, e.Value, grammar.UseKey, label)
+		}
+		return
+	}
+	d.add(ln.Num, SeverityWarning, ErrUsageValue,
+		"content-signal %s=%s states nothing: the content-use levels are %s", e.Key, e.Value, strings.Join(grammar.UseLabels[:], ", "))
 }
 
 // usageDisallowed reports preferences on paths that the line's own group

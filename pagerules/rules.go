@@ -23,15 +23,21 @@
 // A rule this package does not know is kept in [Rules.Unknown] with where it
 // was written, never dropped silently.
 //
+// Which bodies are read for meta tags is [ReadContentType]'s answer: the
+// Content-Type read as a browser reads it, a malformed one included.
+//
 // These rules can be seen only on a page the crawler was allowed to fetch:
 // a page that robots.txt disallows may still be indexed from the links to
 // it, and its noindex is never read. Package fetch joins the three sources
-// for a response and warns about that case.
+// for a response, warns about that case, and answers its two questions
+// apart: may the content be indexed (fetch.Page.IndexContent: not when
+// robots.txt disallows it), and may the URL be shown (fetch.Page.ShowURL:
+// yes when robots.txt disallows it, as Google shows such URLs).
 //
 // Deviations, and why: robots meta tags are read only in the head of the
 // page (repext §4: "implementors should consider only the meta elements
 // specified in the head element"), and only within a bounded prefix of it
-// (see [ReadMeta]); rules in a meta tag or header line are separated by
+// (see [Rules.AddMeta]); rules in a meta tag or header line are separated by
 // commas only, as both documents write them.
 package pagerules
 
@@ -169,7 +175,7 @@ type Unknown struct {
 
 // Rules is what the rules a page states for one crawler add up to. The zero
 // Rules states nothing: the page may be indexed, its links followed, with
-// no limit on snippets. Add rules with [Rules.AddHeader], [ReadMeta] and
+// no limit on snippets. Add rules with [Rules.AddHeader], [Rules.AddMeta] and
 // [Rules.Merge]; ask with the methods.
 type Rules struct {
 	set         uint16 // bit Rule: stated
@@ -196,9 +202,10 @@ func (r *Rules) Origin(x Rule) Origin {
 	return r.origin[x]
 }
 
-// MayIndex reports whether the page may be shown in search results at time
-// now: no noindex, and now is not after an unavailable_after date. It says
-// nothing about robots.txt, which the caller asks first.
+// MayIndex reports whether the page's rules let it be indexed and shown in
+// search results at time now: no noindex, and now is not after an
+// unavailable_after date. It says nothing about robots.txt, under which
+// the two differ: fetch.Page.IndexContent and fetch.Page.ShowURL ask it.
 func (r *Rules) MayIndex(now time.Time) bool {
 	if r.Has(NoIndex) {
 		return false
@@ -230,9 +237,12 @@ func (r *Rules) SnippetLimit() int {
 
 // VideoPreviewLimit returns the longest video preview allowed, in seconds:
 // 0 for a static image at most (also under nosnippet), -1 for no limit.
+// max-snippet, even max-snippet:0, leaves it alone: Google's page says it
+// "does not affect image or video previews"; only nosnippet and
+// max-video-preview limit them.
 func (r *Rules) VideoPreviewLimit() int {
 	switch {
-	case r.SnippetLimit() == 0:
+	case r.Has(NoSnippet):
 		return 0
 	case r.Has(MaxVideoPreview):
 		return r.maxVideo

@@ -228,3 +228,29 @@ func TestMayIndexEmbedded(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewLimits checks which rules limit which preview. Google's page
+// says of max-snippet that it "does not affect image or video previews",
+// and of nosnippet that it allows no text snippet and no video preview.
+func TestPreviewLimits(t *testing.T) {
+	for _, tt := range []struct {
+		why            string
+		header         string
+		snippet, video int
+	}{
+		{"no rule: no limit on either", "noindex", -1, -1},
+		{google + " nosnippet: no text snippet and no video preview", "nosnippet", 0, 0},
+		{google + " max-snippet:0 is no snippet, but max-snippet does not affect video previews", "max-snippet:0", 0, -1},
+		{google + " max-snippet does not affect video previews", "max-snippet:20", 20, -1},
+		{google + " max-snippet:0 leaves max-video-preview its own limit", "max-snippet:0, max-video-preview:15", 0, 15},
+		{google + " max-video-preview:0: a static image at most", "max-video-preview:0", -1, 0},
+		{google + " nosnippet beats max-video-preview", "nosnippet, max-video-preview:15", 0, 0},
+		{google + " max-video-preview does not limit the text snippet", "max-video-preview:30", -1, 30},
+	} {
+		var r Rules
+		r.AddHeader(header("X-Robots-Tag: "+tt.header), "Googlebot")
+		if s, v := r.SnippetLimit(), r.VideoPreviewLimit(); s != tt.snippet || v != tt.video {
+			t.Errorf("%s\nafter %q: SnippetLimit %d, VideoPreviewLimit %d; want %d, %d", tt.why, tt.header, s, v, tt.snippet, tt.video)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -291,5 +292,30 @@ func TestScenarioPlantedValue(t *testing.T) {
 	}
 	if n := o.count(host(0)); n != 2 || seal == 0 {
 		t.Errorf("%s fetched %d times, %d refusals; want the planter's fetch and one more, and the value refused", host(0), n, seal)
+	}
+}
+
+// TestScenarioUnreachableShared has one process find an origin's
+// robots.txt unreachable (a 503, no good copy) and share that through
+// Redis: every cache of the fleet answers with the retryable error the
+// first one got, never "disallowed" (false with a nil error), and the
+// origin is fetched once (RFC 9309 §2.3.1.4).
+func TestScenarioUnreachableShared(t *testing.T) {
+	r := startRedis(t)
+	o := newOrigins(t)
+	s := New(r.client(t), "unreachable:")
+	o.set(503, "", 0)
+	u := "http://" + host(0) + "/x"
+	for i := range 4 {
+		c := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
+		ok, err := c.Allowed(context.Background(), "Foobot", u)
+		var re *fetch.RetryError
+		if ok || !errors.As(err, &re) || re.Status != 503 {
+			t.Errorf("cache %d: Allowed = %v, %v; want false and a RetryError with status 503", i, ok, err)
+		}
+		idleCache(c)
+	}
+	if n := o.count(host(0)); n != 1 {
+		t.Errorf("%d fetches of %s, want 1 for the fleet", n, host(0))
 	}
 }

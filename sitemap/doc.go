@@ -36,6 +36,14 @@
 //		log.Print(f)
 //	}
 //
+// A sitemap is UTF-8 (sitemaps.org). A file is always read as UTF-8,
+// whatever it declares: an XML declaration's encoding or a Content-Type's
+// charset that names another is an Encoding finding, an entry whose URL is
+// ASCII (as a %-escaped URL is) is kept, and one whose bytes are not UTF-8
+// is dropped with an Encoding finding. So a file labelled ISO-8859-1 but
+// written in UTF-8 or ASCII loses nothing, and a Latin-1 "é" is reported,
+// not guessed at.
+//
 // What is wrong with a file is a [Finding], never a panic or an error: a
 // byte-order mark, a Content-Type that does not fit, an HTML page where a
 // sitemap should be, a malformed line or element, an entry outside the

@@ -73,7 +73,8 @@ type Code string
 const (
 	BOM         Code = "bom"            // a UTF-8 byte-order mark, skipped
 	UTF16       Code = "utf-16"         // a UTF-16 byte-order mark: sitemaps are UTF-8 (stops)
-	Binary      Code = "binary"         // NUL bytes or gzip inside gzip: no sitemap (stops)
+	Encoding    Code = "encoding"       // an encoding other than UTF-8 declared, or a URL that is not UTF-8 (dropped)
+	Binary      Code = "binary"         // a NUL byte in the first 512 bytes, or gzip inside gzip: no sitemap (stops)
 	HTML        Code = "html"           // an HTML page, not a sitemap (stops)
 	ContentType Code = "content-type"   // a Content-Type that does not fit what was read
 	GzipName    Code = "gzip-name"      // named .gz but not gzip-compressed; read as it is

@@ -25,6 +25,13 @@ func FuzzReader(f *testing.F) {
 		"<html><body>x</body></html>",
 		"\xEF\xBB\xBF<urlset><url><loc><![CDATA[https://example.com/a]]></loc></url>",
 		string(gz(urls("https://example.com/a"))),
+		ns + "<url><loc>https://example.com/a</loc></url>\x00</urlset>",
+		"\n \thttps://example.com/a\nhttps://example.com/\x00b\n",
+		`<!DOCTYPE urlset [ <!-- it's ]> --> <?pi don't ]> ?> <!ENTITY e "it's ]>"> ]>` + urls("https://example.com/a"),
+		`<?pi don't ?><!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a"),
+		"https://example.com/a\rhttps://example.com/b\r\n\rhttps://example.com/c\n\r",
+		`<?xml version="1.0" encoding="ISO-8859-1"?>` + urls("https://example.com/a", "https://example.com/caf\xe9"),
+		`<?xml version="1.0 encoding='latin1'?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>",
 	} {
 		f.Add([]byte(s))
 	}

@@ -62,8 +62,9 @@ type Reader struct {
 	kind       Kind
 	compressed bool
 	seen       *Seen
-	line       int // the current line of the decompressed file, from 1
-	n          int // entries yielded
+	line       int  // the current line of the decompressed file, from 1
+	cr         bool // a text line ended at CR: an LF next ends no line
+	n          int  // entries yielded
 	findings   []Finding
 	nFindings  int
 	stopped    bool
@@ -136,18 +137,32 @@ func (r *Reader) FindingCount() int { return r.nFindings }
 // Stopped reports whether the file was stopped by a finding before its end.
 func (r *Reader) Stopped() bool { return r.stopped }
 
-// errTooLarge is what the limited stream returns past MaxBytes.
-var errTooLarge = errors.New("sitemap: too large")
+// errTooLarge is what the limited stream returns past MaxBytes, and
+// errBinary at a NUL byte among its first sniffLen bytes.
+var (
+	errTooLarge = errors.New("sitemap: too large")
+	errBinary   = errors.New("sitemap: binary data")
+)
+
+// sniffLen is how far into a file a NUL byte says binary data rather than
+// text: the 512 bytes that net/http.DetectContentType considers. A sitemap
+// in UTF-8 has no NUL byte; an image, an archive or UTF-16 without a
+// byte-order mark has one early.
+const sniffLen = 512
 
 // read sniffs the format and reads the file with the reader for it. It
-// returns the error of the underlying stream, if any.
+// returns the error of the underlying stream, if any. The sniff reads no
+// byte it does not need: the three of a byte-order mark, and the white
+// space up to the first other byte, which tells XML ('<') from text; so
+// that a file's first entries are yielded as soon as they have come, how
+// slowly the rest may come.
 func (r *Reader) read(yield func(Entry, error) bool) error {
 	in, err := r.decompress()
 	if in == nil {
 		return err
 	}
 	r.br = bufio.NewReaderSize(&limited{r: in, max: r.o.MaxBytes}, bufSize)
-	head, err := r.br.Peek(512)
+	head, err := r.br.Peek(3)
 	if len(head) == 0 && err != nil {
 		return r.streamErr(err)
 	}
@@ -155,25 +170,33 @@ func (r *Reader) read(yield func(Entry, error) bool) error {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
 		r.find(1, BOM, "a UTF-8 byte-order mark, skipped", "")
 		r.br.Discard(3)
-		head = head[3:]
 	case bytes.HasPrefix(head, []byte("\xFE\xFF")), bytes.HasPrefix(head, []byte("\xFF\xFE")):
 		r.find(1, UTF16, "a UTF-16 byte-order mark: sitemaps are UTF-8", "")
 		return nil
-	}
-	if i := bytes.IndexByte(head, 0); i >= 0 {
-		msg := "NUL bytes: binary data, not a sitemap"
-		if r.compressed && bytes.HasPrefix(head, gzipMagic) {
-			msg = "gzip inside gzip: not read"
-		}
-		r.find(1, Binary, msg, "")
+	case r.compressed && bytes.HasPrefix(head, gzipMagic):
+		r.find(1, Binary, "gzip inside gzip: not read", "")
 		return nil
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '<' {
+	if r.firstByte() == '<' {
 		err = r.readXML(yield)
 	} else {
 		err = r.readText(yield)
 	}
 	return r.streamErr(err)
+}
+
+// firstByte returns the first byte that is not white space, reading up
+// to it and no further, or 0 when there is none in the buffer's reach.
+func (r *Reader) firstByte() byte {
+	for i := 0; ; i++ {
+		b, _ := r.br.Peek(i + 1)
+		if len(b) <= i {
+			return 0
+		}
+		if !isSpace(b[i]) {
+			return b[i]
+		}
+	}
 }
 
 // gzipMagic begins every gzip stream (RFC 1952 §2.3.1).
@@ -213,6 +236,9 @@ func (r *Reader) decompress() (io.Reader, error) {
 func (r *Reader) streamErr(err error) error {
 	switch {
 	case err == nil || err == io.EOF:
+		return nil
+	case errors.Is(err, errBinary):
+		r.find(r.line, Binary, "a NUL byte in the first "+itoa(sniffLen)+" bytes: binary data, not a sitemap", "")
 		return nil
 	case errors.Is(err, errTooLarge):
 		r.find(r.line, TooLarge, "more than "+itoa(r.o.MaxBytes)+" bytes once decompressed: the rest is not read", "")
@@ -259,6 +285,8 @@ func (r *Reader) emit(e Entry, yield func(Entry, error) bool) bool {
 		r.find(e.Line, LongLoc, "a URL of "+itoa(int64(len(e.Loc)))+" bytes, not under 2,048: dropped", e.Loc[:64]+"…")
 	case !validLoc(e.Loc):
 		r.find(e.Line, BadLoc, "not an absolute http or https URL: dropped", e.Loc)
+	case !utf8.ValidString(e.Loc):
+		r.find(e.Line, Encoding, "a URL whose bytes are not UTF-8 (sitemaps.org requires UTF-8): dropped", string(grammar.AppendEscaped(nil, []byte(e.Loc))))
 	case !r.o.Allow(e.Loc):
 		r.find(e.Line, Outside, "outside what "+r.o.URL+" may list: dropped", e.Loc)
 	case r.n >= r.o.MaxURLs:
@@ -275,8 +303,9 @@ func (r *Reader) emit(e Entry, yield func(Entry, error) bool) bool {
 }
 
 // validLoc reports whether loc can be an absolute http or https URL as
-// sitemaps.org asks for it: UTF-8, with a host, and no spaces or control
-// characters (those must be %-escaped).
+// sitemaps.org asks for it: with a host, and no spaces or control
+// characters (those must be %-escaped). Whether its bytes are UTF-8 is
+// the next check.
 func validLoc(loc string) bool {
 	var rest string
 	switch {
@@ -290,15 +319,34 @@ func validLoc(loc string) bool {
 	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
 		return false
 	}
-	var high byte
 	for i := 0; i < len(loc); i++ {
-		c := loc[i]
-		if c <= ' ' || c == 0x7f {
+		if c := loc[i]; c <= ' ' || c == 0x7f {
 			return false
 		}
-		high |= c
 	}
-	return high < utf8.RuneSelf || utf8.ValidString(loc)
+	return true
+}
+
+// checkEncoding reports an encoding label (an XML declaration's encoding,
+// a Content-Type's charset) that does not name UTF-8. sitemaps.org: "The
+// Sitemap must be UTF-8 encoded"; the file is read as UTF-8 whatever its
+// label, so that a file labelled wrongly but written in UTF-8, or in
+// ASCII, loses nothing, and a URL whose bytes are not UTF-8 is dropped
+// with its own finding.
+func (r *Reader) checkEncoding(line int, what string, label []byte) {
+	if isUTF8Label(label) {
+		return
+	}
+	r.find(line, Encoding, what+" "+quote(label)+": sitemaps.org requires UTF-8; read as UTF-8", "")
+}
+
+// isUTF8Label reports whether an encoding label names UTF-8 or US-ASCII,
+// its subset. Labels match without case (XML 1.0 §4.3.3); "utf8" is one
+// of the WHATWG Encoding Standard's labels of UTF-8
+// (https://encoding.spec.whatwg.org/#names-and-labels).
+func isUTF8Label(label []byte) bool {
+	label = bytes.TrimSpace(label)
+	return grammar.EqualFold(label, "utf-8") || grammar.EqualFold(label, "utf8") || grammar.EqualFold(label, "us-ascii")
 }
 
 // checkContentType reports a Content-Type that does not fit a file of kind
@@ -307,10 +355,13 @@ func (r *Reader) checkContentType(k Kind) {
 	if r.o.ContentType == "" {
 		return
 	}
-	mt, _, err := mime.ParseMediaType(r.o.ContentType)
+	mt, params, err := mime.ParseMediaType(r.o.ContentType)
 	if err != nil {
 		r.find(0, ContentType, "a Content-Type that cannot be read: "+r.o.ContentType, "")
 		return
+	}
+	if cs, ok := params["charset"]; ok {
+		r.checkEncoding(0, "served with charset", []byte(cs))
 	}
 	if r.compressed && (mt == "application/gzip" || mt == "application/x-gzip" || mt == "application/octet-stream") {
 		return
@@ -338,13 +389,19 @@ func (s *source) Read(p []byte) (int, error) {
 }
 
 // limited reads at most max bytes of r, then fails with errTooLarge if
-// there are more.
+// there are more. A NUL byte among the first sniffLen bytes ends it with
+// errBinary: the bytes before it are read, so that where the file stops
+// does not depend on how the stream is cut into reads.
 type limited struct {
 	r      io.Reader
 	n, max int64
+	nul    bool
 }
 
 func (l *limited) Read(p []byte) (int, error) {
+	if l.nul {
+		return 0, errBinary
+	}
 	if l.n >= l.max {
 		var b [1]byte
 		n, err := l.r.Read(b[:])
@@ -357,6 +414,13 @@ func (l *limited) Read(p []byte) (int, error) {
 		p = p[:rem]
 	}
 	n, err := l.r.Read(p)
+	if l.n < sniffLen {
+		if i := bytes.IndexByte(p[:min(int64(n), sniffLen-l.n)], 0); i >= 0 {
+			l.n += int64(i)
+			l.nul = true
+			return i, errBinary
+		}
+	}
 	l.n += int64(n)
 	return n, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -102,6 +103,24 @@ func TestReader(t *testing.T) {
 			sitemap.Options{}, []string{"https://example.com/s1.xml"}, nil, sitemap.Index, "sitemaps.org Using Sitemap index files"},
 		{"text", []byte("https://example.com/a\r\n\n  https://example.com/b  \nnot a url\n"), sitemap.Options{},
 			[]string{"https://example.com/a", "https://example.com/b"}, []sitemap.Code{sitemap.BadLoc}, sitemap.Text, "sitemaps.org Text file: one URL per line"},
+		{"text, CR line ends", []byte("https://example.com/a\rhttps://example.com/b\r\r  https://example.com/c"), sitemap.Options{},
+			[]string{"https://example.com/a", "https://example.com/b", "https://example.com/c"}, nil, sitemap.Text, "a line ends at CR, LF or CRLF, as XML 1.0 §2.11 and RFC 9309 §2.2 read them"},
+		{"declared ISO-8859-1", []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/a</loc></url><url><loc>https://example.com/caf\xe9</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Encoding, sitemap.Encoding}, sitemap.URLSet,
+			"sitemaps.org: the file must be UTF-8; read as UTF-8, an ASCII URL is kept and one that is not UTF-8 dropped, each reported"},
+		{"declared latin1, UTF-8 bytes", []byte(`<?xml version='1.0' encoding='latin1' standalone='yes'?>` + ns + "<url><loc>https://example.com/café</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/café"}, []sitemap.Code{sitemap.Encoding}, sitemap.URLSet,
+			"the bytes decide, as for Content-Type: a file labelled wrongly but written in UTF-8 keeps its URLs"},
+		{"Latin-1 bytes undeclared", []byte(urls("https://example.com/caf\xe9")), sitemap.Options{},
+			nil, []sitemap.Code{sitemap.Encoding}, sitemap.URLSet, "a URL that is not UTF-8 is an encoding finding, not a bad URL"},
+		{"declared UTF-8", []byte(`<?xml version="1.0" encoding="utf-8"?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{ContentType: "text/xml; charset=UTF-8"},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §4.3.3: encoding names match without case"},
+		{"charset ISO-8859-1", []byte("https://example.com/a\n"), sitemap.Options{ContentType: "text/plain; charset=ISO-8859-1"},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Encoding}, sitemap.Text, "RFC 9110 §8.3.2: the charset a server declares is reported when it is not UTF-8"},
+		{"unbalanced quote in the declaration", []byte(`<?xml version="1.0 encoding='ISO-8859-1'?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §2.6: a PI ends at the first ?>, quotes or not"},
+		{"xml PI not first", []byte(`<!-- x --><?xml encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "XML 1.0 §2.8: only the file's first markup can be its declaration"},
 		{"text with BOM", []byte("\xEF\xBB\xBFhttps://example.com/a\n"), sitemap.Options{},
 			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.BOM}, sitemap.Text, "a BOM is a finding, then skipped"},
 		{"xml with BOM", []byte("\xEF\xBB\xBF" + urls("https://example.com/a")), sitemap.Options{},
@@ -125,6 +144,14 @@ func TestReader(t *testing.T) {
 			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "application/xml fits"},
 		{"utf-16", []byte("\xFF\xFE<\x00u\x00"), sitemap.Options{}, nil, []sitemap.Code{sitemap.UTF16}, sitemap.Unknown, "sitemaps.org: UTF-8 only"},
 		{"binary", []byte("\x00\x01\x02garbage"), sitemap.Options{}, nil, []sitemap.Code{sitemap.Binary}, sitemap.Unknown, "NUL bytes are no sitemap"},
+		{"NUL after an entry", []byte(ns + "<url><loc>https://example.com/a</loc></url>\x00<url><loc>https://example.com/b</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Binary}, sitemap.URLSet, "the NUL check stops the file where the NUL is, so that entries need not wait for 512 bytes"},
+		{"NUL at byte 512", []byte(ns + strings.Repeat(" ", 511-len(ns)) + "\x00<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			nil, []sitemap.Code{sitemap.Binary}, sitemap.URLSet, "the 512th byte is sniffed for binary data"},
+		{"NUL at byte 513", []byte(ns + strings.Repeat(" ", 512-len(ns)) + "\x00<url><loc>https://example.com/a</loc></url></urlset>"), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "only the first 512 bytes are sniffed for binary data"},
+		{"text cut by MaxBytes", []byte("https://example.com/a\nhttps://example.com/bcdefgh\n"), sitemap.Options{MaxBytes: 30},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.TooLarge}, sitemap.Text, "a line the limit cuts is not an entry: its URL would be cut short"},
 		{"gzip inside gzip", gz(string(gz(urls("https://example.com/a")))), sitemap.Options{}, nil, []sitemap.Code{sitemap.Binary}, sitemap.Unknown, "one layer of gzip is read, no more"},
 		{"gzip by magic", gz(urls("https://example.com/a")), sitemap.Options{}, []string{"https://example.com/a"}, nil, sitemap.URLSet, "gzip found by its magic bytes, whatever the name"},
 		{"gzip by name and magic", gz(urls("https://example.com/a")), sitemap.Options{URL: "https://example.com/sitemap.xml.gz", ContentType: "application/gzip"},
@@ -141,6 +168,20 @@ func TestReader(t *testing.T) {
 		{"unknown root", []byte(`<foo><loc>https://example.com/a</loc></foo>`), sitemap.Options{}, nil, []sitemap.Code{sitemap.UnknownRoot}, sitemap.Unknown, "no sitemap format"},
 		{"entity expansion", []byte(billion), sitemap.Options{}, []string{"https://example.com/ok"}, []sitemap.Code{sitemap.Doctype, sitemap.Entity}, sitemap.URLSet,
 			"billion laughs: DTD entities are never expanded"},
+		{"quote in a DOCTYPE comment", []byte(`<!DOCTYPE urlset [ <!-- it's --> ]>` + ns + `<url><loc>https://example.com/a</loc></url></urlset>`), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Doctype}, sitemap.URLSet, "XML 1.0 §2.5: a comment in the internal subset is no quoted literal"},
+		{"quote in a DOCTYPE PI", []byte(`<!DOCTYPE urlset [ <?pi don't ?> ]>` + ns + `<url><loc>https://example.com/a</loc></url></urlset>`), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Doctype}, sitemap.URLSet, "XML 1.0 §2.6: a processing instruction in the internal subset is no quoted literal"},
+		{"brackets in a DOCTYPE comment", []byte(`<!DOCTYPE urlset [ <!-- ]> --> <!ENTITY e "it's ]>"> <?pi ]> ?> ]>` + ns + `<url><loc>https://example.com/a</loc></url></urlset>`), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Doctype}, sitemap.URLSet, "XML 1.0 §2.8: ] and > in a comment, a PI or a literal do not end the internal subset"},
+		{"quote in a PI before the root", []byte(`<?xml version="1.0"?><?pi don't ?><!DOCTYPE urlset><?pi don't ?>` + ns + `<url><loc>https://example.com/a</loc></url></urlset>`), sitemap.Options{},
+			[]string{"https://example.com/a"}, []sitemap.Code{sitemap.Doctype}, sitemap.URLSet, "XML 1.0 §2.6: PIs in the prolog, around the DOCTYPE"},
+		{"unterminated comment in a DOCTYPE", []byte(`<!DOCTYPE urlset [ <!-- ` + urls("https://example.com/a")), sitemap.Options{},
+			nil, []sitemap.Code{sitemap.UnknownRoot}, sitemap.Unknown, "the file ends inside its DOCTYPE: no root element, reported"},
+		{"all DOCTYPE", []byte(`<!DOCTYPE urlset [` + strings.Repeat(`<!ENTITY a "b"><!-- c --><?d e?>`, 5000)), sitemap.Options{},
+			nil, []sitemap.Code{sitemap.UnknownRoot}, sitemap.Unknown, "a DOCTYPE that never ends is read to the file's end, no further"},
+		{"huge PI", []byte(`<?pi ` + strings.Repeat("'\"<>", 100000) + `?>` + ns + `<url><loc>https://example.com/a</loc></url></urlset>`), sitemap.Options{},
+			[]string{"https://example.com/a"}, nil, sitemap.URLSet, "a PI is skipped in constant memory, whatever its length"},
 		{"too deep", []byte(ns + strings.Repeat("<a>", 100) + strings.Repeat("</a>", 100) + `</urlset>`), sitemap.Options{}, nil, []sitemap.Code{sitemap.TooDeep}, sitemap.URLSet, "nesting is bounded"},
 		{"outside", []byte(urls("https://example.com/a", "https://other.example/a", "http://example.com/a", "https://example.com:8443/a", "https://example.com/x/../../etc")),
 			sitemap.Options{URL: "https://example.com/sitemap.xml"}, []string{"https://example.com/a"},
@@ -302,5 +343,49 @@ func TestReaderOneByte(t *testing.T) {
 	}
 	if want := []string{"https://example.com/a", "https://example.com/b?c=1&d=2"}; !slices.Equal(locs, want) {
 		t.Errorf("locs %v, want %v; findings %v", locs, want, r.Findings())
+	}
+}
+
+// TestReaderTextLines checks the line of each entry of a text sitemap
+// whose lines end in CR, LF and CRLF: each of the three ends one line, and
+// CRLF one only.
+func TestReaderTextLines(t *testing.T) {
+	doc := "https://example.com/1\rhttps://example.com/2\nhttps://example.com/3\r\n\r\n\n\rhttps://example.com/7\r\r\nhttps://example.com/9"
+	for _, cut := range []bool{false, true} {
+		var src io.Reader = strings.NewReader(doc)
+		if cut {
+			src = iotest.OneByteReader(src)
+		}
+		r := sitemap.NewReader(src, &sitemap.Options{URL: smURL})
+		var got []string
+		for e, err := range r.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%d %s", e.Line, e.Loc))
+		}
+		want := []string{"1 https://example.com/1", "2 https://example.com/2", "3 https://example.com/3", "7 https://example.com/7", "9 https://example.com/9"}
+		if !slices.Equal(got, want) {
+			t.Errorf("one byte at a time %v: %q, want %q", cut, got, want)
+		}
+	}
+}
+
+// TestReaderEncodingFinding checks what an encoding finding says: the
+// label declared, and a URL that is not UTF-8 with its bytes %-escaped, so
+// that the finding is printable text.
+func TestReaderEncodingFinding(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="ISO-8859-1"?>` + ns + "<url><loc>https://example.com/caf\xe9</loc></url></urlset>"
+	_, _, r := read(t, []byte(doc), sitemap.Options{})
+	var got []string
+	for _, f := range r.Findings() {
+		got = append(got, f.String())
+	}
+	want := []string{
+		smURL + `:1: encoding: declared "ISO-8859-1": sitemaps.org requires UTF-8; read as UTF-8`,
+		smURL + `:1: encoding: a URL whose bytes are not UTF-8 (sitemaps.org requires UTF-8): dropped (https://example.com/caf%E9)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
 	}
 }

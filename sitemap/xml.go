@@ -32,6 +32,9 @@ const (
 	maxDepth = 64
 	// maxTag bounds a tag with its attributes.
 	maxTag = 64 << 10
+	// maxDecl bounds what is kept of an XML declaration, which needs
+	// fewer than 100 bytes.
+	maxDecl = 1 << 10
 	// maxText bounds the text kept of one field: more than any URL under
 	// MaxLocLen needs, even with entities.
 	maxText = 4 * MaxLocLen
@@ -50,6 +53,9 @@ type xmlReader struct {
 	prefix string // the root's namespace prefix with its colon, or ""
 	rooted bool   // the root element has been seen
 	stop   bool   // reading ends: a finding stopped the file, or the consumer
+
+	inDoctype bool // a DOCTYPE is being read
+	begun     bool // the file's first markup has been read: no XML declaration follows
 
 	cur        Entry
 	inEntry    bool
@@ -107,6 +113,8 @@ func (x *xmlReader) run() error {
 func (x *xmlReader) atEOF() {
 	switch {
 	case x.stop || x.r.stopped:
+	case x.inDoctype:
+		x.r.find(x.r.line, UnknownRoot, "no root element: the file ends inside its DOCTYPE", "")
 	case !x.rooted:
 		x.r.find(x.r.line, UnknownRoot, "no root element", "")
 	default:
@@ -124,6 +132,8 @@ func (x *xmlReader) invalid(msg string) {
 
 // markup reads what follows a '<'.
 func (x *xmlReader) markup() error {
+	first := !x.begun
+	x.begun = true
 	b, err := x.br.Peek(1)
 	if err != nil {
 		return err
@@ -135,24 +145,63 @@ func (x *xmlReader) markup() error {
 		return x.bang()
 	case '?':
 		x.br.Discard(1)
+		if first {
+			return x.declaration()
+		}
 		return x.skipPast("?>", false)
 	}
 	return x.startTag()
 }
 
+// declaration reads the processing instruction that begins a file: the
+// XML declaration (XML 1.0 §2.8) when its target is "xml", whose encoding
+// is checked, or any other, skipped. Like any PI it ends at the first
+// "?>" (§2.6), and only its first maxDecl bytes are kept.
+func (x *xmlReader) declaration() error {
+	b, _ := x.br.Peek(4)
+	if len(b) < 4 || string(b[:3]) != "xml" || !isSpace(b[3]) {
+		return x.skipPast("?>", false)
+	}
+	x.tag = x.tag[:0]
+	var last byte // the byte before b
+	for {
+		b, err := x.br.ReadSlice('>')
+		x.lines(b)
+		x.tag = append(x.tag, b[:min(len(b), maxDecl-len(x.tag))]...)
+		switch err {
+		case nil:
+			if len(b) >= 2 && b[len(b)-2] == '?' || len(b) == 1 && last == '?' {
+				if enc, ok := attr(x.tag[3:], "encoding"); ok {
+					x.r.checkEncoding(x.r.line, "declared", enc)
+				}
+				return nil
+			}
+		case bufio.ErrBufferFull:
+		default:
+			return err
+		}
+		if len(b) > 0 {
+			last = b[len(b)-1]
+		}
+	}
+}
+
 // bang reads a comment, a CDATA section or a DOCTYPE.
 func (x *xmlReader) bang() error {
-	b, _ := x.br.Peek(9)
-	switch {
-	case bytes.HasPrefix(b, []byte("!--")):
+	if b, _ := x.br.Peek(3); bytes.HasPrefix(b, []byte("!--")) {
 		x.br.Discard(3)
 		return x.skipPast("-->", false)
+	}
+	b, err := x.br.Peek(8)
+	switch {
 	case bytes.HasPrefix(b, []byte("![CDATA[")):
 		x.br.Discard(8)
 		return x.cdata()
 	case len(b) >= 8 && grammar.EqualFold(b[:8], "!DOCTYPE"):
 		x.br.Discard(8)
 		return x.doctype()
+	case err != nil && err != io.EOF:
+		return err
 	}
 	x.invalid("\"<!\" begins no comment, CDATA section or DOCTYPE")
 	return nil
@@ -202,10 +251,15 @@ func (x *xmlReader) skipPast(end string, keep bool) error {
 
 // doctype skips a DOCTYPE with its internal subset. The entities it
 // declares are never expanded, so a "billion laughs" costs nothing: its
-// references are reported where they are used.
+// references are reported where they are used. Quotes are tracked so that
+// a '>' or ']' in a literal does not end it; a comment or a processing
+// instruction in the internal subset is skipped whole (XML 1.0 §2.8:
+// markupdecl includes Comment and PI), so that a quote in "<!-- it's -->"
+// opens no literal. It reads in constant memory up to the file's end.
 func (x *xmlReader) doctype() error {
 	var name []byte
 	depth, quote, naming := 0, byte(0), true
+	x.inDoctype = true
 	for {
 		c, err := x.br.ReadByte()
 		if err != nil {
@@ -230,11 +284,16 @@ func (x *xmlReader) doctype() error {
 		quote = nextQuote(quote, c)
 		switch {
 		case inQuote || quote != 0:
+		case c == '<' && depth > 0:
+			if err := x.subsetMarkup(); err != nil {
+				return err
+			}
 		case c == '[':
 			depth++
 		case c == ']':
 			depth--
 		case c == '>' && depth <= 0:
+			x.inDoctype = false
 			if grammar.EqualFold(name, "html") {
 				x.r.find(x.r.line, HTML, "an HTML page, not a sitemap", "")
 				x.stop = true
@@ -244,6 +303,27 @@ func (x *xmlReader) doctype() error {
 			return nil
 		}
 	}
+}
+
+// subsetMarkup skips a comment or a processing instruction that begins
+// after a '<' in the internal subset; any other declaration is left to
+// doctype, which reads its literals.
+func (x *xmlReader) subsetMarkup() error {
+	b, err := x.br.Peek(1)
+	switch {
+	case len(b) == 0:
+		return err
+	case b[0] == '?':
+		x.br.Discard(1)
+		return x.skipPast("?>", false)
+	case b[0] != '!':
+		return nil
+	}
+	if b, _ := x.br.Peek(3); bytes.HasPrefix(b, []byte("!--")) {
+		x.br.Discard(3)
+		return x.skipPast("-->", false)
+	}
+	return nil
 }
 
 // readTag reads a start tag up to its '>', which may not be inside a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/sharedtest"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -21,7 +22,7 @@ func TestFileAgentsNamedByParser(t *testing.T) {
 		// Enough agents without ../shared, as in a fresh clone.
 		"User-agent: Bingbot\nUser-agent: bingbot\nUser-agent: Yandex/3.0\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n",
 	}
-	for _, dir := range []string{"../../../shared/corpus/real", "../../../shared/corpus/synthetic"} {
+	for _, dir := range []string{sharedtest.Path(t, "corpus/real"), sharedtest.Path(t, "corpus/synthetic")} {
 		names, _ := filepath.Glob(filepath.Join(dir, "*"))
 		for _, n := range names {
 			if b, err := os.ReadFile(n); err == nil {

@@ -270,6 +270,12 @@ func TestCommand(t *testing.T) {
 		{"lint_help", "lint -h documents -all",
 			[]string{"lint", "-h"}, ""},
 
+		// ai
+		{"ai_help", "ai -h says what a cell answers and from which signals",
+			[]string{"ai", "-h"}, ""},
+		{"ai_noarg", "ai asks for one URL",
+			[]string{"ai"}, ""},
+
 		// serve
 		{"serve_help", "serve -h documents the API and what keeps it safe",
 			[]string{"serve", "-h"}, ""},

@@ -164,6 +164,38 @@ func EachUsageMember(pref []byte, f func(i int, v byte)) bool {
 	})
 }
 
+// UseKey is the key of the content-use level of a Content-Signal value,
+// and UseLabels its values, from the least reuse to the most, in the order
+// of robotstxt.Use less one (Cloudflare added the key to its Content
+// Signals Policy on 2026-07-01, with the example
+// "search=yes,ai-train=no,use=reference"; contentsignals.org):
+// immediate, interact with the content but store and reuse none of it;
+// reference, index, excerpt and link back; full, summarise and reproduce.
+const UseKey = "use"
+
+// UseLabels are the values of the use key; see UseKey.
+var UseLabels = [...]string{"immediate", "reference", "full"}
+
+// SignalUse returns the content-use level a Content-Signal value states:
+// 1 + the index in UseLabels of the value of its last use=value entry, or
+// 0 when there is none or that entry's value is none of UseLabels. Key and
+// value are compared ignoring case, and the last entry counts, as for the
+// signals.
+func SignalUse(value []byte) (level int) {
+	EachSignalEntry(value, func(e SignalEntry) {
+		if !e.OK || !bytes.EqualFold(e.Key, []byte(UseKey)) {
+			return
+		}
+		level = 0
+		for i, label := range UseLabels {
+			if bytes.EqualFold(e.Value, []byte(label)) {
+				level = i + 1
+			}
+		}
+	})
+	return level
+}
+
 // EachSignalMember calls f, in order, for each key=value entry of a
 // Content-Signal value whose key is a name of SignalLabels, compared
 // ignoring case: i is the name's index, and v is 'y' or 'n' for yes or no

@@ -1,0 +1,5 @@
+//go:build race
+
+package aiuse
+
+const raceEnabled = true

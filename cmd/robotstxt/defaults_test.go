@@ -133,3 +133,21 @@ func TestAPIFormBody(t *testing.T) {
 		t.Errorf("/api/check, curl -F: %d %s; want 415 naming the Content-Type", code, msg)
 	}
 }
+
+// TestSitemapsStandIn: sitemaps answers "*" under the name robotstxt, and
+// says so where a robots.txt names robotstxt, whose group then answers.
+func TestSitemapsStandIn(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: robotstxt\nDisallow: /a\n\nSitemap: /sitemap.txt\n")
+		case "/sitemap.txt":
+			io.WriteString(w, "http://"+r.Host+"/a\nhttp://"+r.Host+"/b\n")
+		}
+	}))
+	defer site.Close()
+	_, _, stderr := runSitemaps("-delay", "1ms", site.URL+"/")
+	if want := "robotstxt sitemaps: " + site.URL + "/robots.txt names robotstxt, the name fetched under for \"*\""; strings.Count(stderr, want) != 1 {
+		t.Errorf("stderr says %d times %q:\n%s", strings.Count(stderr, want), want, stderr)
+	}
+}

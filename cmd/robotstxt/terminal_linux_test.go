@@ -52,7 +52,7 @@ func TestCheckSaysItReadsATerminal(t *testing.T) {
 	select {
 	case out := <-done:
 		if !strings.Contains(out[1], hint) || !strings.Contains(out[0], "disallowed  https://example.com/private/x") {
-			t.Errorf("check reading a terminal: stdout %q, stderr %q; want the hint first on stderr", out[0], out[1])
+			t.Errorf("check reading a terminal: stdout %q, stderr %q; want the hint on stderr", out[0], out[1])
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("check did not end on Ctrl-D")

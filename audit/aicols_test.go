@@ -3,7 +3,10 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -235,6 +238,41 @@ func TestAIColumnNames(t *testing.T) {
 					t.Errorf("column %s: %q needs quotes in SQL", n, ch)
 				}
 			}
+		}
+	}
+}
+
+// TestAITableWorkers: the AI table is the same bytes in every format
+// whatever the number of workers, a .gz WARC read in small segments.
+func TestAITableWorkers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ai.warc.gz")
+	var cs []capture
+	for i := range 40 {
+		c := aiCaptures[i%len(aiCaptures)]
+		c.url = strings.Replace(c.url, ".example", fmt.Sprintf("%d.example", i), 1)
+		cs = append(cs, c)
+	}
+	writeWARC(t, p, cs)
+	for _, f := range []string{FormatCSV, FormatJSONL, FormatParquet} {
+		one, _ := run(t, Config{Inputs: []string{p}, Paths: aiPaths, Format: f, AI: true, Workers: 1})
+		two, _ := run(t, Config{Inputs: []string{p}, Paths: aiPaths, Format: f, AI: true, Workers: 2, split: 512})
+		if !bytes.Equal(one, two) || len(one) == 0 {
+			t.Errorf("%s: 1 worker wrote %d bytes, 2 workers %d; they differ", f, len(one), len(two))
+		}
+	}
+}
+
+// TestAITableRefused: the AI table is a file format's, and no change
+// table.
+func TestAITableRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ai.warc.gz")
+	writeWARC(t, p, aiCaptures[:1])
+	for _, cfg := range []Config{
+		{Inputs: []string{p}, AI: true, Format: FormatTable},
+		{Inputs: []string{p}, AI: true, Before: []string{p}},
+	} {
+		if _, err := Run(context.Background(), cfg, io.Discard); err == nil || !strings.Contains(err.Error(), "AI table") {
+			t.Errorf("format %q, before %v: error %v, want the AI table refused", cfg.Format, cfg.Before, err)
 		}
 	}
 }

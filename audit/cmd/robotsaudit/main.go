@@ -138,8 +138,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Format == "" {
 		cfg.Format = audit.FormatCSV
-		if *out == "" && isTerminal(stdout) {
-			cfg.Format = audit.FormatTable
+		if *out == "" && isTerminal(stdout) && !*ai {
+			cfg.Format = audit.FormatTable // the AI table is too wide for one
 		}
 	}
 	switch *progress {

@@ -59,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
-		ai       = fs.Bool("ai", false, "write the AI table instead: per origin × path (or URL), whether each AI operator may use the page for training, search, ai-input and user-fetch (columns ai_OPERATOR_USE and ai_OPERATOR_USE_line)")
+		ai       = fs.Bool("ai", false, "write the AI table instead: per origin × path (or URL), whether each AI operator may use the page for training, search, ai-input and user-fetch (columns ai_OPERATOR_USE and ai_OPERATOR_USE_line; -agents and -nolint are not used)")
 		before   = fs.String("before", "", "inputs of an earlier crawl (a glob, or several comma-separated): write the change table from them to INPUT... instead of the answers")
 		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")

@@ -83,6 +83,23 @@
 // origin's robots.txt with [robotstxt.RobotsURL] and answered per URL ×
 // agent.
 //
+// # The AI table
+//
+// With Config.AI, Run writes the AI table instead of the agents' answers:
+// for each answered capture × path (or each URL of the URL list), package
+// github.com/robotstxt-go/robotstxt/aiuse's matrix for the capture's rules
+// and the path or URL as recorded (aiuse.Site.Matrix): whether each AI
+// operator may use the page for each use. The capture part of a row is an
+// [AIPath] (or an [AIURL]); then, for each operator × use the crawler table
+// documents (crawlers.AllGoverns, in its order), a column named by
+// [AIColumn] holds the verdict ("allowed", "not allowed", "not stated",
+// "not crawlable"; null when the rules are unknown) and the column of
+// that name followed by "_line" the robots.txt line of the deciding signal
+// (0 for none). The matrix depends on no agent: the table has one row per
+// capture × path, and Agents and NoLint are not used. The captures of an
+// input are answered in one goroutine as they are read (Workers still
+// read a .gz WARC side by side), in record order.
+//
 // # The label
 //
 // Each capture × agent row has a label computed from the core's answers

@@ -649,7 +649,7 @@ async function runAI() {
         ? 'No file was read from the site (see above): the matrix is answered for a robots.txt file.'
         : 'Test a robots.txt first.');
     }
-    const url = $('ai-url').value.trim() || urlList()[0] || '/';
+    const url = $('ai-url').value.trim() || urlList()[0] || (mode === 'fetch' && $('fetch-url').value.trim()) || '/';
     const m = await post('api/ai', {
       robots: lastRobots, url,
       content_usage: $('ai-cu').value.trim(), content_signal: $('ai-cs').value.trim(), x_robots_tag: $('ai-xrt').value.trim(),

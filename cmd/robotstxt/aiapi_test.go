@@ -126,3 +126,21 @@ func TestAPIAIKeepsSiteText(t *testing.T) {
 		t.Errorf("/api/ai: %d, url %q, OpenAI training %q, want %q", code, got.URL, cells["OpenAI training"], want)
 	}
 }
+
+// TestAPIAIAdmitted: /api/ai waits for room in the body budget before it
+// reads a body, as the other routes do (admit): with the budget full, it
+// answers 503 with Retry-After.
+func TestAPIAIAdmitted(t *testing.T) {
+	srv, s := tester(t, false)
+	s.bodies.mu.Lock()
+	s.bodies.free = 0
+	s.bodies.mu.Unlock()
+	resp, err := srv.Client().Post(srv.URL+"/api/ai?url=/x", "text/plain", strings.NewReader("User-agent: GPTBot\nDisallow: /\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("/api/ai with the budget full: %s, Retry-After %q; want 503 with Retry-After", resp.Status, resp.Header.Get("Retry-After"))
+	}
+}

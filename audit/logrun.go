@@ -88,9 +88,14 @@ type LogResult struct {
 	// Broken counts violations per rule (version, line).
 	Series map[string]map[int64]int64
 	Broken []BrokenRule
-	// CrawlerRules lists, per crawler, the rules it broke, most first.
+	// CrawlerRules lists, per crawler, the rules it broke, most first;
+	// Latest its last violations (at most maxLatest), oldest first.
 	CrawlerRules map[string][]BrokenRule
+	Latest       map[string][]LogRow
 }
+
+// maxLatest is how many of a crawler's violations LogResult keeps.
+const maxLatest = 10
 
 // LogSummary is one crawler's line of the summary. A forged crawler (its
 // identity checked and found forged) is a crawler of its own, "forged NAME".
@@ -307,6 +312,8 @@ type crawlerState struct {
 	last      int64 // its previous judged request
 	hasLast   bool
 	brokeRule map[[2]int32]int64
+	latest    []LogRow // a ring of its last violations
+	nLatest   int
 }
 
 func (st *logState) crawler(k crawlerKey) *crawlerState {
@@ -451,6 +458,14 @@ func (st *logState) event(input string, ev *logEvent) error {
 		d := time.Duration(delay).Seconds()
 		row.CrawlDelay = &d
 	}
+	if ev.verdict == VerdictViolation {
+		if len(c.latest) < maxLatest {
+			c.latest = append(c.latest, *row)
+		} else {
+			c.latest[c.nLatest%maxLatest] = *row
+		}
+		c.nLatest++
+	}
 	st.res.Rows++
 	return st.rows.write(row)
 }
@@ -523,7 +538,12 @@ func RunLogs(ctx context.Context, cfg LogConfig, out io.Writer) (*LogResult, err
 	res.Bytes = st.bytes.Load()
 	res.Elapsed = time.Since(start)
 	res.CrawlerRules = map[string][]BrokenRule{}
+	res.Latest = map[string][]LogRow{}
 	for _, c := range st.crawlers {
+		if c.nLatest > 0 {
+			k := c.nLatest % len(c.latest)
+			res.Latest[c.sum.Crawler] = append(append([]LogRow(nil), c.latest[k:]...), c.latest[:k]...)
+		}
 		res.Crawlers = append(res.Crawlers, c.sum)
 		var rules []BrokenRule
 		for rk, n := range c.brokeRule {

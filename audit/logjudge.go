@@ -182,6 +182,7 @@ type logEvent struct {
 	agent     int32
 	kind      uint8
 	forged    bool
+	context   bool // before LogConfig.Since
 	verdict   string
 	decLine   int32 // the deciding line in the version live at the time
 	decRule   string

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -44,6 +45,13 @@ type LogConfig struct {
 	// violations and grace.
 	RowsFormat string
 	All        bool
+
+	// Since, when set, makes the requests before it context only: they
+	// are read for what later requests need (robots.txt fetches, the
+	// previous request for Crawl-delay) but neither counted nor written.
+	// A shard of one day is that day's log with the day before's given
+	// first and Since the day's start (see audit/README.md, "A fleet").
+	Since time.Time
 
 	// Workers parse and judge blocks of lines side by side (default one
 	// per core); with one, a single goroutine reads, parses and judges.
@@ -226,10 +234,11 @@ type lineParser struct {
 
 // worker is a worker's own state.
 type logWorker struct {
-	j    *logJudge
-	ua   uaCache
-	tc   timeCache
-	json map[LogFields]*jsonLine
+	j     *logJudge
+	since int64 // requests before are context (LogConfig.Since)
+	ua    uaCache
+	tc    timeCache
+	json  map[LogFields]*jsonLine
 }
 
 func (w *logWorker) block(job *logJob) *logBlock {
@@ -272,15 +281,22 @@ func (w *logWorker) block(job *logJob) *logBlock {
 			line++
 			continue
 		}
-		b.parsed++
+		before := rec.nanos < w.since
+		if !before {
+			b.parsed++
+		}
 		agent, ua := w.j.classify(&w.ua, rec.ua)
 		if agent < 0 {
-			b.other++
+			if !before {
+				b.other++
+			}
 			line++
 			continue
 		}
 		b.events = append(b.events, logEvent{})
-		w.j.event(&rec, agent, ua, line, &b.events[len(b.events)-1])
+		ev := &b.events[len(b.events)-1]
+		w.j.event(&rec, agent, ua, line, ev)
+		ev.context = before
 		line++
 	}
 	return b
@@ -367,7 +383,36 @@ func (st *logState) apply(input string, b *logBlock) error {
 	return nil
 }
 
+func (w *logState) worker() *logWorker {
+	lw := &logWorker{j: w.j, json: map[LogFields]*jsonLine{}, since: math.MinInt64}
+	if !w.cfg.Since.IsZero() {
+		lw.since = w.cfg.Since.UnixNano()
+	}
+	return lw
+}
+
+// contextEvent takes a request before LogConfig.Since: what later requests
+// need of it, and nothing else.
+func (st *logState) contextEvent(ev *logEvent) {
+	c := st.crawler(crawlerKey{ev.agent, ev.forged})
+	switch ev.kind {
+	case evRobots:
+		fk := crawlerKey{st.j.fetch[ev.agent], ev.forged}
+		if last, ok := st.fetched[fk]; !ok || ev.nanos > last {
+			st.fetched[fk] = ev.nanos
+		}
+	case evJudged:
+		if !c.hasLast || ev.nanos > c.last {
+			c.last, c.hasLast = ev.nanos, true
+		}
+	}
+}
+
 func (st *logState) event(input string, ev *logEvent) error {
+	if ev.context {
+		st.contextEvent(ev)
+		return nil
+	}
 	k := crawlerKey{ev.agent, ev.forged}
 	c := st.crawler(k)
 	s := &c.sum
@@ -540,6 +585,9 @@ func RunLogs(ctx context.Context, cfg LogConfig, out io.Writer) (*LogResult, err
 	res.CrawlerRules = map[string][]BrokenRule{}
 	res.Latest = map[string][]LogRow{}
 	for _, c := range st.crawlers {
+		if c.sum.Requests == 0 {
+			continue // seen before Since only
+		}
 		if c.nLatest > 0 {
 			k := c.nLatest % len(c.latest)
 			res.Latest[c.sum.Crawler] = append(append([]LogRow(nil), c.latest[k:]...), c.latest[:k]...)
@@ -595,7 +643,7 @@ func (st *logState) run(ctx context.Context) error {
 	cfg := st.cfg
 	pool := sync.Pool{New: func() any { b := make([]byte, logBlockSize); return &b }}
 	if cfg.Workers == 1 {
-		w := &logWorker{j: st.j, json: map[LogFields]*jsonLine{}}
+		w := st.worker()
 		for _, name := range cfg.Logs {
 			err := st.readLog(ctx, name, &pool, func(job *logJob) error {
 				b := w.block(job)
@@ -617,7 +665,7 @@ func (st *logState) run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &logWorker{j: st.j, json: map[LogFields]*jsonLine{}}
+			w := st.worker()
 			for job := range jobs {
 				b := w.block(job)
 				pool.Put(job.buf)

@@ -750,3 +750,63 @@ func TestEscapeTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestLogsShardsByDay: a log cut into days, each day replayed with the day
+// before as context (LogConfig.Since), gives the rows and the counts of the
+// whole log replayed at once.
+func TestLogsShardsByDay(t *testing.T) {
+	reqs := generateSite(5)
+	whole, wres := runLogs(t, LogConfig{All: true}, writeCLF(reqs, time.UTC))
+	days := map[int][]siteRequest{}
+	first, last := 1<<30, -1<<30
+	for _, r := range reqs {
+		d := int(r.t.Sub(siteStart).Hours()+240) / 24 // days from 10 days before
+		days[d] = append(days[d], r)
+		first, last = min(first, d), max(last, d)
+	}
+	var rows []LogRow
+	sums := map[string]*LogSummary{}
+	for d := first; d <= last; d++ {
+		since := siteStart.Add(time.Duration(d-10) * 24 * time.Hour)
+		got, res := runLogs(t, LogConfig{All: true, Since: since}, writeCLF(days[d-1], time.UTC), writeCLF(days[d], time.UTC))
+		rows = append(rows, got...)
+		for _, c := range res.Crawlers {
+			s := sums[c.Crawler]
+			if s == nil {
+				s = &LogSummary{Crawler: c.Crawler, Operator: c.Operator, FirstSeen: c.FirstSeen}
+				sums[c.Crawler] = s
+			}
+			s.Requests += c.Requests
+			s.Judged += c.Judged
+			s.Allowed += c.Allowed
+			s.Violations += c.Violations
+			s.Grace += c.Grace
+			s.NotJudged += c.NotJudged
+			s.RobotsFetches += c.RobotsFetches
+			s.NoRobotsFetch += c.NoRobotsFetch
+			s.CrawlDelayBreach += c.CrawlDelayBreach
+			s.LastSeen = c.LastSeen
+		}
+	}
+	key := func(rows []LogRow) []string {
+		var out []string
+		for _, r := range rows {
+			r.Input, r.Line = "", 0
+			b, _ := json.Marshal(r)
+			out = append(out, string(b))
+		}
+		return out
+	}
+	if diff := cmp.Diff(key(whole), key(rows)); diff != "" {
+		t.Errorf("the days' rows differ from the whole log's (-whole +days):\n%s", diff)
+	}
+	want := map[string]*LogSummary{}
+	for i := range wres.Crawlers {
+		c := wres.Crawlers[i]
+		c.first, c.last = 0, 0
+		want[c.Crawler] = &c
+	}
+	if diff := cmp.Diff(want, sums, cmp.AllowUnexported(LogSummary{})); diff != "" {
+		t.Errorf("the days' summaries differ from the whole log's (-whole +days):\n%s", diff)
+	}
+}

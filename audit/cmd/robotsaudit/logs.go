@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/robotstxt-go/robotstxt/audit"
 )
@@ -41,6 +42,7 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 		jStatus  = fs.String("json-status", "", "JSON log: the status field")
 		jUA      = fs.String("json-ua", "", "JSON log: the User-Agent field")
 		agents   = fs.String("agents", "crawlers,ai.robots.txt", "crawlers judged: a `file` of crawlers or agent sets by name, comma-separated")
+		since    = fs.String("since", "", "read the requests before `time` (RFC 3339) as context only: for robots.txt fetches and Crawl-delay, not counted or written (a day's shard: the day before's log, then the day's, -since the day's start)")
 		workers  = fs.Int("workers", 0, "goroutines that parse and judge, a core's worth each (default: one per core)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
 		problems = fs.String("problems", "", "write every line that does not parse as JSON Lines to `file`")
@@ -88,6 +90,11 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 	cfg := audit.LogConfig{
 		Logs: fs.Args(), Stdin: os.Stdin, Format: *logFmt, History: hist, All: *all, Workers: *workers,
 		Fields: audit.LogFields{Time: *jTime, IP: *jIP, Method: *jMethod, Target: *jTarget, Status: *jStatus, UserAgent: *jUA},
+	}
+	if *since != "" {
+		if cfg.Since, err = time.Parse(time.RFC3339, *since); err != nil {
+			return fail(fmt.Errorf("-since: %v", err))
+		}
 	}
 	if cfg.Agents, err = audit.Agents(*agents); err != nil {
 		return fail(fmt.Errorf("-agents: %w", err))

@@ -245,7 +245,7 @@ var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
 
 // clf reads "10/Oct/2000:13:55:36 -0700".
 func (tc *timeCache) clf(b []byte) (int64, int32, error) {
-	if tc.n == len(b) && string(tc.last[:tc.n]) == string(b) {
+	if tc.n > 0 && tc.n == len(b) && string(tc.last[:tc.n]) == string(b) {
 		return tc.nanos, tc.zone, nil
 	}
 	nanos, zone, err := parseCLFTime(b)
@@ -282,7 +282,10 @@ func parseCLFTime(b []byte) (int64, int32, error) {
 			mon = i + 1
 		}
 	}
-	if day < 1 || day > 31 || year < 0 || mon < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 || zh < 0 || zh > 23 || zm < 0 || zm > 59 {
+	if year < minLogYear || year > maxLogYear {
+		return 0, 0, errLine("the time's year is out of range (1900-2200)")
+	}
+	if day < 1 || day > 31 || mon < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 || zh < 0 || zh > 23 || zm < 0 || zm > 59 {
 		return 0, 0, errLine("the time is not day/Mon/year:hh:mm:ss ±hhmm")
 	}
 	zone := int32(zh*3600 + zm*60)
@@ -293,6 +296,13 @@ func parseCLFTime(b []byte) (int64, int32, error) {
 	sec := days*86400 + int64(hh*3600+mm*60+ss) - int64(zone)
 	return sec * 1e9, zone, nil
 }
+
+// The years a log's time may have: in that range, a time in nanoseconds
+// fits an int64.
+const (
+	minLogYear = 1900
+	maxLogYear = 2200
+)
 
 // daysFromCivil returns the days from 1970-01-01 to a date of the proleptic
 // Gregorian calendar (the algorithm of Howard Hinnant's "chrono-compatible
@@ -423,7 +433,7 @@ func parseAnyTime(s string) (int64, int32, error) {
 	}
 	if c := s[0]; c >= '0' && c <= '9' && !strings.ContainsAny(s, "-/:T") {
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsInf(f, 0) {
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return 0, 0, errLine("the time " + strconv.Quote(s) + " is not a number")
 		}
 		switch {
@@ -445,6 +455,9 @@ func parseAnyTime(s string) (int64, int32, error) {
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
 		if t, err := time.Parse(layout, s); err == nil {
+			if t.Year() < minLogYear || t.Year() > maxLogYear {
+				return 0, 0, errLine("the time's year is out of range (1900-2200)")
+			}
 			_, off := t.Zone()
 			return t.UnixNano(), int32(off), nil
 		}

@@ -209,7 +209,7 @@ A request is a <b>violation</b> when every robots.txt a crawler could hold at it
 
 <h2>Crawlers</h2>
 <table id="summary" class="sortable"><thead><tr>{{range .Columns}}<th data-sort>{{.}}</th>{{end}}</tr></thead><tbody>
-{{range .Crawlers}}{{$cr := .}}<tr data-crawler="{{.Name}}">{{range $i, $c := .Cells}}<td data-col="{{index $.Columns $i}}" class="{{index $.Columns $i}}{{if and (ge $i 2) (le $i 13)}} n{{end}}">{{if eq $i 0}}<a href="#{{$cr.ID}}">{{$c}}</a>{{else}}{{$c}}{{end}}</td>{{end}}</tr>
+{{range .Crawlers}}{{$cr := .}}<tr data-crawler="{{.Name}}">{{range $i, $c := .Cells}}<td data-col="{{index $.Columns $i}}" class="{{index $.Columns $i}}{{if and (ge $i 2) (le $i 14)}} n{{end}}">{{if eq $i 0}}<a href="#{{$cr.ID}}">{{$c}}</a>{{else}}{{$c}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody></table>
 
 <h2>Violations over time</h2>

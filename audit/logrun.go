@@ -72,7 +72,7 @@ type LogProblem struct {
 }
 
 func (p LogProblem) String() string {
-	return fmt.Sprintf("%s:%d: %s: %s", p.Input, p.Line, p.Reason, EscapeTerminal(p.Text))
+	return EscapeTerminal(fmt.Sprintf("%s:%d: %s: %s", p.Input, p.Line, p.Reason, p.Text))
 }
 
 // maxLogProblems is how many problems LogResult keeps.
@@ -115,7 +115,8 @@ type LogSummary struct {
 	Allowed          int64  `parquet:"allowed" json:"allowed"`
 	Violations       int64  `parquet:"violations" json:"violations"`
 	Grace            int64  `parquet:"grace" json:"grace"`
-	NotJudged        int64  `parquet:"not_judged" json:"not_judged"` // neither GET nor HEAD, or before the first version
+	NotJudged        int64  `parquet:"not_judged" json:"not_judged"`         // neither GET nor HEAD
+	UnknownPolicy    int64  `parquet:"unknown_policy" json:"unknown_policy"` // before the first robots.txt version
 	RobotsFetches    int64  `parquet:"robots_fetches" json:"robots_fetches"`
 	NoRobotsFetch    int64  `parquet:"no_robots_fetch" json:"no_robots_fetch"` // judged requests with no robots.txt fetch in the 24 h before
 	CrawlDelayBreach int64  `parquet:"crawl_delay_breaches" json:"crawl_delay_breaches"`
@@ -176,13 +177,13 @@ func encodeLogRow(r *LogRow, rec []string) []string {
 }
 
 func logSummaryHeader() []string {
-	return []string{"crawler", "operator", "requests", "judged", "allowed", "violations", "grace", "not_judged", "robots_fetches",
+	return []string{"crawler", "operator", "requests", "judged", "allowed", "violations", "grace", "not_judged", "unknown_policy", "robots_fetches",
 		"no_robots_fetch", "crawl_delay_breaches", "verified", "forged", "unknown", "first_seen", "last_seen"}
 }
 
 func encodeLogSummary(s *LogSummary, rec []string) []string {
 	return append(rec, s.Crawler, s.Operator, itoa(s.Requests), itoa(s.Judged), itoa(s.Allowed), itoa(s.Violations), itoa(s.Grace),
-		itoa(s.NotJudged), itoa(s.RobotsFetches), itoa(s.NoRobotsFetch), itoa(s.CrawlDelayBreach), itoa(s.Verified), itoa(s.Forged),
+		itoa(s.NotJudged), itoa(s.UnknownPolicy), itoa(s.RobotsFetches), itoa(s.NoRobotsFetch), itoa(s.CrawlDelayBreach), itoa(s.Verified), itoa(s.Forged),
 		itoa(s.Unknown), s.FirstSeen, s.LastSeen)
 }
 
@@ -440,8 +441,11 @@ func (st *logState) event(input string, ev *logEvent) error {
 			st.fetched[fk] = ev.nanos
 		}
 		return nil
-	case evMethod, evUnknown:
+	case evMethod:
 		s.NotJudged++
+		return nil
+	case evUnknown:
+		s.UnknownPolicy++
 		return nil
 	}
 	s.Judged++

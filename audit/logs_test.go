@@ -269,7 +269,7 @@ func slowJudge(reqs []siteRequest, identify bool) (rows []slowRow, sums map[stri
 			}
 		}
 		if live < 0 {
-			s.NotJudged++
+			s.UnknownPolicy++
 			continue
 		}
 		s.Judged++
@@ -786,6 +786,7 @@ func TestLogsShardsByDay(t *testing.T) {
 			s.Violations += c.Violations
 			s.Grace += c.Grace
 			s.NotJudged += c.NotJudged
+			s.UnknownPolicy += c.UnknownPolicy
 			s.RobotsFetches += c.RobotsFetches
 			s.NoRobotsFetch += c.NoRobotsFetch
 			s.CrawlDelayBreach += c.CrawlDelayBreach

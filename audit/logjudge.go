@@ -225,6 +225,9 @@ func (j *logJudge) event(rec *logRecord, agent int32, ua string, line int64, ev 
 	if j.id != nil {
 		ip, _ := netip.ParseAddr(ev.ip)
 		ev.identity = j.id.Identify(ip, ua, time.Unix(0, rec.nanos))
+		if ev.identity == "" {
+			ev.identity = IdentityUnknown // it cannot tell
+		}
 		ev.forged = ev.identity == IdentityForged
 	}
 	switch {

@@ -815,3 +815,45 @@ func TestLogsShardsByDay(t *testing.T) {
 		t.Errorf("the days' summaries differ from the whole log's (-whole +days):\n%s", diff)
 	}
 }
+
+// TestIPRanges: the offline Identifier verifies an address in its
+// operator's published ranges, calls one outside them forged, and cannot
+// tell for an operator whose ranges it was not given.
+func TestIPRanges(t *testing.T) {
+	var r IPRanges
+	// The format of https://developers.google.com/static/search/apis/ipranges/googlebot.json.
+	if err := r.Add("Google", strings.NewReader(`{"creationTime": "2026-03-01T00:00:00.000000", "prefixes": [{"ipv6Prefix": "2001:4860:4801:10::/64"}, {"ipv4Prefix": "66.249.64.0/27"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Add("OpenAI", strings.NewReader("# gptbot\n20.171.206.0/24\n\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Add("Bad", strings.NewReader("not a prefix\n")); err == nil {
+		t.Error("a line that is no prefix: no error")
+	}
+	googlebot := "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	tests := []struct{ ip, ua, want string }{
+		{"66.249.64.5", googlebot, IdentityVerified},
+		{"::ffff:66.249.64.5", googlebot, IdentityVerified},
+		{"2001:4860:4801:10::1", "Googlebot-Image/1.0", IdentityVerified},
+		{"66.249.64.40", googlebot, IdentityForged},
+		{"203.0.113.9", googlebot, IdentityForged},
+		{"20.171.206.7", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot", IdentityVerified},
+		{"20.171.207.7", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot", IdentityForged},
+		{"40.77.167.1", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", IdentityUnverifiable},
+		{"192.0.2.1", "curl/8.5.0", IdentityUnclaimed},
+		{"", googlebot, IdentityUnknown},
+	}
+	for _, tt := range tests {
+		ip, _ := netip.ParseAddr(tt.ip)
+		if got := r.Identify(ip, tt.ua, time.Time{}); got != tt.want {
+			t.Errorf("%s %q: %s, want %s", tt.ip, tt.ua, got, tt.want)
+		}
+	}
+	// In a replay, "" from an Identifier counts as unknown.
+	_, res := runLogs(t, LogConfig{Identifier: IdentifierFunc(func(netip.Addr, string, time.Time) string { return "" })},
+		[]byte(`66.249.66.1 - - [02/Mar/2026:10:00:00 +0000] "GET /x HTTP/1.1" 200 5 "-" "Googlebot/2.1"`+"\n"))
+	if len(res.Crawlers) != 1 || res.Crawlers[0].Unknown != 1 {
+		t.Errorf("an Identifier that cannot tell: %+v", res.Crawlers)
+	}
+}

@@ -42,6 +42,7 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 		jStatus  = fs.String("json-status", "", "JSON log: the status field")
 		jUA      = fs.String("json-ua", "", "JSON log: the User-Agent field")
 		agents   = fs.String("agents", "crawlers,ai.robots.txt", "crawlers judged: a `file` of crawlers or agent sets by name, comma-separated")
+		ranges   = fs.String("ip-ranges", "", "check crawlers' addresses against ranges their operators publish: `OPERATOR=FILE,...` (Google=googlebot.json,OpenAI=gptbot.json; JSON as Google publishes it, or one CIDR a line)")
 		since    = fs.String("since", "", "read the requests before `time` (RFC 3339) as context only: for robots.txt fetches and Crawl-delay, not counted or written (a day's shard: the day before's log, then the day's, -since the day's start)")
 		workers  = fs.Int("workers", 0, "goroutines that parse and judge, a core's worth each (default: one per core)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
@@ -90,6 +91,25 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 	cfg := audit.LogConfig{
 		Logs: fs.Args(), Stdin: os.Stdin, Format: *logFmt, History: hist, All: *all, Workers: *workers,
 		Fields: audit.LogFields{Time: *jTime, IP: *jIP, Method: *jMethod, Target: *jTarget, Status: *jStatus, UserAgent: *jUA},
+	}
+	if *ranges != "" {
+		var r audit.IPRanges
+		for _, spec := range strings.Split(*ranges, ",") {
+			op, file, ok := strings.Cut(spec, "=")
+			if !ok || op == "" || file == "" {
+				return fail(fmt.Errorf("-ip-ranges %q: want OPERATOR=FILE", spec))
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				return fail(err)
+			}
+			err = r.Add(op, f)
+			f.Close()
+			if err != nil {
+				return fail(fmt.Errorf("-ip-ranges: %s: %w", file, err))
+			}
+		}
+		cfg.Identifier = &r
 	}
 	if *since != "" {
 		if cfg.Since, err = time.Parse(time.RFC3339, *since); err != nil {

@@ -105,3 +105,34 @@ func TestLogsCommandUsage(t *testing.T) {
 		t.Errorf("an unknown log format: exit %d, stderr %s", code, stderr.String())
 	}
 }
+
+// TestLogsCommandIPRanges: -ip-ranges verifies Googlebot from Google's
+// published ranges and counts one outside them as forged Googlebot.
+func TestLogsCommandIPRanges(t *testing.T) {
+	dir, robots, _ := writeSite(t)
+	ranges := filepath.Join(dir, "googlebot.json")
+	os.WriteFile(ranges, []byte(`{"prefixes": [{"ipv4Prefix": "66.249.66.0/27"}]}`), 0o644)
+	log := filepath.Join(dir, "two.log")
+	os.WriteFile(log, []byte(`66.249.66.1 - - [02/Mar/2026:10:00:00 +0000] "GET /private/a HTTP/1.1" 200 5 "-" "Googlebot/2.1"
+6.6.6.6 - - [02/Mar/2026:10:00:01 +0000] "GET /private/b HTTP/1.1" 200 5 "-" "Googlebot/2.1"
+`), 0o644)
+	sum := filepath.Join(dir, "summary.csv")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"logs", "-robots", robots, "-ip-ranges", "Google=" + ranges, "-summary", sum, "-progress", "never", log}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, _ := os.Open(sum)
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs[1:] {
+		got = append(got, r[0]+" verified="+r[12]+" forged="+r[13])
+	}
+	want := "Googlebot verified=1 forged=0|forged Googlebot verified=0 forged=1"
+	if strings.Join(got, "|") != want {
+		t.Errorf("summary %v, want %s (header %v)", got, want, recs[0])
+	}
+}

@@ -3,6 +3,7 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -855,5 +856,57 @@ func TestIPRanges(t *testing.T) {
 		[]byte(`66.249.66.1 - - [02/Mar/2026:10:00:00 +0000] "GET /x HTTP/1.1" 200 5 "-" "Googlebot/2.1"`+"\n"))
 	if len(res.Crawlers) != 1 || res.Crawlers[0].Unknown != 1 {
 		t.Errorf("an Identifier that cannot tell: %+v", res.Crawlers)
+	}
+}
+
+// TestLogsGzipStdinLongLines: a gzipped log (told by its bytes) and a log
+// on stdin give the rows of the plain file; a line longer than a block is
+// reported with its number and the lines after it are read.
+func TestLogsGzipStdinLongLines(t *testing.T) {
+	reqs := generateSite(6)
+	plain := writeCLF(reqs, time.UTC)
+	want, _ := runLogs(t, LogConfig{All: true}, plain)
+	strip := func(rows []LogRow) []LogRow {
+		for i := range rows {
+			rows[i].Input = ""
+		}
+		return rows
+	}
+	want = strip(want)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	got, _ := runLogs(t, LogConfig{All: true}, gz.Bytes())
+	if diff := cmp.Diff(want, strip(got)); diff != "" {
+		t.Errorf("gzipped (-plain +gzip):\n%s", diff)
+	}
+	got, _ = runLogs(t, LogConfig{All: true, Logs: []string{"-"}, Stdin: bytes.NewReader(gz.Bytes())})
+	if diff := cmp.Diff(want, strip(got)); diff != "" {
+		t.Errorf("stdin (-plain +stdin):\n%s", diff)
+	}
+
+	lines := bytes.SplitAfter(plain[:len(plain)-1], []byte("\n"))
+	long := append([]byte(`1.2.3.4 - - [02/Mar/2026:10:00:00 +0000] "GET /`), bytes.Repeat([]byte("a"), 3*logBlockSize)...)
+	long = append(long, " HTTP/1.1\" 200 5 \"-\" \"Googlebot/2.1\"\n"...)
+	var withLong []byte
+	for i, l := range lines {
+		withLong = append(withLong, l...)
+		if i == 100 {
+			withLong = append(withLong, long...)
+		}
+	}
+	withLong = append(withLong, '\n')
+	got, res := runLogs(t, LogConfig{All: true}, withLong)
+	if res.Malformed != 1 || len(res.Problems) != 1 || res.Problems[0].Line != 102 || !strings.Contains(res.Problems[0].Reason, "longer than") {
+		t.Fatalf("a long line 102: %d malformed, %+v", res.Malformed, res.Problems)
+	}
+	for i := range got {
+		if got[i].Line > 102 {
+			got[i].Line-- // the long line shifts the lines after it
+		}
+	}
+	if diff := cmp.Diff(want, strip(got)); diff != "" {
+		t.Errorf("with a long line (-plain +long):\n%s", diff)
 	}
 }

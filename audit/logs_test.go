@@ -910,3 +910,38 @@ func TestLogsGzipStdinLongLines(t *testing.T) {
 		t.Errorf("with a long line (-plain +long):\n%s", diff)
 	}
 }
+
+// TestClassifyUserAgents: the crawler a User-Agent names, by its product
+// token in the crawler table or the ai.robots.txt set, or by a name of
+// that set that is no product token.
+func TestClassifyUserAgents(t *testing.T) {
+	agents, err := Agents("crawlers,ai.robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := newLogJudge(siteHistory(t), agents, nil)
+	var c uaCache
+	for ua, want := range map[string]string{
+		"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.139 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)": "Googlebot",
+		"Googlebot-Image/1.0": "Googlebot-Image",
+		"Mozilla/5.0 (compatible; Google-InspectionTool/1.0;)":                                                   "Google-InspectionTool",
+		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot": "GPTBot",
+		"Mozilla/5.0 (compatible; AI2Bot/1.0; +https://www.allenai.org/crawler)":                                 "AI2Bot",
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36":  "",
+		"curl/8.5.0": "",
+		"-":          "",
+		"":           "",
+	} {
+		a, kept := j.classify(&c, ua)
+		got := ""
+		if a >= 0 {
+			got = agents[a].Name()
+		}
+		if got != want || kept != ua {
+			t.Errorf("%q: %q (kept %q), want %q", ua, got, kept, want)
+		}
+		if a2, _ := j.classify(&c, ua); a2 != a {
+			t.Errorf("%q: from the cache %d, then %d", ua, a, a2)
+		}
+	}
+}

@@ -214,8 +214,8 @@ type logJob struct {
 	firstLine int64
 	data      []byte
 	buf       *[]byte
-	parse     *lineParser
-	tooLong   int64 // a line before data was longer than logBlockSize
+	parse     lineParser // a copy: the reader decides the format of a log on its first line that is not blank
+	tooLong   int64      // a line before data was longer than logBlockSize
 	res       chan *logBlock
 }
 
@@ -827,7 +827,7 @@ func (st *logState) readLog(ctx context.Context, name string, pool *sync.Pool, d
 		if !decided {
 			lp.format = LogCLF // blank so far
 		}
-		job := &logJob{input: input, firstLine: line, data: data, buf: bp, parse: lp, tooLong: tooLong}
+		job := &logJob{input: input, firstLine: line, data: data, buf: bp, parse: *lp, tooLong: tooLong}
 		tooLong = 0
 		line += int64(bytes.Count(data, []byte{'\n'}))
 		if len(data) > 0 && data[len(data)-1] != '\n' {

@@ -945,3 +945,17 @@ func TestClassifyUserAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestLogsBlankStartThenJSON: a log whose first block is blank lines and
+// whose lines then are JSON is read as JSON, with any number of workers.
+func TestLogsBlankStartThenJSON(t *testing.T) {
+	reqs := generateSite(7)
+	want, _ := runLogs(t, LogConfig{All: true}, writeCaddy(reqs))
+	blank := bytes.Repeat([]byte("\n"), logBlockSize+10)
+	for _, workers := range []int{1, 3} {
+		got, res := runLogs(t, LogConfig{All: true, Workers: workers}, append(blank, writeCaddy(reqs)...))
+		if res.Malformed != 0 || len(got) != len(want) {
+			t.Errorf("workers %d: %d rows, %d malformed; want %d rows", workers, len(got), res.Malformed, len(want))
+		}
+	}
+}

@@ -18,7 +18,14 @@ import (
 // several goroutines at once, so it must be safe for concurrent use (and
 // should cache: a log holds many requests from one address). The verdict is
 // one of the Identity constants, or "" when it cannot tell (counted as
-// unknown). Without an Identifier, identity is not checked.
+// unknown). Without an Identifier, identity is not checked. [IPRanges] is
+// one that needs no network; a verifier that takes a whole request plugs in
+// through IdentifierFunc:
+//
+//	cfg.Identifier = audit.IdentifierFunc(func(ip netip.Addr, ua string, t time.Time) string {
+//		return string(v.Verify(ctx, verify.Request{IP: ip, Method: "GET",
+//			Header: http.Header{"User-Agent": {ua}}, Now: t}))
+//	})
 type Identifier interface {
 	Identify(ip netip.Addr, userAgent string, t time.Time) string
 }

@@ -166,4 +166,33 @@
 // costs only itself. An HTML body and a body longer than 500 KiB are
 // answered (as Google's parser reads them) and reported as notes. An input
 // of 0 bytes is reported as ProblemZero, which skips nothing.
+//
+// # Which crawlers ignored my robots.txt
+//
+// [RunLogs] (the command's "robotsaudit logs") replays a site's access logs
+// against its robots.txt history ([ReadRobotsHistory]: a manifest of
+// time, status and file; captures in a WARC or JSON Lines file; or one
+// file live all along) and judges each GET or HEAD of a known crawler
+// (its token read by robotstxt.ProductToken, looked up in the agents,
+// answered by the group its operator documents) with the target as
+// logged. RFC 9309 §2.4 lets a crawler keep a robots.txt up to 24 hours:
+// the versions in force at t are the one live at t−24h and every one that
+// went live in (t−24h, t]. A request is a violation when all of them
+// disallow it, grace when the one live at t does and another allows it,
+// and allowed otherwise; requests before the first version, a crawler's
+// other methods and its robots.txt fetches are counted, not judged; other
+// clients are counted. A row also says whether the crawler fetched
+// robots.txt in the 24 hours before (Google's crawlers share one fetch)
+// and whether it came sooner than its Crawl-delay after its previous
+// judged request. An [Identifier] splits forged crawlers apart.
+//
+// Logs are Combined Log Format or JSON Lines ([LogPresets] for nginx,
+// Caddy and Cloudflare), plain or gzipped, read in the order given; a line
+// that does not parse is reported with its file and line. The rows are
+// written as CSV, JSON Lines or Parquet; [WriteLogSummary] writes the
+// per-crawler summary, [WriteLogReport] a self-contained HTML report and
+// [WriteLogTable] a table for a terminal ([EscapeTerminal] on any text of
+// the log). Memory is per crawler and per version, not per line; workers
+// parse and judge blocks of lines side by side and the results are taken
+// back in order, so the output does not depend on their number.
 package audit

@@ -7,6 +7,7 @@
 // Usage:
 //
 //	robotsaudit [flags] INPUT...
+//	robotsaudit logs -robots HISTORY [flags] [LOG...]
 //
 // Exit status: 0 when every record was answered, 1 when some were skipped
 // (the problems are listed on stderr), 2 on a usage or output error, 3 when
@@ -48,6 +49,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "logs" {
+		return runLogs(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("robotsaudit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -71,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpuProf  = fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n")
+		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n       %s\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n", logsUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

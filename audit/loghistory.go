@@ -213,8 +213,8 @@ func (h *RobotsHistory) readCaptures(ctx context.Context, path, site string) ([]
 	}
 	var caps []capture
 	emit := func(c *Capture) {
-		key, ok := urlKey(c.URL)
-		if !ok || !isRobotsURL(key) {
+		key, err := urlKey(c.URL) // the reader has reported a URL with no origin
+		if err != nil || !isRobotsURL(key) {
 			return
 		}
 		origin, err := robotstxt.Origin(key)

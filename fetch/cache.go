@@ -27,8 +27,8 @@ type Options struct {
 	UserAgent string
 
 	// Agent is the crawler's product token, such as "Foobot": the name its
-	// robots.txt groups use, which [Cache.AllowedURL] and [Cache.DecideURL]
-	// choose rules for. "" means the token that
+	// robots.txt groups use, which every answer of the cache chooses rules
+	// for. "" means the token that
 	// [robotstxt.ProductToken] finds in UserAgent, so that
 	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot". A product
 	// token is made of letters, '-' and '_' only (RFC 9309 §2.2.1): a name
@@ -185,13 +185,25 @@ type Decision struct {
 // asked about an origin it does not hold or holds expired. Many goroutines
 // asking about one origin at once cause one fetch, which they all wait for.
 // A Cache is safe for concurrent use; create it with [NewCache].
+//
+// A Cache answers for one crawler: the identity its [Options] give
+// ([Cache.Agent], [Cache.UserAgent]). [Cache.For] gives a view of it that
+// answers for another agent.
 type Cache struct {
+	*core                 // the rules held, shared by every view of the cache
+	agent     string      // the product token the questions are for
+	userAgent string      // the User-Agent header a Transport sends
+	identErr  *AgentError // why agent is refused, or nil
+}
+
+// core is what the views of a Cache share: the origins' histories, the
+// fetches under way and the Store.
+type core struct {
 	f           fetcher
 	maxEntries  int
 	giveUpAfter time.Duration
 	timeout     time.Duration
 	retryWait   time.Duration // Options.MaxRetryWait; negative: no wait
-	identErr    *AgentError   // why the crawler's own token is refused, or nil
 	allowAll    *robotstxt.Robots
 
 	mu      sync.Mutex
@@ -237,7 +249,7 @@ func NewCache(o *Options) *Cache {
 	if o == nil {
 		o = &Options{}
 	}
-	c := &Cache{
+	c := &core{
 		f: fetcher{
 			client:    o.Client,
 			userAgent: o.userAgent(),
@@ -268,9 +280,9 @@ func NewCache(o *Options) *Cache {
 	if c.retryWait == 0 {
 		c.retryWait = DefaultMaxRetryWait
 	}
-	c.identErr = identityError(c.f.userAgent, c.f.agent)
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
-	return c
+	return &Cache{core: c, agent: c.f.agent, userAgent: c.f.userAgent,
+		identErr: identityError(c.f.userAgent, c.f.agent)}
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -280,24 +292,22 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// Allowed reports whether agent may fetch rawURL, by the rules in effect for
-// rawURL's origin (see [Cache.Rules]). The agent is a product token, such
-// as "Foobot", compared as [robotstxt.Robots.Allowed] does; anything else,
-// such as "Foobot/1.0" or a whole User-Agent header, would silently select
-// the global group, so it is refused with an [*AgentError]. The URL is
-// matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/" meets
-// the rule "Disallow: /ü/". [Cache.AllowedURL] asks for the crawler's own
-// token.
+// Allowed reports whether the crawler ([Cache.Agent]) may fetch rawURL,
+// by the rules in effect for rawURL's origin (see [Cache.Rules]). The URL
+// is matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/"
+// meets the rule "Disallow: /ü/". A crawler whose identity gives no
+// product token gets the [*AgentError] of [Cache.IdentityErr]; a tool that
+// asks for another agent asks [Cache.For] that agent.
 //
 // When rawURL's robots.txt is unreachable (429, 5xx, no answer) and no
 // good copy is held, the answer is false with a [*RetryError] (errors.Is
 // [ErrRetryLater]), never false with a nil error: the URL is not refused,
 // its answer is not known yet. Allowed first waits for the next fetch of
 // the robots.txt as [Cache.Check] does. Every answer of the Cache for a
-// URL (Allowed, AllowedURL, Decide, DecideURL, Check, ReadPage, PageOf, and
-// a [Transport]) says so with the same error.
-func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
-	d, err := c.Decide(ctx, agent, rawURL)
+// URL (Allowed, Decide, Check, ReadPage, PageOf, and a [Transport]) says
+// so with the same error.
+func (c *Cache) Allowed(ctx context.Context, rawURL string) (bool, error) {
+	d, err := c.Decide(ctx, rawURL)
 	return d.Allowed && err == nil, err
 }
 
@@ -305,13 +315,13 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // where the rules came from. With a [*RetryError], the Decision is filled
 // in all the same (Source Unreachable: everything disallowed until the
 // robots.txt answers).
-func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
-	d, err := c.decide(ctx, agent, rawURL)
+func (c *Cache) Decide(ctx context.Context, rawURL string) (Decision, error) {
+	d, err := c.decide(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
 	if d.Source == Unreachable {
-		return c.waitRefetch(ctx, agent, rawURL, d)
+		return c.waitRefetch(ctx, rawURL, d)
 	}
 	return d, nil
 }
@@ -321,16 +331,16 @@ func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, err
 // Unreachable) included, without waiting. A [Pacer] asks it, as it gives
 // such an origin its next turn when the robots.txt is asked again; so
 // does the sitemap walk, whose entries carry their Decision.
-func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
-	if !robotstxt.ValidAgent(agent) {
-		return Decision{}, c.agentError(agent)
+func (c *Cache) decide(ctx context.Context, rawURL string) (Decision, error) {
+	if c.identErr != nil {
+		return Decision{}, c.identErr
 	}
 	r, err := c.Rules(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
 	send := robotstxt.NormalizeURL(rawURL)
-	u := r.Robots.Usage(agent, send)
+	u := r.Robots.Usage(c.agent, send)
 	return Decision{Decision: u.Decision, Rules: r, Usage: u, URL: send}, nil
 }
 
@@ -353,15 +363,15 @@ func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, err
 //
 // A [Transport] asks the same question of every request it sends.
 func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
-	d, err := c.check(ctx, c.f.agent, rawURL)
+	d, err := c.check(ctx, rawURL)
 	return d.URL, err
 }
 
-// check is Check for agent: Decide, with a disallow as an error.
-func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
-	d, err := c.Decide(ctx, agent, rawURL)
+// check is Check with the Decision: Decide, with a disallow as an error.
+func (c *Cache) check(ctx context.Context, rawURL string) (Decision, error) {
+	d, err := c.Decide(ctx, rawURL)
 	if err == nil && !d.Allowed {
-		err = disallowedError(d, agent)
+		err = disallowedError(d, c.agent)
 	}
 	return d, err
 }
@@ -373,7 +383,7 @@ func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, erro
 // found; the wait, the fetch included, ends at the bound. It answers with
 // a [*RetryError] when the fetch is due later, or finds the robots.txt
 // unreachable again, or has not ended by the bound.
-func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decision) (Decision, error) {
+func (c *Cache) waitRefetch(ctx context.Context, rawURL string, d Decision) (Decision, error) {
 	at, _ := retryAt(d.Latest)
 	now := c.f.now()
 	bound := c.retryWait
@@ -392,7 +402,7 @@ func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decisio
 	case <-wctx.Done():
 		return d, retryError(d, ctx.Err())
 	}
-	d2, err := c.decide(wctx, agent, rawURL)
+	d2, err := c.decide(wctx, rawURL)
 	switch {
 	case err != nil && wctx.Err() != nil:
 		// The bound or ctx ended during the fetch: d still stands.
@@ -423,24 +433,31 @@ func pausing(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
-// Agent returns the crawler's product token: Options.Agent, or the token
-// found in Options.UserAgent, or "" when neither gives one. It need not be
-// valid: a question for it then fails with the [*AgentError] that
+// Agent returns the product token the cache answers for: Options.Agent,
+// or the token found in Options.UserAgent, or "" when neither gives one;
+// for a view made by [Cache.For], the agent given. It need not be valid: a
+// question for it then fails with the [*AgentError] that
 // [Cache.IdentityErr] returns.
 func (c *Cache) Agent() string {
-	return c.f.agent
+	return c.agent
 }
 
-// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
-// for the crawler's own product token, [Cache.Agent].
-func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
-	return c.Allowed(ctx, c.f.agent, rawURL)
-}
-
-// DecideURL is [Cache.Decide] for the crawler's own product token,
-// [Cache.Agent].
-func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
-	return c.Decide(ctx, c.f.agent, rawURL)
+// For returns a view of c that answers for agent, a product token such as
+// "Googlebot", instead of the crawler's own: a tool that asks what another
+// crawler may fetch, or paces or sends requests as it would, asks the
+// view. The view shares c's rules, fetches and Store: its robots.txt
+// fetches are c's, made with c's User-Agent header. A [Transport] over the
+// view sends agent as the User-Agent header. The agent is compared as
+// [robotstxt.Robots.Allowed] does; anything but a product token, such as
+// "Foobot/1.0" or a whole User-Agent header, would silently select the
+// global group, so every question of the view fails with an [*AgentError]
+// ([Cache.IdentityErr] returns it).
+func (c *Cache) For(agent string) *Cache {
+	v := &Cache{core: c.core, agent: agent, userAgent: agent}
+	if !robotstxt.ValidAgent(agent) {
+		v.identErr = newAgentError(agent)
+	}
+	return v
 }
 
 // Rules returns the rules in effect for rawURL's origin, fetching its
@@ -450,7 +467,8 @@ func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) 
 // URL (a *robotstxt.URLError), or when ctx ends before the fetch does (the
 // ctx error). An unreachable robots.txt with no good copy is no error here:
 // Rules tells it by Source (Unreachable), while the answers for a URL
-// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch runs apart from the caller's ctx, bounded by
+// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch
+// runs apart from the caller's ctx, bounded by
 // Options.Timeout, so that one caller giving up fails no one else.
 func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	origin, err := httpOrigin(rawURL)

@@ -13,9 +13,10 @@
 //   - A [Transport] is an http.RoundTripper that refuses the requests
 //     robots.txt disallows, and with a Pacer waits for each one's turn.
 //
-// One line makes an http.Client obey robots.txt:
+// Two lines make an http.Client obey robots.txt:
 //
-//	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
+//	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+//	client := &http.Client{Transport: fetch.NewTransport(nil, cache)}
 //	_, err := client.Get("https://example.com/private/x")
 //	if errors.Is(err, fetch.ErrDisallowed) { ... }
 //

@@ -240,7 +240,7 @@ func (c *Cache) PageOf(ctx context.Context, rawURL string, h http.Header, body [
 
 // page gathers what the header and robots.txt say.
 func (c *Cache) page(ctx context.Context, rawURL string, h http.Header) (*Page, error) {
-	d, err := c.DecideURL(ctx, rawURL)
+	d, err := c.Decide(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}

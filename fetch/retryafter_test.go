@@ -63,7 +63,7 @@ func TestRobotsRetryAfter(t *testing.T) {
 			defer cancel()
 			start := time.Now()
 			req, _ := http.NewRequestWithContext(short, http.MethodGet, "http://down.example/x", nil)
-			_, err = NewTransport(sites, "", cache).RoundTrip(req)
+			_, err = NewTransport(sites, cache).RoundTrip(req)
 			var re *RetryError
 			if !errors.As(err, &re) || !errors.Is(err, ErrRetryLater) || errors.Is(err, ErrDisallowed) ||
 				re.Status != tt.answer.Status || !re.When.Equal(again) || time.Since(start) != 0 {
@@ -97,7 +97,7 @@ func TestUnreachableWaitsForRefetch(t *testing.T) {
 		}, nil)
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 		pacer := NewPacer(&PacerOptions{Cache: cache, Delay: -1})
-		client := &http.Client{Transport: NewTransport(sites, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+		client := &http.Client{Transport: NewTransport(sites, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 		ctx := context.Background()
 		if _, err := cache.Rules(ctx, "http://down.example/"); err != nil {
 			t.Fatal(err)

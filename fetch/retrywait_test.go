@@ -154,7 +154,7 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 // RetryError rather than holding it for RetryTTL.
 func TestTransportWaitBound(t *testing.T) {
 	srv := newRobotsServer(t, busy(""))
-	client := &http.Client{Transport: NewTransport(nil, "Foobot/1.0", nil)}
+	client := &http.Client{Transport: NewTransport(nil, NewCache(&Options{UserAgent: "Foobot/1.0"}))}
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() {

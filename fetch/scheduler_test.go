@@ -83,7 +83,7 @@ func TestSchedulerServesFreeTurns(t *testing.T) {
 			"b.example": {Body: "User-agent: *\nCrawl-delay: 1\nDisallow: /no\n"},
 		}, pages)
 		p := newPacer(sites, PacerOptions{})
-		client := &http.Client{Transport: NewTransport(sites, "", p.cache).WithPacer(p)}
+		client := &http.Client{Transport: NewTransport(sites, p.cache).WithPacer(p)}
 		s := NewScheduler(p)
 		for _, u := range []string{"http://a.example/1", "http://a.example/2", "http://a.example/3", "http://a.example/4", "http://a.example/5",
 			"http://b.example/1", "http://b.example/no", "http://b.example/2", "http://b.example/3", "http://b.example/4", "http://b.example/5"} {

@@ -40,13 +40,13 @@ type SitemapOptions struct {
 	// the same Cache and paced as its pages are, so that sitemaps are
 	// fetched under its identity, at its pace, and only where the
 	// robots.txt of the sitemap's own host allows. Nil means
-	// NewTransport(nil, "", Cache).
+	// NewTransport(nil, Cache).
 	Transport *Transport
 
 	// Decide, when set, has each entry carry the crawler's decision for
-	// its URL ([Cache.DecideURL]): allowed or not, and the deciding line.
+	// its URL ([Cache.Decide]): allowed or not, and the deciding line.
 	// An entry whose robots.txt is unreachable stops no walk: its
-	// Decision says so by its Source, at once, where DecideURL would wait
+	// Decision says so by its Source, at once, where Decide would wait
 	// and return a [*RetryError].
 	Decide bool
 
@@ -172,7 +172,7 @@ func newWalker(o *SitemapOptions) *walker {
 		w.o.Cache = NewCache(nil)
 	}
 	if w.o.Transport == nil {
-		w.o.Transport = NewTransport(nil, "", w.o.Cache)
+		w.o.Transport = NewTransport(nil, w.o.Cache)
 	}
 	if w.o.MaxSitemaps <= 0 {
 		w.o.MaxSitemaps = DefaultMaxSitemaps
@@ -398,7 +398,7 @@ func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader,
 		}
 		se := SitemapEntry{Entry: e}
 		if w.o.Decide {
-			d, err := w.o.Cache.decide(ctx, w.o.Cache.Agent(), e.Loc)
+			d, err := w.o.Cache.decide(ctx, e.Loc)
 			if err != nil {
 				return false, err
 			}

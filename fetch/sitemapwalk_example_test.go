@@ -34,7 +34,7 @@ func ExampleWalkSitemaps() {
 	defer site.Close()
 
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
-	transport := fetch.NewTransport(nil, "", cache)
+	transport := fetch.NewTransport(nil, cache)
 	walk := fetch.WalkSitemaps(context.Background(), site.URL, &fetch.SitemapOptions{
 		Cache: cache, Transport: transport, Decide: true,
 		OnFinding: func(f sitemap.Finding) { fmt.Println("finding:", f.Code, f.URL) },

@@ -60,7 +60,7 @@ func TestCrawlerFollowsSitemaps(t *testing.T) {
 			// The README's crawler.
 			cache := fetch.NewCache(&fetch.Options{UserAgent: ua})
 			pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: 5 * time.Millisecond})
-			transport := fetch.NewTransport(nil, "", cache).WithPacer(pacer)
+			transport := fetch.NewTransport(nil, cache).WithPacer(pacer)
 			client := &http.Client{Transport: transport, Timeout: 10 * time.Second}
 
 			refused := 0

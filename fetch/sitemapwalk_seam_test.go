@@ -66,7 +66,7 @@ func TestSitemapDecisionIsTransport(t *testing.T) {
 				mu.Unlock()
 			}))
 		cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-		transport := fetch.NewTransport(sites, "", cache)
+		transport := fetch.NewTransport(sites, cache)
 		client := &http.Client{Transport: transport}
 		ctx := context.Background()
 		for e, err := range fetch.WalkSitemaps(ctx, "https://example.com/", &fetch.SitemapOptions{Cache: cache, Transport: transport, Decide: true}) {

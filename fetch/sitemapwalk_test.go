@@ -652,7 +652,7 @@ func TestWalkCrossHostsCapped(t *testing.T) {
 	}
 	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 	res := walkSite(t, "https://maps.example/sitemap.xml", fetch.SitemapOptions{
-		Cache: cache, Transport: fetch.NewTransport(sites, "", cache), MaxCrossHosts: 5})
+		Cache: cache, Transport: fetch.NewTransport(sites, cache), MaxCrossHosts: 5})
 	asked := 0
 	for i := range 50 {
 		asked += sites.Fetches(fmt.Sprintf("host%d.example", i))

@@ -82,7 +82,7 @@ func TestStoreRefusesUnbound(t *testing.T) {
 			store.put(origin, tt.value(origin))
 			var evs events
 			c := NewCache(&Options{Client: srv.Client(), Agent: "Foobot", Store: store, StoreKey: tt.key, OnFetch: evs.add})
-			ok, err := c.Allowed(context.Background(), "Foobot", origin+"/x")
+			ok, err := c.For("Foobot").Allowed(context.Background(), origin+"/x")
 			if !ok || err != nil || s.fetches.Load() != 1 {
 				t.Errorf("Allowed(/x) = %v, %v after %d fetches; want the origin's own rules, fetched", ok, err, s.fetches.Load())
 			}
@@ -110,7 +110,7 @@ func TestStoreKeyShared(t *testing.T) {
 	a := NewCache(&Options{Client: srv.Client(), Agent: "Foobot", Store: store, StoreKey: key})
 	b := NewCache(&Options{Client: srv.Client(), UserAgent: "foobot/2.0", Store: store, StoreKey: key})
 	for _, c := range []*Cache{a, b} {
-		if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+		if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 			t.Fatal(ok, err)
 		}
 		idle(t, c)
@@ -170,7 +170,7 @@ func TestStoreLeaseChangesHands(t *testing.T) {
 		c := NewCache(&Options{Client: srv.Client(), Store: store, LeaseTTL: leaseTTL, StoreTimeout: 100 * time.Millisecond})
 		caches = append(caches, c)
 		wg.Go(func() {
-			if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+			if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 				t.Errorf("Allowed = %v, %v", ok, err)
 			}
 		})
@@ -199,7 +199,7 @@ func TestStoreWaitGivesUp(t *testing.T) {
 	stuck := stuckLease{store}
 	c := NewCache(&Options{Client: srv.Client(), Store: stuck, LeaseTTL: 100 * time.Millisecond, StoreTimeout: 200 * time.Millisecond})
 	start := time.Now()
-	if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+	if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	if d := time.Since(start); d > 2*time.Second || s.fetches.Load() != 1 || c.Stats().StoreGaveUp != 1 {
@@ -239,13 +239,13 @@ func TestFlush(t *testing.T) {
 	if err := c.Flush(ctx); err != nil {
 		t.Errorf("Flush of an idle cache: %v", err)
 	}
-	c.Allowed(ctx, "Foobot", "http://a.test/x")
+	c.For("Foobot").Allowed(ctx, "http://a.test/x")
 	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
 	if err := c.Flush(short); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Flush with a save under way and a 10ms context: %v", err)
 	}
-	c.Allowed(ctx, "Foobot", "http://b.test/x") // answers before its save
+	c.For("Foobot").Allowed(ctx, "http://b.test/x") // answers before its save
 	if err := c.Flush(ctx); err != nil || store.saved.Load() != 2 || c.Stats().InFlight != 0 {
 		t.Errorf("Flush = %v with %d saves done, %d in flight; want both saves done", err, store.saved.Load(), c.Stats().InFlight)
 	}
@@ -271,7 +271,7 @@ func TestFetchEventOrigin(t *testing.T) {
 	_, srv := newSite(t, disallowX)
 	var evs events
 	c := NewCache(&Options{Client: srv.Client(), OnFetch: evs.add})
-	c.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	c.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	ev := evs.last(t, c)
 	if want := ev.Scheme + "://" + ev.Host + ":" + strconv.Itoa(ev.Port); want != srv.URL {
 		t.Errorf("event origin parts %q, %q, %d; want those of %s", ev.Scheme, ev.Host, ev.Port, srv.URL)

@@ -17,25 +17,26 @@ import (
 // disallow while the file is unreachable; that is a reason to wait, not an
 // answer about the URL, and a caller that reads (false, nil) drops URLs a
 // site allows. Check and the Transport said so already; Allowed,
-// AllowedURL, Decide, DecideURL, ReadPage and PageOf answered (false, nil).
+// Decide (for the cache's agent and a view's), ReadPage and PageOf
+// answered (false, nil).
 func TestUnreachableAnswers(t *testing.T) {
 	type answer func(ctx context.Context, c *Cache, u string) (allowed bool, err error)
 	methods := []struct {
 		name string
 		ask  answer
 	}{
+		{"For.Allowed", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			return c.For("Foobot").Allowed(ctx, u)
+		}},
 		{"Allowed", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			return c.Allowed(ctx, "Foobot", u)
+			return c.Allowed(ctx, u)
 		}},
-		{"AllowedURL", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			return c.AllowedURL(ctx, u)
-		}},
-		{"Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			d, err := c.Decide(ctx, "Foobot", u)
+		{"For.Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			d, err := c.For("Foobot").Decide(ctx, u)
 			return d.Allowed, err
 		}},
-		{"DecideURL", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			d, err := c.DecideURL(ctx, u)
+		{"Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			d, err := c.Decide(ctx, u)
 			return d.Allowed, err
 		}},
 		{"Check", func(ctx context.Context, c *Cache, u string) (bool, error) {
@@ -54,7 +55,7 @@ func TestUnreachableAnswers(t *testing.T) {
 		}},
 		{"Transport", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-			resp, err := NewTransport(nil, "", c).RoundTrip(req)
+			resp, err := NewTransport(nil, c).RoundTrip(req)
 			if resp != nil {
 				resp.Body.Close()
 			}
@@ -126,8 +127,8 @@ func TestAllowedWaitsAsCheck(t *testing.T) {
 	srv.mu.Lock()
 	srv.answer = func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "User-agent: *\nDisallow: /no\n") }
 	srv.mu.Unlock()
-	ok, err := cache.AllowedURL(context.Background(), srv.URL+"/yes")
+	ok, err := cache.Allowed(context.Background(), srv.URL+"/yes")
 	if !ok || err != nil || srv.count() != 2 {
-		t.Errorf("AllowedURL = %v, %v after %d fetches; want true, nil on the refetched file", ok, err, srv.count())
+		t.Errorf("Allowed = %v, %v after %d fetches; want true, nil on the refetched file", ok, err, srv.count())
 	}
 }

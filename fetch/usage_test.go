@@ -32,7 +32,7 @@ func TestCacheDecideUsage(t *testing.T) {
 		{"/open/x", robotstxt.PrefYes, 4, robotstxt.PrefNo},
 		{"/private/x", robotstxt.PrefNotCrawlable, 0, robotstxt.PrefNotCrawlable},
 	} {
-		d, err := c.Decide(context.Background(), "Foobot", srv.URL+tt.path)
+		d, err := c.For("Foobot").Decide(context.Background(), srv.URL+tt.path)
 		if err != nil {
 			t.Fatal(err)
 		}

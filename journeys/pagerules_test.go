@@ -67,7 +67,7 @@ func TestCollyPageRules(t *testing.T) {
 	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 
 	c := colly.NewCollector(colly.UserAgent("Foobot/1.0 (+https://foo.example/bot)"))
-	c.WithTransport(fetch.NewTransport(http.DefaultTransport, "", cache))
+	c.WithTransport(fetch.NewTransport(http.DefaultTransport, cache))
 
 	var mu sync.Mutex
 	indexed := map[string]*fetch.Page{}

@@ -84,7 +84,7 @@ func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
 	cache := fetch.NewCache(&fetch.Options{Client: client, UserAgent: header, Agent: token})
 	ctx := context.Background()
 	// robots.txt first, as a crawler asks before it fetches.
-	if _, err := cache.DecideURL(ctx, url); err != nil {
+	if _, err := cache.Decide(ctx, url); err != nil {
 		return nil, 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

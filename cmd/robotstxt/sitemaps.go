@@ -85,7 +85,7 @@ func (c *cli) sitemaps(args []string) int {
 	}
 	cache := fetch.NewCache(&fetch.Options{UserAgent: header, Agent: token})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: *delay})
-	transport := fetch.NewTransport(http.DefaultTransport, "", cache).WithPacer(pacer)
+	transport := fetch.NewTransport(http.DefaultTransport, cache).WithPacer(pacer)
 
 	s := &sitemapsRun{c: c, asJSON: *asJSON, progress: *progress, byCode: map[sitemap.Code]int{}}
 	if s.asJSON {

@@ -169,7 +169,7 @@ func ExampleSites() {
 	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	ctx := context.Background()
 	for _, u := range []string{"http://example.com/", "http://example.com/private/x", "http://down.example/"} {
-		d, err := cache.DecideURL(ctx, u)
+		d, err := cache.Decide(ctx, u)
 		fmt.Println(u, d.Allowed, d.Source, err)
 	}
 	fmt.Println("robots.txt requests to example.com:", sites.Fetches("example.com"))

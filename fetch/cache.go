@@ -149,9 +149,9 @@ func (s Source) String() string {
 	return "Source(?)"
 }
 
-// Rules are the robots.txt rules in effect for an origin and how they were
-// obtained.
-type Rules struct {
+// File is the robots.txt in effect for an origin: its rules, and how they
+// were obtained.
+type File struct {
 	// Robots holds the rules; never nil.
 	Robots *robotstxt.Robots
 	// Source tells where they came from.
@@ -163,15 +163,17 @@ type Rules struct {
 	Latest *Result
 }
 
-// Decision is the answer of [Cache.Decide]: the core decision for the URL,
-// and the rules that gave it.
+// Decision is the answer of [Cache.Decide] for a URL: may it be fetched,
+// by which line and rule, the robots.txt that said so, and the URL to
+// send. Each fact is held once: d.Allowed, d.Line and d.Rule are those of
+// d.Decision; d.Robots and d.Source those of d.File; [Decision.Usage]
+// adds the usage preferences to d.Decision.
 type Decision struct {
+	// Decision is the answer for the URL: allowed or not, and the deciding
+	// line and rule.
 	robotstxt.Decision
-	Rules
-	// Usage is what the rules say about the use of the URL: its
-	// Content-Usage and Content-Signal preferences (see
-	// [robotstxt.Robots.Usage]); its Decision is the one above.
-	Usage robotstxt.Usage
+	// File is the robots.txt the answer came from, and where it came from.
+	File
 	// URL is the URL to send: the URL asked about as
 	// [robotstxt.NormalizeURL] writes it, the form the rules answered for
 	// and the form a [Transport] puts on the wire. A crawler that sends
@@ -179,6 +181,17 @@ type Decision struct {
 	// net/http may send otherwise (raw spaces and UTF-8 in the query, a
 	// path with '|' escaped anew).
 	URL string
+
+	prefs robotstxt.Usage // the preferences; its Decision is the one above
+}
+
+// Usage returns what the rules say about the use of the URL: the answer
+// (d.Decision) and its Content-Usage and Content-Signal preferences, as
+// [robotstxt.Robots.Usage] gives them.
+func (d Decision) Usage() robotstxt.Usage {
+	u := d.prefs
+	u.Decision = d.Decision
+	return u
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
@@ -293,7 +306,7 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // Allowed reports whether the crawler ([Cache.Agent]) may fetch rawURL,
-// by the rules in effect for rawURL's origin (see [Cache.Rules]). The URL
+// by the rules in effect for rawURL's origin (see [Cache.File]). The URL
 // is matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/"
 // meets the rule "Disallow: /ü/". A crawler whose identity gives no
 // product token gets the [*AgentError] of [Cache.IdentityErr]; a tool that
@@ -335,13 +348,15 @@ func (c *Cache) decide(ctx context.Context, rawURL string) (Decision, error) {
 	if c.identErr != nil {
 		return Decision{}, c.identErr
 	}
-	r, err := c.Rules(ctx, rawURL)
+	r, err := c.File(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
 	send := robotstxt.NormalizeURL(rawURL)
 	u := r.Robots.Usage(c.agent, send)
-	return Decision{Decision: u.Decision, Rules: r, Usage: u, URL: send}, nil
+	prefs := u
+	prefs.Decision = robotstxt.Decision{}
+	return Decision{Decision: u.Decision, File: r, URL: send, prefs: prefs}, nil
 }
 
 // Check is the question a crawler asks right before it sends a request
@@ -460,20 +475,20 @@ func (c *Cache) For(agent string) *Cache {
 	return v
 }
 
-// Rules returns the rules in effect for rawURL's origin, fetching its
-// robots.txt first if the cache holds none or an expired one.
+// File returns the robots.txt in effect for rawURL's origin, fetching it
+// first if the cache holds none or an expired one.
 //
 // The error is non-nil only when rawURL is not an absolute http or https
 // URL (a *robotstxt.URLError), or when ctx ends before the fetch does (the
 // ctx error). An unreachable robots.txt with no good copy is no error here:
-// Rules tells it by Source (Unreachable), while the answers for a URL
+// File tells it by Source (Unreachable), while the answers for a URL
 // ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch
 // runs apart from the caller's ctx, bounded by
 // Options.Timeout, so that one caller giving up fails no one else.
-func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
+func (c *Cache) File(ctx context.Context, rawURL string) (File, error) {
 	origin, err := httpOrigin(rawURL)
 	if err != nil {
-		return Rules{}, err
+		return File{}, err
 	}
 	c.mu.Lock()
 	now := c.f.now()
@@ -502,7 +517,7 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	case <-f.done:
 		return c.rules(f.state, c.f.now()), nil
 	case <-ctx.Done():
-		return Rules{}, ctx.Err()
+		return File{}, ctx.Err()
 	}
 }
 
@@ -614,19 +629,19 @@ func (s *state) record(res *Result) {
 	s.latest = res
 }
 
-// rules returns the rules in effect at now for an origin with history s: the
+// rules returns the file in effect at now for an origin with history s: the
 // latest answer; else the last good one; else disallow everything, until
 // the origin has been unreachable for more than giveUpAfter.
-func (c *Cache) rules(s state, now time.Time) Rules {
+func (c *Cache) rules(s state, now time.Time) File {
 	switch {
 	case !s.latest.Unreachable():
-		return Rules{Robots: s.latest.Robots, Source: Fresh, Result: s.latest, Latest: s.latest}
+		return File{Robots: s.latest.Robots, Source: Fresh, Result: s.latest, Latest: s.latest}
 	case s.good != nil:
-		return Rules{Robots: s.good.Robots, Source: Stale, Result: s.good, Latest: s.latest}
+		return File{Robots: s.good.Robots, Source: Stale, Result: s.good, Latest: s.latest}
 	case now.Sub(s.failingSince) > c.giveUpAfter:
-		return Rules{Robots: c.allowAll, Source: GaveUp, Result: s.latest, Latest: s.latest}
+		return File{Robots: c.allowAll, Source: GaveUp, Result: s.latest, Latest: s.latest}
 	}
-	return Rules{Robots: s.latest.Robots, Source: Unreachable, Result: s.latest, Latest: s.latest}
+	return File{Robots: s.latest.Robots, Source: Unreachable, Result: s.latest, Latest: s.latest}
 }
 
 // Len returns the number of origins the cache holds.

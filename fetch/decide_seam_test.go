@@ -84,13 +84,13 @@ func TestCacheDecideIsUsage(t *testing.T) {
 				t.Fatalf("Decide(%s, %q): %v", agent, raw, err)
 			}
 			u := want.Usage(agent, robotstxt.NormalizeURL(raw))
-			if d.Decision != u.Decision || d.Usage != u {
-				t.Fatalf("file %q, agent %s, URL %q: Cache.Decide %+v, usage %+v; the core on what was read: %+v", body[:min(len(body), 300)], agent, raw, d.Decision, d.Usage, u)
+			if d.Decision != u.Decision || d.Usage() != u {
+				t.Fatalf("file %q, agent %s, URL %q: Cache.Decide %+v, usage %+v; the core on what was read: %+v", body[:min(len(body), 300)], agent, raw, d.Decision, d.Usage(), u)
 			}
 			if agent == "Foobot" {
 				own, err := cache.Decide(context.Background(), raw)
-				if err != nil || own.Usage != d.Usage {
-					t.Fatalf("URL %q: Decide %+v, %v; Decide for Foobot %+v", raw, own.Usage, err, d.Usage)
+				if err != nil || own.Usage() != d.Usage() {
+					t.Fatalf("URL %q: Decide %+v, %v; Decide for Foobot %+v", raw, own.Usage(), err, d.Usage())
 				}
 			}
 		}

@@ -168,8 +168,8 @@ func Example_politeCrawler() {
 	fmt.Println("crawling as", cache.Agent())
 
 	ctx := context.Background()
-	rules, _ := cache.Rules(ctx, shopSrv.URL)
-	for _, s := range rules.Sitemaps() {
+	file, _ := cache.File(ctx, shopSrv.URL)
+	for _, s := range file.Sitemaps() {
 		fmt.Println("shop sitemap:", strings.TrimPrefix(s, shopSrv.URL))
 	}
 

@@ -88,7 +88,7 @@
 // old (a 2xx or a 4xx answer counts as good); with none, everything is
 // disallowed, until the origin has been unreachable for more than 30 days
 // (Options.GiveUpAfter), when everything is allowed (RFC 9309 §2.3.1.4).
-// [Rules.Source] tells which case applies. A URL asked about with
+// [File.Source] tells which case applies. A URL asked about with
 // [Cache.Allowed], [Cache.Decide], [Cache.Check] or the other answers of
 // the cache, or sent through a [Transport], is not refused for an origin
 // that is unreachable with no good copy: the answer waits for the next

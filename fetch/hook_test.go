@@ -170,7 +170,7 @@ func TestPut(t *testing.T) {
 	if err := c.Put(dated); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := c.Rules(ctx, "http://dated.test/"); err != nil || r.Result.TTL != time.Hour || !r.Result.Expires.Equal(dated.Expires) {
+	if r, err := c.File(ctx, "http://dated.test/"); err != nil || r.Result.TTL != time.Hour || !r.Result.Expires.Equal(dated.Expires) {
 		t.Errorf("Put with Expires and no TTL kept %+v, %v; want TTL = Expires-Fetched = 1h", r.Result, err)
 	}
 	for _, tt := range []struct {

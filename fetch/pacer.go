@@ -200,7 +200,7 @@ func NewPacer(o *PacerOptions) *Pacer {
 //     when ctx ends first (a turn that came at that moment is spent);
 //   - a [*DisallowedError] when the rules disallow rawURL: no turn is
 //     spent on it;
-//   - the errors of [Cache.Rules] when the rules cannot be read, such as
+//   - the errors of [Cache.File] when the rules cannot be read, such as
 //     ctx's error while the robots.txt is fetched, or a *robotstxt.URLError
 //     for a URL that is not an absolute http or https URL;
 //   - an [*AgentError] when the agent is not a product token.

@@ -39,7 +39,7 @@ import (
 //		}
 //		r.Ctx.Put("follow", page.MayFollow())
 //		if page.IndexContent(time.Now()).May {
-//			index(r.Request.URL, r.Body, page.Rules.SnippetLimit())
+//			index(r.Request.URL, r.Body, page.Tags.SnippetLimit())
 //		}
 //	})
 //	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
@@ -58,13 +58,13 @@ type Page struct {
 	URL string
 	// Agent is the product token the answers are for: the Cache's.
 	Agent string
-	// Robots is robots.txt's answer for URL: may it be fetched, the
+	// RobotsTxt is robots.txt's answer for URL: may it be fetched, the
 	// deciding line, and its usage preferences.
-	Robots Decision
+	RobotsTxt Decision
 	// Header holds the rules of the X-Robots-Tag and Robots-Tag headers;
-	// Meta those of the robots meta tags, read as MetaScan says. Rules is
-	// both added up: the rules in effect.
-	Header, Meta, Rules pagerules.Rules
+	// Meta those of the robots meta tags, read as MetaScan says. Tags is
+	// both added up: the rules of the page's robots tags in effect.
+	Header, Meta, Tags pagerules.Rules
 	// HTML reports whether the page is HTML, and so was read for meta
 	// tags: its Content-Type read as [pagerules.ReadContentType] reads it,
 	// as a browser does. A malformed Content-Type is read all the same,
@@ -88,15 +88,16 @@ type PageAnswer struct {
 	// May is the answer.
 	May bool
 	// RobotsTxt reports whether robots.txt decided, by disallowing the
-	// URL; Line is then the deciding line of Page.Robots, 0 when none
+	// URL; Line is then the deciding line of Page.RobotsTxt, 0 when none
 	// decided (an unreachable robots.txt disallows everything, RFC 9309
 	// §2.3.1.4).
 	RobotsTxt bool
 	Line      int
-	// Rule is the page's rule that decided, NoIndex or UnavailableAfter,
-	// and Origin where it was written: an X-Robots-Tag or Robots-Tag line,
-	// or a meta tag. Origin is the zero Origin when no page rule decided.
-	Rule   pagerules.Rule
+	// Tag is the rule of the page's robots tags that decided, NoIndex or
+	// UnavailableAfter, and Origin where it was written: an X-Robots-Tag or
+	// Robots-Tag line, or a meta tag. Origin is the zero Origin when no
+	// such rule decided.
+	Tag    pagerules.Rule
 	Origin pagerules.Origin
 
 	robots string // the robots.txt signal, as Source names it
@@ -126,7 +127,7 @@ func (a PageAnswer) Source() string {
 // content), no when the page's rules say noindex or an unavailable_after
 // date has passed, yes otherwise. The answer says which signal decided.
 func (p *Page) IndexContent(now time.Time) PageAnswer {
-	if !p.Robots.Allowed {
+	if !p.RobotsTxt.Allowed {
 		return p.robotsAnswer(false)
 	}
 	return p.rulesAnswer(now)
@@ -139,7 +140,7 @@ func (p *Page) IndexContent(now time.Time) PageAnswer {
 // so the answer is yes, decided by robots.txt; for a page the crawler may
 // fetch, a noindex or a passed unavailable_after removes it.
 func (p *Page) ShowURL(now time.Time) PageAnswer {
-	if !p.Robots.Allowed {
+	if !p.RobotsTxt.Allowed {
 		return p.robotsAnswer(true)
 	}
 	return p.rulesAnswer(now)
@@ -147,20 +148,20 @@ func (p *Page) ShowURL(now time.Time) PageAnswer {
 
 // robotsAnswer is the answer may when robots.txt disallows the page.
 func (p *Page) robotsAnswer(may bool) PageAnswer {
-	return PageAnswer{May: may, RobotsTxt: true, Line: p.Robots.Line, robots: robotsSignal(&p.Robots)}
+	return PageAnswer{May: may, RobotsTxt: true, Line: p.RobotsTxt.Line, robots: robotsSignal(&p.RobotsTxt)}
 }
 
 // rulesAnswer is the answer of the page's rules, for a page robots.txt
 // allows: both questions have one answer then.
 func (p *Page) rulesAnswer(now time.Time) PageAnswer {
-	if p.Rules.MayIndex(now) {
+	if p.Tags.MayIndex(now) {
 		return PageAnswer{May: true}
 	}
 	x := pagerules.NoIndex
-	if !p.Rules.Has(x) {
+	if !p.Tags.Has(x) {
 		x = pagerules.UnavailableAfter
 	}
-	return PageAnswer{Rule: x, Origin: p.Rules.Origin(x)}
+	return PageAnswer{Tag: x, Origin: p.Tags.Origin(x)}
 }
 
 // robotsSignal names robots.txt's disallow of d: its line and rule, or why
@@ -187,7 +188,7 @@ func (p *Page) MayIndex(now time.Time) bool {
 
 // MayFollow reports whether the page's links may be followed: robots.txt
 // allows fetching it and no nofollow applies.
-func (p *Page) MayFollow() bool { return p.Robots.Allowed && p.Rules.MayFollow() }
+func (p *Page) MayFollow() bool { return p.RobotsTxt.Allowed && p.Tags.MayFollow() }
 
 // ReadPage answers for a response the crawler got, without taking its body
 // from it: it reads at most pagerules.DefaultHeadLimit bytes of an HTML
@@ -245,9 +246,9 @@ func (c *Cache) page(ctx context.Context, rawURL string, h http.Header) (*Page, 
 		return nil, err
 	}
 	ct := pagerules.ReadContentType(h)
-	p := &Page{URL: rawURL, Agent: c.Agent(), Robots: d, HTML: ct.HTML, malformedType: ct.Malformed}
+	p := &Page{URL: rawURL, Agent: c.Agent(), RobotsTxt: d, HTML: ct.HTML, malformedType: ct.Malformed}
 	p.Header.AddHeader(h, p.Agent)
-	p.Usage = pagerules.JoinUsage(d.Usage, h)
+	p.Usage = pagerules.JoinUsage(d.Usage(), h)
 	return p, nil
 }
 
@@ -260,21 +261,21 @@ func (p *Page) readMeta(body io.Reader) error {
 
 // finish adds the rules up and writes the warnings.
 func (p *Page) finish(now time.Time) {
-	p.Rules = pagerules.Rules{}
-	p.Rules.Merge(&p.Header)
-	p.Rules.Merge(&p.Meta)
+	p.Tags = pagerules.Rules{}
+	p.Tags.Merge(&p.Header)
+	p.Tags.Merge(&p.Meta)
 	p.Warnings = pageWarnings(p, now)
 }
 
 // pageWarnings writes what a crawler or a webmaster should know about p.
 func pageWarnings(p *Page, now time.Time) []string {
 	var w []string
-	if !p.Robots.Allowed {
-		where := robotsSignal(&p.Robots)
+	if !p.RobotsTxt.Allowed {
+		where := robotsSignal(&p.RobotsTxt)
 		w = append(w, fmt.Sprintf("disallowed by %s: a crawler does not fetch this page, so the page's own rules below are never read", where))
-		if p.Rules.Has(pagerules.NoIndex) {
+		if p.Tags.Has(pagerules.NoIndex) {
 			w = append(w, fmt.Sprintf("disallowed by robots.txt, so its noindex cannot be seen (%s): the URL may still be indexed from links to it; allow it in robots.txt for the noindex to work",
-				p.Rules.Origin(pagerules.NoIndex)))
+				p.Tags.Origin(pagerules.NoIndex)))
 		}
 	}
 	if p.malformedType != "" {
@@ -283,15 +284,15 @@ func pageWarnings(p *Page, now time.Time) []string {
 	if p.HTML && !p.MetaScan.Ended && p.MetaScan.Read > 0 {
 		w = append(w, fmt.Sprintf("the HTML head did not end within the first %d bytes: meta tags after them are not read", p.MetaScan.Read))
 	}
-	for _, u := range p.Rules.Unknown {
+	for _, u := range p.Tags.Unknown {
 		w = append(w, fmt.Sprintf("rule %q in %s is not understood: ignored", u.Origin.Text, u.Origin))
 	}
-	if p.Rules.Has(pagerules.IndexIfEmbedded) && !p.Rules.Has(pagerules.NoIndex) {
+	if p.Tags.Has(pagerules.IndexIfEmbedded) && !p.Tags.Has(pagerules.NoIndex) {
 		w = append(w, "indexifembedded has no effect without noindex")
 	}
-	if t, ok := p.Rules.UnavailableAfter(); ok && now.After(t) {
+	if t, ok := p.Tags.UnavailableAfter(); ok && now.After(t) {
 		w = append(w, fmt.Sprintf("unavailable_after %s has passed (%s): the page is not to be shown in results",
-			t.UTC().Format(time.RFC3339), p.Rules.Origin(pagerules.UnavailableAfter)))
+			t.UTC().Format(time.RFC3339), p.Tags.Origin(pagerules.UnavailableAfter)))
 	}
 	if p.Usage.Header != "" && !p.Usage.HeaderOK {
 		w = append(w, fmt.Sprintf("Content-Usage header %q does not parse (draft-ietf-aipref-vocab-08 §6.5): it states nothing", p.Usage.Header))

@@ -44,7 +44,7 @@ func ExampleCache_ReadPage() {
 	fmt.Println("index content:", page.IndexContent(time.Now()).May)
 	fmt.Println("show URL:", page.ShowURL(time.Now()).May)
 	fmt.Println("follow:", page.MayFollow())
-	fmt.Println("snippet limit:", page.Rules.SnippetLimit())
+	fmt.Println("snippet limit:", page.Tags.SnippetLimit())
 	fmt.Println("train-ai:", page.Usage.Pref(robotstxt.TrainAI), "from", page.Usage.Prefs[robotstxt.TrainAI].Source())
 	fmt.Println("body bytes:", len(body))
 	// Output:

@@ -116,7 +116,7 @@ func TestTransportWaitPastDeadline(t *testing.T) {
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 		tr := NewTransport(sites, cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
 		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-		cache.Rules(context.Background(), "http://a.example/") // as a crawler that read the sitemap first
+		cache.File(context.Background(), "http://a.example/") // as a crawler that read the sitemap first
 
 		type outcome struct {
 			err error

@@ -97,7 +97,7 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 			t.Parallel()
 			srv := newRobotsServer(t, tt.answer)
 			cache := NewCache(&Options{UserAgent: "Foobot/1.0", MaxRetryWait: tt.maxWait})
-			if _, err := cache.Rules(context.Background(), srv.URL+"/"); err != nil {
+			if _, err := cache.File(context.Background(), srv.URL+"/"); err != nil {
 				t.Fatal(err)
 			}
 			if tt.name == "slow refetch" {
@@ -197,7 +197,7 @@ func TestDefaultMaxRetryWait(t *testing.T) {
 			}, nil)
 			cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 			ctx := context.Background()
-			if _, err := cache.Rules(ctx, "http://down.example/"); err != nil {
+			if _, err := cache.File(ctx, "http://down.example/"); err != nil {
 				t.Fatal(err)
 			}
 			sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow:\n"})

@@ -232,12 +232,12 @@ func (w *walker) walk(ctx context.Context, start string, yield func(SitemapEntry
 func (w *walker) begin(ctx context.Context, u *url.URL) error {
 	root := u.Scheme + "://" + u.Host + "/"
 	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
-		rules, err := w.o.Cache.Rules(ctx, root)
+		file, err := w.o.Cache.File(ctx, root)
 		if err != nil {
 			return err
 		}
-		robots := rootRobots(rules, root)
-		names := rules.Sitemaps()
+		robots := rootRobots(file, root)
+		names := file.Sitemaps()
 		w.rememberNamed(root, names)
 		prefix, _ := sitemap.Prefix(root)
 		for _, s := range names {
@@ -260,7 +260,7 @@ func (w *walker) begin(ctx context.Context, u *url.URL) error {
 }
 
 // rootRobots returns the URL of the robots.txt the rules came from.
-func rootRobots(r Rules, root string) string {
+func rootRobots(r File, root string) string {
 	if r.Result != nil && r.Result.RobotsURL != "" {
 		return r.Result.RobotsURL
 	}
@@ -469,11 +469,11 @@ func (w *walker) namedIn(ctx context.Context, loc string, sitemaps ...string) (b
 		if len(w.named) >= w.o.MaxCrossHosts {
 			return "", "", nil
 		}
-		rules, err := w.o.Cache.Rules(ctx, root)
+		file, err := w.o.Cache.File(ctx, root)
 		if err != nil {
 			return "", "", err
 		}
-		names = rules.Sitemaps()
+		names = file.Sitemaps()
 		w.rememberNamed(root, names)
 	}
 	for _, s := range sitemaps {

@@ -47,11 +47,11 @@ func TestUnreachableAnswers(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodGet, u, nil)
 			resp := &http.Response{Request: req, Header: http.Header{"Content-Type": {"text/html"}}}
 			p, err := c.ReadPage(ctx, resp)
-			return p != nil && p.Robots.Allowed, err
+			return p != nil && p.RobotsTxt.Allowed, err
 		}},
 		{"PageOf", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			p, err := c.PageOf(ctx, u, http.Header{"Content-Type": {"text/html"}}, []byte("<html>"))
-			return p != nil && p.Robots.Allowed, err
+			return p != nil && p.RobotsTxt.Allowed, err
 		}},
 		{"Transport", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -121,7 +121,7 @@ func errString(err error) string {
 func TestAllowedWaitsAsCheck(t *testing.T) {
 	srv := newRobotsServer(t, busy("1"))
 	cache := NewCache(&Options{UserAgent: "Foobot/1.0"})
-	if _, err := cache.Rules(context.Background(), srv.URL+"/"); err != nil {
+	if _, err := cache.File(context.Background(), srv.URL+"/"); err != nil {
 		t.Fatal(err)
 	}
 	srv.mu.Lock()

@@ -36,12 +36,12 @@ func TestCacheDecideUsage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := d.Usage.ContentUsage[robotstxt.TrainAI]
-		if got.Pref != tt.train || got.Line != tt.line || d.Usage.Signal(robotstxt.SignalAIInput) != tt.signal {
-			t.Errorf("%s: train-ai %+v, ai-input %v; want %v on line %d, %v", tt.path, got, d.Usage.Signal(robotstxt.SignalAIInput), tt.train, tt.line, tt.signal)
+		got := d.Usage().ContentUsage[robotstxt.TrainAI]
+		if got.Pref != tt.train || got.Line != tt.line || d.Usage().Signal(robotstxt.SignalAIInput) != tt.signal {
+			t.Errorf("%s: train-ai %+v, ai-input %v; want %v on line %d, %v", tt.path, got, d.Usage().Signal(robotstxt.SignalAIInput), tt.train, tt.line, tt.signal)
 		}
-		if d.Usage.Decision != d.Decision {
-			t.Errorf("%s: the usage's decision %+v is not the answer's %+v", tt.path, d.Usage.Decision, d.Decision)
+		if d.Usage().Decision != d.Decision {
+			t.Errorf("%s: the usage's decision %+v is not the answer's %+v", tt.path, d.Usage().Decision, d.Decision)
 		}
 	}
 }

@@ -132,7 +132,7 @@ func TestCollyPageRules(t *testing.T) {
 		t.Errorf("indexed %q, want %q", paths, want)
 	}
 	if p := indexed["/indexed"]; p != nil {
-		if n := p.Rules.SnippetLimit(); n != 30 {
+		if n := p.Tags.SnippetLimit(); n != 30 {
 			t.Errorf("/indexed snippet limit %d, want 30 (its foobot meta tag)", n)
 		}
 		train := p.Usage.Prefs[robotstxt.TrainAI]

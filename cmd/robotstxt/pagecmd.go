@@ -112,7 +112,7 @@ func pageText(p *fetch.Page, status int, header string, now time.Time) string {
 	row("agent", p.Agent)
 	row("user-agent", header)
 	row("status", strconv.Itoa(status))
-	row("robots.txt", robotsAnswer(p.Robots))
+	row("robots.txt", robotsAnswer(p.RobotsTxt))
 	for _, line := range ruleLines(&p.Header) {
 		row("header", line)
 	}
@@ -173,10 +173,10 @@ func ruleLines(r *pagerules.Rules) []string {
 // answerLines says what the rules add up to, with the rule that decided.
 func answerLines(p *fetch.Page, now time.Time) []string {
 	from := func(x pagerules.Rule) string {
-		if !p.Rules.Has(x) {
+		if !p.Tags.Has(x) {
 			return ""
 		}
-		o := p.Rules.Origin(x)
+		o := p.Tags.Origin(x)
 		return fmt.Sprintf("  (%s in %s)", o.Text, o)
 	}
 	yes := func(ok bool) string {
@@ -187,41 +187,41 @@ func answerLines(p *fetch.Page, now time.Time) []string {
 	}
 	index := "index: " + yes(p.MayIndex(now))
 	switch {
-	case !p.Robots.Allowed:
+	case !p.RobotsTxt.Allowed:
 		index += "  (robots.txt disallows fetching it)"
-	case p.Rules.Has(pagerules.NoIndex):
+	case p.Tags.Has(pagerules.NoIndex):
 		index += from(pagerules.NoIndex)
 	case !p.MayIndex(now):
 		index += from(pagerules.UnavailableAfter)
 	}
 	follow := "follow: " + yes(p.MayFollow())
-	if p.Robots.Allowed {
+	if p.RobotsTxt.Allowed {
 		follow += from(pagerules.NoFollow)
 	}
 	out := []string{index, follow}
-	switch n := p.Rules.SnippetLimit(); {
-	case n == 0 && p.Rules.Has(pagerules.NoSnippet):
+	switch n := p.Tags.SnippetLimit(); {
+	case n == 0 && p.Tags.Has(pagerules.NoSnippet):
 		out = append(out, "snippet: none"+from(pagerules.NoSnippet))
 	case n < 0:
 		out = append(out, "snippet: no limit")
 	default:
 		out = append(out, fmt.Sprintf("snippet: at most %s%s", plural(n, "character"), from(pagerules.MaxSnippet)))
 	}
-	if pv, ok := p.Rules.ImagePreview(); ok {
+	if pv, ok := p.Tags.ImagePreview(); ok {
 		out = append(out, "image preview: "+pv.String()+from(pagerules.MaxImagePreview))
 	}
-	switch n := p.Rules.VideoPreviewLimit(); {
+	switch n := p.Tags.VideoPreviewLimit(); {
 	case n < 0:
 	case n == 0:
 		out = append(out, "video preview: a static image at most")
 	default:
 		out = append(out, fmt.Sprintf("video preview: at most %s%s", plural(n, "second"), from(pagerules.MaxVideoPreview)))
 	}
-	if t, ok := p.Rules.UnavailableAfter(); ok {
+	if t, ok := p.Tags.UnavailableAfter(); ok {
 		out = append(out, "unavailable after: "+t.UTC().Format(time.RFC3339)+from(pagerules.UnavailableAfter))
 	}
 	for _, x := range []pagerules.Rule{pagerules.IndexIfEmbedded, pagerules.NoTranslate, pagerules.NoImageIndex, pagerules.NoArchive} {
-		if p.Rules.Has(x) {
+		if p.Tags.Has(x) {
 			out = append(out, x.String()+from(x))
 		}
 	}

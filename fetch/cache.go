@@ -329,7 +329,7 @@ func (c *Cache) Allowed(ctx context.Context, rawURL string) (bool, error) {
 // in all the same (Source Unreachable: everything disallowed until the
 // robots.txt answers).
 func (c *Cache) Decide(ctx context.Context, rawURL string) (Decision, error) {
-	d, err := c.decide(ctx, rawURL)
+	d, err := c.DecideNow(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -339,12 +339,16 @@ func (c *Cache) Decide(ctx context.Context, rawURL string) (Decision, error) {
 	return d, nil
 }
 
-// decide is Decide without its care for an unreachable robots.txt: it
-// answers by the rules in effect, everything disallowed (Source
-// Unreachable) included, without waiting. A [Pacer] asks it, as it gives
-// such an origin its next turn when the robots.txt is asked again; so
-// does the sitemap walk, whose entries carry their Decision.
-func (c *Cache) decide(ctx context.Context, rawURL string) (Decision, error) {
+// DecideNow is [Cache.Decide] without its wait for an unreachable
+// robots.txt: it answers at once by the file in effect, and one that is
+// unreachable with no good copy held is no error here: the Decision
+// disallows everything, with Source Unreachable and Latest saying when
+// the robots.txt is asked again. A scheduler that requeues such URLs
+// itself asks it; so does a [Pacer], which gives such an origin its next
+// turn when the robots.txt is asked again, and the sitemap walk
+// (sitemap.Walk), whose entries carry their Decision. Its other errors
+// are Decide's.
+func (c *Cache) DecideNow(ctx context.Context, rawURL string) (Decision, error) {
 	if c.identErr != nil {
 		return Decision{}, c.identErr
 	}
@@ -417,7 +421,7 @@ func (c *Cache) waitRefetch(ctx context.Context, rawURL string, d Decision) (Dec
 	case <-wctx.Done():
 		return d, retryError(d, ctx.Err())
 	}
-	d2, err := c.decide(wctx, rawURL)
+	d2, err := c.DecideNow(wctx, rawURL)
 	switch {
 	case err != nil && wctx.Err() != nil:
 		// The bound or ctx ended during the fetch: d still stands.

@@ -113,6 +113,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -308,7 +309,7 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > MaxRedirects {
 			overflow = ErrTooManyRedirects
-			if looped(req, via) {
+			if redirect.Looped(req, via) {
 				overflow = ErrRedirectLoop
 			}
 			return http.ErrUseLastResponse
@@ -349,19 +350,6 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
 	}
 	return resp.Header
-}
-
-// looped reports whether the redirect chain visited some URL twice.
-func looped(req *http.Request, via []*http.Request) bool {
-	seen := make([]string, 0, len(via)+1)
-	for _, r := range append(via, req) {
-		u := r.URL.String()
-		if slices.Contains(seen, u) {
-			return true
-		}
-		seen = append(seen, u)
-	}
-	return false
 }
 
 // readBody reads at most limit bytes of r. It reports whether r had more,

@@ -307,7 +307,7 @@ func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reas
 	why := reason{what: "Delay"}
 	var latest *Result
 	if p.cache != nil {
-		dec, err := p.cache.decide(ctx, rawURL)
+		dec, err := p.cache.DecideNow(ctx, rawURL)
 		if err != nil {
 			return 0, why, nil, err
 		}

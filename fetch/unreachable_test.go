@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnreachableAnswers checks that every answer of the Cache for a URL
@@ -130,5 +131,22 @@ func TestAllowedWaitsAsCheck(t *testing.T) {
 	ok, err := cache.Allowed(context.Background(), srv.URL+"/yes")
 	if !ok || err != nil || srv.count() != 2 {
 		t.Errorf("Allowed = %v, %v after %d fetches; want true, nil on the refetched file", ok, err, srv.count())
+	}
+}
+
+// TestDecideNowUnreachable checks the one answer that does not wait for an
+// unreachable robots.txt: DecideNow answers at once, with no error, by the
+// file in effect: everything disallowed (RFC 9309 §2.3.1.4), Source
+// Unreachable, and Latest naming when the robots.txt is asked again.
+func TestDecideNowUnreachable(t *testing.T) {
+	srv := newRobotsServer(t, busy(""))
+	cache := NewCache(&Options{UserAgent: "Foobot/1.0"}) // the default MaxRetryWait: Decide would wait
+	start := time.Now()
+	d, err := cache.DecideNow(context.Background(), srv.URL+"/page")
+	if err != nil || d.Allowed || d.Source != Unreachable || d.Latest == nil || !d.Latest.Expires.After(start) {
+		t.Fatalf("DecideNow = %+v, %v; want disallowed, Source Unreachable, Latest due later, no error", d, err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("DecideNow took %v, want at once", took)
 	}
 }

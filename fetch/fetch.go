@@ -24,10 +24,12 @@
 // sends and the product token its robots.txt groups use, found in the header
 // when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
 // The robots.txt requests carry that header, and a [Transport] sends it
-// with every request, in place of any other. A question with an agent that is not a
-// product token fails with an [*AgentError] rather than being answered for
-// the global group, which is what the core package does with such an
-// agent. URLs are matched in the form a Transport sends them
+// with every request, in place of any other; the Transport, the [Pacer]
+// and every answer of the Cache take the identity from the Cache, and
+// nowhere else. A tool that asks about another crawler asks a view of the
+// cache for that agent ([Cache.For]). An agent that is not a product
+// token fails with an [*AgentError] rather than being answered for the
+// global group, which is what the core package does with such an agent. URLs are matched in the form a Transport sends them
 // ([robotstxt.NormalizeURL]), so a raw href with non-ASCII bytes or a space
 // meets the rule written for the URL that goes out. Package fetchtest
 // serves made-up sites to a crawler's tests.

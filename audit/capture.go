@@ -2,14 +2,18 @@ package audit
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt"
 )
 
 // Capture is one fetch of a URL as an input recorded it.
 type Capture struct {
 	Input    string // the input it was read from
 	Offset   int64  // byte offset of its record (for gzip, of its member) or line
+	InMember int64  // for gzip, the record's offset in its member's decompressed bytes; else 0
 	URL      string // the URL fetched
 	Date     string // when, as the input says (WARC-Date), or ""
 	Status   int    // HTTP status
@@ -22,16 +26,19 @@ type Capture struct {
 
 // urlKey returns the form of a URL that redirects are looked up by: parsed
 // and written again, so that "HTTP://Example.com/robots.txt" and
-// "http://example.com/robots.txt" meet. It reports false for a URL that is
-// not absolute http(s).
-func urlKey(raw string) (string, bool) {
+// "http://example.com/robots.txt" meet. The error says why a URL has no
+// key: it is not absolute http(s), or it has no origin (robotstxt.Origin's
+// cause, ErrInvalidHost for "https://a_b..example/" or
+// "https://xn--zz.example/", ErrInvalidPort...): no robots.txt can be
+// found or answered for it.
+func urlKey(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" {
-		return "", false
+		return "", errNotHTTP
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", false
+		return "", errNotHTTP
 	}
 	u.Host = strings.ToLower(u.Host)
 	u.Fragment = ""
@@ -39,8 +46,35 @@ func urlKey(raw string) (string, bool) {
 	if u.Path == "" {
 		u.Path = "/"
 	}
-	return u.String(), true
+	key := u.String()
+	if _, err := robotstxt.Origin(key); err != nil {
+		var ue *robotstxt.URLError
+		if errors.As(err, &ue) {
+			err = ue.Err // the cause, without the URL: the caller names it
+		}
+		return "", err
+	}
+	return key, nil
 }
+
+// errNotHTTP is urlKey's error for a URL that is not absolute http(s).
+var errNotHTTP = errors.New("not an absolute http(s) URL")
+
+// urlProblem is the detail of a problem with a URL that has no key: what
+// names it (`WARC-Target-URI "…"`), and urlKey's error.
+func urlProblem(what string, err error) string {
+	if err == errNotHTTP {
+		return what + " is " + err.Error()
+	}
+	return what + ": " + err.Error()
+}
+
+// httpStatus reports whether n is an HTTP status code: RFC 9110 §15 has
+// three digits, and "values outside the range 100..599 are invalid".
+func httpStatus(n int) bool { return 100 <= n && n <= 599 }
+
+// statusRange says in a problem what httpStatus takes.
+const statusRange = "an integer from 100 to 599"
 
 // isRobotsURL reports whether key (an urlKey) is the URL of a robots.txt
 // file: path "/robots.txt" and no query.
@@ -63,7 +97,8 @@ func resolveLocation(base, loc string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return urlKey(b.ResolveReference(l).String())
+	k, err := urlKey(b.ResolveReference(l).String())
+	return k, err == nil
 }
 
 // looksHTML reports whether a body is an HTML page rather than a robots.txt

@@ -21,8 +21,10 @@ type Change struct {
 	AfterDate    string       `parquet:"after_date" json:"after_date"`
 	BeforeInput  string       `parquet:"before_input" json:"before_input"`
 	BeforeOffset int64        `parquet:"before_offset" json:"before_offset"`
+	BeforeIn     int64        `parquet:"before_in_member" json:"before_in_member"` // as Row.InMember
 	AfterInput   string       `parquet:"after_input" json:"after_input"`
 	AfterOffset  int64        `parquet:"after_offset" json:"after_offset"`
+	AfterIn      int64        `parquet:"after_in_member" json:"after_in_member"`
 	Paths        []PathChange `parquet:"paths,list" json:"paths"`
 }
 
@@ -49,7 +51,7 @@ type ChangeCounts struct {
 // answered is what the earlier set said for an origin × agent.
 type answered struct {
 	label, rules, date, input string
-	offset                    int64
+	offset, inMember          int64
 	verdicts                  []Verdict // rules cloned: nothing of the body is kept
 }
 
@@ -64,7 +66,7 @@ func (st *runState) runChanges(ctx context.Context, out io.Writer) error {
 	bcfg.Inputs, bcfg.Before, bcfg.URLs, bcfg.Format, bcfg.Progress = cfg.Before, nil, nil, formatRows, nil
 	bcfg.AllCaptures = false
 	bcfg.sink = func(r *Row) error {
-		a := &answered{label: r.Label, rules: r.Rules, date: r.Date, input: r.Input, offset: r.Offset,
+		a := &answered{label: r.Label, rules: r.Rules, date: r.Date, input: r.Input, offset: r.Offset, inMember: r.InMember,
 			verdicts: make([]Verdict, len(r.Verdicts))}
 		for i, v := range r.Verdicts {
 			a.verdicts[i] = Verdict{Path: v.Path, Allowed: v.Allowed, Line: v.Line, Rule: strings.Clone(v.Rule)}
@@ -109,7 +111,7 @@ func (st *runState) runChanges(ctx context.Context, out io.Writer) error {
 		changed := b.label != r.Label
 		ch = Change{Origin: r.Origin, Agent: r.Agent, BeforeLabel: b.label, AfterLabel: r.Label,
 			BeforeRules: b.rules, AfterRules: r.Rules, BeforeDate: b.date, AfterDate: r.Date,
-			BeforeInput: b.input, BeforeOffset: b.offset, AfterInput: r.Input, AfterOffset: r.Offset, Paths: ch.Paths[:0]}
+			BeforeInput: b.input, BeforeOffset: b.offset, BeforeIn: b.inMember, AfterInput: r.Input, AfterOffset: r.Offset, AfterIn: r.InMember, Paths: ch.Paths[:0]}
 		for i, v := range r.Verdicts {
 			bv := b.verdicts[i]
 			changed = changed || bv.Line != v.Line || optBool(bv.Allowed) != optBool(v.Allowed)
@@ -147,7 +149,7 @@ func (st *runState) runChanges(ctx context.Context, out io.Writer) error {
 // changeHeader returns the CSV and table columns of Changes.
 func changeHeader(format string, paths []string) []string {
 	h := []string{"origin", "agent", "before_label", "after_label", "before_rules", "after_rules", "before_date", "after_date",
-		"before_input", "before_offset", "after_input", "after_offset"}
+		"before_input", "before_offset", "before_in_member", "after_input", "after_offset", "after_in_member"}
 	for _, p := range paths {
 		h = append(h, "before_allowed "+p, "before_line "+p, "before_rule "+p, "after_allowed "+p, "after_line "+p, "after_rule "+p)
 	}
@@ -156,7 +158,7 @@ func changeHeader(format string, paths []string) []string {
 
 func encodeChange(c *Change, rec []string) []string {
 	rec = append(rec, c.Origin, c.Agent, c.BeforeLabel, c.AfterLabel, c.BeforeRules, c.AfterRules, c.BeforeDate, c.AfterDate,
-		c.BeforeInput, itoa(c.BeforeOffset), c.AfterInput, itoa(c.AfterOffset))
+		c.BeforeInput, itoa(c.BeforeOffset), itoa(c.BeforeIn), c.AfterInput, itoa(c.AfterOffset), itoa(c.AfterIn))
 	for _, p := range c.Paths {
 		rec = append(rec, optBool(p.BeforeAllowed), itoa(int64(p.BeforeLine)), p.BeforeRule, optBool(p.AfterAllowed), itoa(int64(p.AfterLine)), p.AfterRule)
 	}

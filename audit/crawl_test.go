@@ -217,19 +217,21 @@ func TestChanges(t *testing.T) {
 		t.Fatalf("CSV header %q", recs[0])
 	}
 	got = nil
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
 	for _, rec := range recs[1:] {
-		c := Change{Origin: rec[0], Agent: rec[1], BeforeLabel: rec[2], AfterLabel: rec[3], BeforeDate: rec[6], AfterDate: rec[7],
-			BeforeInput: rec[8], AfterInput: rec[10]}
-		c.BeforeOffset, _ = strconv.ParseInt(rec[9], 10, 64)
-		c.AfterOffset, _ = strconv.ParseInt(rec[11], 10, 64)
-		for i, path := range crawlPaths {
-			f := rec[12+6*i:]
-			b1, _ := strconv.ParseBool(f[0])
-			n1, _ := strconv.Atoi(f[1])
-			b2, _ := strconv.ParseBool(f[3])
-			n2, _ := strconv.Atoi(f[4])
-			c.Paths = append(c.Paths, PathChange{Path: path, BeforeAllowed: boolPtr(b1), BeforeLine: int32(n1), BeforeRule: f[2],
-				AfterAllowed: boolPtr(b2), AfterLine: int32(n2), AfterRule: f[5]})
+		f := func(name string) string { return rec[col[name]] }
+		n := func(name string) int64 { v, _ := strconv.ParseInt(f(name), 10, 64); return v }
+		c := Change{Origin: f("origin"), Agent: f("agent"), BeforeLabel: f("before_label"), AfterLabel: f("after_label"),
+			BeforeDate: f("before_date"), AfterDate: f("after_date"), BeforeInput: f("before_input"), AfterInput: f("after_input"),
+			BeforeOffset: n("before_offset"), BeforeIn: n("before_in_member"), AfterOffset: n("after_offset"), AfterIn: n("after_in_member")}
+		for _, path := range crawlPaths {
+			b1, _ := strconv.ParseBool(f("before_allowed " + path))
+			b2, _ := strconv.ParseBool(f("after_allowed " + path))
+			c.Paths = append(c.Paths, PathChange{Path: path, BeforeAllowed: boolPtr(b1), BeforeLine: int32(n("before_line " + path)), BeforeRule: f("before_rule " + path),
+				AfterAllowed: boolPtr(b2), AfterLine: int32(n("after_line " + path)), AfterRule: f("after_rule " + path)})
 		}
 		got = append(got, c)
 	}

@@ -8,10 +8,10 @@ import (
 )
 
 // appendCSV appends a record to dst as one line of CSV, byte for byte as
-// encoding/csv's Writer writes it (comma-separated, "\n" line ends), but
-// into a slice, without the Writer's per-byte calls: the CSV output is
-// written a row per agent per capture, and its encoding was a tenth of an
-// audit's time.
+// encoding/csv's Writer writes the record's fields made safe (csvSafe;
+// comma-separated, "\n" line ends), but into a slice, without the Writer's
+// per-byte calls: the CSV output is written a row per agent per capture,
+// and its encoding was a tenth of an audit's time.
 func appendCSV(dst []byte, rec []string) []byte {
 	return appendCSVSeen(dst, rec, nil)
 }
@@ -25,6 +25,7 @@ type csvSeen []struct {
 	data  *byte
 	n     int
 	quote bool
+	guard bool // csvFormula
 }
 
 // appendCSVSeen is appendCSV with what seen remembers of earlier rows; seen
@@ -37,14 +38,20 @@ func appendCSVSeen(dst []byte, rec []string, seen *csvSeen) []byte {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		var quote bool
+		var quote, guard bool
 		if seen == nil {
+			f, guard = csvSafe(f), csvFormula(f)
 			quote = csvNeedsQuotes(f)
 		} else if c := &(*seen)[n]; c.data == unsafe.StringData(f) && c.n == len(f) {
-			quote = c.quote
+			quote, guard = c.quote, c.guard
+			if guard {
+				f = csvSafe(f)
+			}
 		} else {
+			c.data, c.n = unsafe.StringData(f), len(f)
+			f, guard = csvSafe(f), csvFormula(f)
 			quote = csvNeedsQuotes(f)
-			c.data, c.n, c.quote = unsafe.StringData(f), len(f), quote
+			c.quote, c.guard = quote, guard
 		}
 		if !quote {
 			dst = append(dst, f...)
@@ -91,3 +98,51 @@ func csvNeedsQuotes(f string) bool {
 var csvSpecial = [128]bool{',': true, '"': true, '\r': true, '\n': true}
 
 var asciiSpace = [128]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// csvSafe returns a field as the CSV output writes it: a field that a
+// spreadsheet would run as a formula (csvFormula) gets a leading "'",
+// which Excel, LibreOffice and Google Sheets take as "text" and do not
+// show (OWASP, "CSV Injection",
+// https://owasp.org/www-community/attacks/CSV_Injection). Rules, URLs
+// and dates come from the sites and archives audited; JSON Lines and
+// Parquet carry them unchanged.
+func csvSafe(f string) string {
+	if csvFormula(f) {
+		return "'" + f
+	}
+	return f
+}
+
+// csvFormula reports whether a spreadsheet would read a field as a
+// formula: it starts with '=', '+', '-', '@', a tab or a CR, and is not a
+// plain decimal number such as "-1" or "+0.5" (which the audit writes
+// itself, and which runs nothing).
+func csvFormula(f string) bool {
+	if f == "" {
+		return false
+	}
+	switch f[0] {
+	case '=', '@', '\t', '\r':
+		return true
+	case '+', '-':
+		return !plainNumber(f[1:])
+	}
+	return false
+}
+
+// plainNumber reports whether s is digits, optionally with one '.' among
+// them.
+func plainNumber(s string) bool {
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}

@@ -18,14 +18,22 @@ type index map[string]*pick
 type pick struct {
 	input    int   // the input's number in Config.Inputs
 	offset   int64 // the record's offset
+	inMember int64 // and in its gzip member (Capture.InMember)
 	date     time.Time
 	captures int32
 }
 
-// captureDate reads a capture's date: RFC 3339 as WARC-Date is written; a
-// missing or unreadable date is the zero time, older than any.
+// parseDate reads a date as the audit reads every capture's date: RFC 3339
+// (WARC 1.1 §5.4 writes WARC-Date as a UTC date and time of W3C-ISO8601,
+// "2026-01-02T03:04:05Z", which RFC 3339 reads), with or without
+// fractions of a second.
+func parseDate(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+// captureDate reads a capture's date (parseDate); a missing or unreadable
+// date is the zero time, older than any. The JSON Lines reader refuses a
+// line whose date does not read; a WARC-Date is the archive's own.
 func captureDate(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := parseDate(s)
 	if err != nil {
 		return time.Time{}
 	}
@@ -41,12 +49,12 @@ func (x index) add(i int, c *Capture) {
 	d := captureDate(c.Date)
 	p := x[origin]
 	if p == nil {
-		x[origin] = &pick{input: i, offset: c.Offset, date: d, captures: 1}
+		x[origin] = &pick{input: i, offset: c.Offset, inMember: c.InMember, date: d, captures: 1}
 		return
 	}
 	p.captures++
 	if !d.Before(p.date) { // a later date, or the same date read later
-		p.input, p.offset, p.date = i, c.Offset, d
+		p.input, p.offset, p.inMember, p.date = i, c.Offset, c.InMember, d
 	}
 }
 
@@ -58,7 +66,7 @@ func (x index) chosen(i int, c *Capture) (bool, int32) {
 		return false, 0
 	}
 	p := x[origin]
-	if p == nil || p.input != i || p.offset != c.Offset {
+	if p == nil || p.input != i || p.offset != c.Offset || p.inMember != c.InMember {
 		return false, 0
 	}
 	return true, p.captures

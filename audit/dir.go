@@ -36,8 +36,8 @@ func readDir(ctx context.Context, in *inputFile, want func(key string) bool, emi
 			return err
 		}
 		host := strings.TrimSuffix(filepath.Base(p), ".txt")
-		key, ok := urlKey("https://" + host + "/robots.txt")
-		if !ok || !isRobotsURL(key) {
+		key, err := urlKey("https://" + host + "/robots.txt")
+		if err != nil || !isRobotsURL(key) {
 			report(Problem{Input: p, Kind: ProblemURL, Detail: "file name " + quoteShort(filepath.Base(p)) + " is not a host name", Skipped: true})
 			continue
 		}

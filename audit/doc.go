@@ -49,8 +49,8 @@
 // its latest capture (WARC-Date, or the JSON line's "date"; captures with
 // the same date or none count as read, the later winning): a first pass
 // reads the inputs for the captures' dates, and the rows carry the number
-// of captures of the origin (captures) and the offset of the one that
-// answered. With Config.AllCaptures every capture of a robots.txt URL is
+// of captures of the origin (captures) and the place of the one that
+// answered (offset and in_member: see [Row.InMember]). With Config.AllCaptures every capture of a robots.txt URL is
 // answered in its own rows. Either way, a redirect goes to the first
 // capture of its target in the input.
 //
@@ -140,10 +140,13 @@
 // # Bad input
 //
 // A truncated or corrupt gzip member, a record whose Content-Length does
-// not match its content, a response that is not HTTP, an unusable URL, a
-// JSON line that does not parse, and a WARC without response records are
-// each reported as a [Problem] with the input and byte offset, and skipped;
-// the run goes on. An HTML body and a body longer than 500 KiB are
+// not match its content, a response that is not HTTP or whose status is
+// not 100 to 599, an unusable URL (not absolute http(s), or a host that
+// robotstxt.Origin rejects), a JSON line that does not parse or whose
+// status or date is not one, and a WARC without response records are each
+// reported as a [Problem] with the input and byte offset, and skipped;
+// the run goes on, from the next record or gzip member: a broken one
+// costs only itself. An HTML body and a body longer than 500 KiB are
 // answered (as Google's parser reads them) and reported as notes. An input
 // of 0 bytes is reported as ProblemZero, which skips nothing.
 package audit

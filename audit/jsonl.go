@@ -14,11 +14,11 @@ import (
 const maxLine = 6*maxBody + 64<<10
 
 type jsonCapture struct {
-	URL      string  `json:"url"`
-	Status   *int    `json:"status"`
-	Body     *string `json:"body"`
-	Location string  `json:"location"`
-	Date     string  `json:"date"`
+	URL      string       `json:"url"`
+	Status   *json.Number `json:"status"`
+	Body     *string      `json:"body"`
+	Location string       `json:"location"`
+	Date     string       `json:"date"`
 }
 
 // readJSONL calls emit for each line of a JSON Lines input.
@@ -90,9 +90,9 @@ func readJSONLine(name string, off int64, line []byte, want func(string) bool, e
 		report(Problem{Input: name, Offset: off, Kind: ProblemJSON, Detail: errors.New(`no "url"`).Error(), Skipped: true})
 		return false
 	}
-	key, ok := urlKey(jc.URL)
-	if !ok {
-		report(Problem{Input: name, Offset: off, Kind: ProblemURL, Detail: quoteShort(jc.URL) + " is not an absolute http(s) URL", Skipped: true})
+	key, err := urlKey(jc.URL)
+	if err != nil {
+		report(Problem{Input: name, Offset: off, Kind: ProblemURL, Detail: urlProblem(quoteShort(jc.URL), err), Skipped: true})
 		return false
 	}
 	if want != nil && !want(key) {
@@ -100,7 +100,18 @@ func readJSONLine(name string, off int64, line []byte, want func(string) bool, e
 	}
 	c := &Capture{Input: name, Offset: off, URL: key, Date: jc.Date, Status: 200, Location: jc.Location}
 	if jc.Status != nil {
-		c.Status = *jc.Status
+		n, err := strconv.Atoi(jc.Status.String())
+		if err != nil || !httpStatus(n) {
+			report(Problem{Input: name, Offset: off, Kind: ProblemJSON, Detail: `"status" ` + quoteShort(jc.Status.String()) + " is not an HTTP status (" + statusRange + ")", Skipped: true})
+			return false
+		}
+		c.Status = n
+	}
+	if jc.Date != "" {
+		if _, err := parseDate(jc.Date); err != nil {
+			report(Problem{Input: name, Offset: off, Kind: ProblemJSON, Detail: `"date" ` + quoteShort(jc.Date) + " is not an RFC 3339 date", Skipped: true})
+			return false
+		}
 	}
 	if jc.Body != nil {
 		c.Body = []byte(*jc.Body)

@@ -19,19 +19,25 @@ const (
 	ProblemOversize = "oversize" // note: a body longer than 500 KiB, answered on its first 500 KiB
 )
 
-// Problem is something wrong in an input, at a byte offset.
+// Problem is something wrong in an input, at a byte offset (and, inside a
+// gzip member, at an offset in its decompressed bytes: see
+// [Capture.InMember]).
 type Problem struct {
-	Input   string `json:"input"`
-	Offset  int64  `json:"offset"`
-	Kind    string `json:"kind"`
-	Detail  string `json:"detail"`
-	Skipped bool   `json:"skipped"` // the record or line was not answered; false for notes
+	Input    string `json:"input"`
+	Offset   int64  `json:"offset"`
+	InMember int64  `json:"in_member"`
+	Kind     string `json:"kind"`
+	Detail   string `json:"detail"`
+	Skipped  bool   `json:"skipped"` // the record or line was not answered; false for notes
 }
 
 func (p Problem) String() string {
 	what := "note"
 	if p.Skipped {
 		what = "skipped"
+	}
+	if p.InMember != 0 {
+		return fmt.Sprintf("%s@%d+%d: %s (%s): %s", p.Input, p.Offset, p.InMember, p.Kind, what, p.Detail)
 	}
 	return fmt.Sprintf("%s@%d: %s (%s): %s", p.Input, p.Offset, p.Kind, what, p.Detail)
 }

@@ -5,9 +5,15 @@ package audit
 type Row struct {
 	Input  string `parquet:"input" json:"input"`
 	Offset int64  `parquet:"offset" json:"offset"`
-	URL    string `parquet:"url" json:"url"`
-	Origin string `parquet:"origin" json:"origin"`
-	Date   string `parquet:"date" json:"date"`
+	// InMember is, for a record of a gzipped WARC, where it starts in its
+	// gzip member's decompressed bytes: 0 for a WARC gzipped one member a
+	// record (Offset is then the record's member), more for a later
+	// record of a member that holds several (a file gzipped as one
+	// stream). 0 for other inputs.
+	InMember int64  `parquet:"in_member" json:"in_member"`
+	URL      string `parquet:"url" json:"url"`
+	Origin   string `parquet:"origin" json:"origin"`
+	Date     string `parquet:"date" json:"date"`
 	// Captures is how many captures of the origin's robots.txt the inputs
 	// hold when each origin is answered once (by this, the latest); null
 	// when every capture is answered (-all-captures).
@@ -64,6 +70,7 @@ type URLRow struct {
 	RobotsURL string `parquet:"robots_url" json:"robots_url"`
 	Input     string `parquet:"input" json:"input"`
 	Offset    int64  `parquet:"offset" json:"offset"`
+	InMember  int64  `parquet:"in_member" json:"in_member"`        // as in Row
 	Captures  *int32 `parquet:"captures,optional" json:"captures"` // as in Row
 	Status    int32  `parquet:"status" json:"status"`
 	Rules     string `parquet:"rules" json:"rules"`

@@ -44,7 +44,7 @@ func (q *questions) rows(rs *resolved, row *Row, emit func(*Row) error) error {
 	c := rs.c
 	origin, _ := robotstxt.Origin(c.URL)
 	*row = Row{
-		Input: c.Input, Offset: c.Offset, URL: c.URL, Origin: origin, Date: c.Date,
+		Input: c.Input, Offset: c.Offset, InMember: c.InMember, URL: c.URL, Origin: origin, Date: c.Date,
 		Status: int32(c.Status), FinalURL: rs.final, FinalStatus: int32(rs.finalStatus), Hops: int32(rs.hops),
 		Rules: rulesName(rs.rules), Verdicts: row.Verdicts[:0], Lint: noLint,
 	}
@@ -150,7 +150,7 @@ func (q *questions) urlRows(u, robotsURL string, rs *resolved, row *URLRow, emit
 		a := &q.agents[i]
 		*row = URLRow{URL: u, RobotsURL: robotsURL, Agent: a.Name(), Rules: RulesUnknown}
 		if rs != nil {
-			row.Input, row.Offset, row.Status = rs.c.Input, rs.c.Offset, int32(rs.c.Status)
+			row.Input, row.Offset, row.InMember, row.Status = rs.c.Input, rs.c.Offset, rs.c.InMember, int32(rs.c.Status)
 			if rs.captures > 0 {
 				row.Captures = &rs.captures
 			}

@@ -196,8 +196,11 @@ func (s *segmentReader) read(ctx context.Context, ra io.ReaderAt, start, limit i
 	w := s.w
 	clear(w.reported)
 	w.responses, w.kept = 0, 0
-	s.n.Store(start)
-	s.br.Reset(countReads(io.NewSectionReader(ra, start, noLimit-start), &s.n))
+	w.seek = func(off int64) {
+		s.n.Store(off)
+		s.br.Reset(countReads(io.NewSectionReader(ra, off, noLimit-off), &s.n))
+	}
+	w.seek(start)
 	res.stop, res.eof = w.members(ctx, s.br, func() int64 { return s.n.Load() - int64(s.br.Buffered()) }, limit)
 	res.responses = w.responses
 	s.res = nil

@@ -24,9 +24,9 @@ func readEvents(t testing.TB, path string, workers int, split int64) []string {
 	defer in.close()
 	var out []string
 	err = readWARC(context.Background(), in, reading{workers: workers, split: split}, nil, func(c *Capture) {
-		out = append(out, fmt.Sprintf("capture %d %s %d %q %v %q", c.Offset, c.URL, c.Status, c.Location, c.Oversize, c.Body))
+		out = append(out, fmt.Sprintf("capture %d+%d %s %d %q %v %q", c.Offset, c.InMember, c.URL, c.Status, c.Location, c.Oversize, c.Body))
 	}, func(p Problem) {
-		out = append(out, fmt.Sprintf("problem %d %s %v %s", p.Offset, p.Kind, p.Skipped, p.Detail))
+		out = append(out, fmt.Sprintf("problem %d+%d %s %v %s", p.Offset, p.InMember, p.Kind, p.Skipped, p.Detail))
 	})
 	if err != nil {
 		t.Fatal(err)

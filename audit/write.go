@@ -199,7 +199,7 @@ func rowHeader(format string, paths []string) []string {
 		}
 		return h
 	}
-	h := []string{"input", "offset", "url", "origin", "date", "captures", "status", "final_url", "final_status", "hops", "rules",
+	h := []string{"input", "offset", "in_member", "url", "origin", "date", "captures", "status", "final_url", "final_status", "hops", "rules",
 		"agent", "operator", "purpose", "own_group", "documented", "label", "crawl_delay"}
 	for _, p := range paths {
 		h = append(h, "allowed "+p, "line "+p, "rule "+p, "content_usage "+p, "content_signal "+p)
@@ -265,7 +265,7 @@ func (e *rowEncoder) encode(r *Row, rec []string) []string {
 	if r.FinalStatus != r.Status {
 		final = itoa(int64(r.FinalStatus))
 	}
-	rec = append(rec, r.Input, e.offText, r.URL, r.Origin, r.Date, optInt(r.Captures), status, r.FinalURL,
+	rec = append(rec, r.Input, e.offText, itoa(r.InMember), r.URL, r.Origin, r.Date, optInt(r.Captures), status, r.FinalURL,
 		final, itoa(int64(r.Hops)), r.Rules, r.Agent, r.Operator, r.Purpose,
 		strconv.FormatBool(r.OwnGroup), r.Documented, r.Label, optFloat(r.CrawlDelay))
 	for _, v := range r.Verdicts {
@@ -323,11 +323,11 @@ func urlHeader(format string) []string {
 	if format == FormatTable {
 		return []string{pad("url", 50), pad("agent", 22), pad("allowed", 8), "line"}
 	}
-	return []string{"url", "robots_url", "input", "offset", "captures", "status", "rules", "agent", "documented", "allowed", "line", "rule", "content_usage", "content_signal"}
+	return []string{"url", "robots_url", "input", "offset", "in_member", "captures", "status", "rules", "agent", "documented", "allowed", "line", "rule", "content_usage", "content_signal"}
 }
 
 func encodeURLRow(r *URLRow, rec []string) []string {
-	return append(rec, r.URL, r.RobotsURL, r.Input, itoa(r.Offset), optInt(r.Captures), itoa(int64(r.Status)), r.Rules, r.Agent, r.Documented,
+	return append(rec, r.URL, r.RobotsURL, r.Input, itoa(r.Offset), itoa(r.InMember), optInt(r.Captures), itoa(int64(r.Status)), r.Rules, r.Agent, r.Documented,
 		optBool(r.Allowed), itoa(int64(r.Line)), r.Rule, r.ContentUsage, r.ContentSignal)
 }
 

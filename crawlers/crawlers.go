@@ -71,6 +71,37 @@ type Crawler struct {
 	// first that a group of a file names decides (see [Group]). The first
 	// is always Token; a crawler that obeys no other token lists only it.
 	Obeys []Obeyed
+	// Verify is what the operator documents for telling the crawler's
+	// requests from others that carry its name. Its zero value documents
+	// nothing.
+	Verify Verification
+}
+
+// Verification lists the ways an operator documents for a site to check
+// that a request naming its crawler comes from it, and the page that says
+// so. Package verify reads it.
+type Verification struct {
+	// Ranges are the addresses of the operator's published files of IP
+	// prefixes the crawler sends requests from (JSON, with "creationTime"
+	// and "prefixes": [{"ipv4Prefix" | "ipv6Prefix"}]).
+	Ranges []string
+	// ReverseDNS are the domains the host names of the crawler's addresses
+	// end in: a reverse lookup of the address gives a name under one of
+	// them, and a lookup of that name gives the address back.
+	ReverseDNS []string
+	// SignatureAgent is the origin the crawler names in the
+	// Signature-Agent header of requests it signs with HTTP Message
+	// Signatures (RFC 9421), whose key directory is at
+	// /.well-known/http-message-signatures-directory.
+	SignatureAgent string
+	// Source is the address of the operator's page that documents the
+	// above.
+	Source string
+}
+
+// Documented reports whether v documents any way to verify the crawler.
+func (v Verification) Documented() bool {
+	return len(v.Ranges) > 0 || len(v.ReverseDNS) > 0 || v.SignatureAgent != ""
 }
 
 // Obeyed is a token a crawler obeys and the documentation that says so.
@@ -84,7 +115,7 @@ type Obeyed struct {
 func All() []Crawler {
 	out := append([]Crawler(nil), table...)
 	for i := range out {
-		out[i].Obeys = append([]Obeyed(nil), out[i].Obeys...)
+		out[i] = copyCrawler(out[i])
 	}
 	return out
 }
@@ -96,9 +127,15 @@ func Lookup(token string) (Crawler, bool) {
 	if i < 0 {
 		return Crawler{}, false
 	}
-	c := table[i]
+	return copyCrawler(table[i]), true
+}
+
+// copyCrawler returns c with its own copies of the table's slices.
+func copyCrawler(c Crawler) Crawler {
 	c.Obeys = append([]Obeyed(nil), c.Obeys...)
-	return c, true
+	c.Verify.Ranges = append([]string(nil), c.Verify.Ranges...)
+	c.Verify.ReverseDNS = append([]string(nil), c.Verify.ReverseDNS...)
+	return c
 }
 
 // find returns the index in the table of the crawler whose token equals

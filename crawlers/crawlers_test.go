@@ -80,3 +80,45 @@ func TestLookup(t *testing.T) {
 		t.Error("Lookup returned the table's own list")
 	}
 }
+
+// TestVerification checks the verification facts of every row: each
+// documented method names the page that documents it, prefix files are
+// https addresses, host-name suffixes are lower-case domains without a
+// leading dot, and a signature agent is an https origin with no path.
+func TestVerification(t *testing.T) {
+	for _, c := range table {
+		v := c.Verify
+		if !v.Documented() {
+			if v.Source != "" {
+				t.Errorf("%s: a verification source %q but no method", c.Token, v.Source)
+			}
+			continue
+		}
+		if !strings.HasPrefix(v.Source, "https://") {
+			t.Errorf("%s: verification source %q is not an https address", c.Token, v.Source)
+		}
+		for _, r := range v.Ranges {
+			if !strings.HasPrefix(r, "https://") || !strings.HasSuffix(r, ".json") {
+				t.Errorf("%s: prefix file %q: want an https address of a .json file", c.Token, r)
+			}
+		}
+		for _, d := range v.ReverseDNS {
+			if d != strings.ToLower(d) || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || !strings.Contains(d, ".") {
+				t.Errorf("%s: host-name suffix %q: want a lower-case domain, no leading or trailing dot", c.Token, d)
+			}
+		}
+		if a := v.SignatureAgent; a != "" && (!strings.HasPrefix(a, "https://") || strings.Count(a, "/") != 2) {
+			t.Errorf("%s: signature agent %q: want an https origin", c.Token, a)
+		}
+	}
+	// Google moved its files on 2026-03-31; the old addresses hold no
+	// prefixes (developers.google.com/search/docs/crawling-indexing/verifying-googlebot).
+	g, _ := Lookup("Googlebot")
+	if len(g.Verify.Ranges) != 1 || g.Verify.Ranges[0] != "https://developers.google.com/static/crawling/ipranges/common-crawlers.json" {
+		t.Errorf("Googlebot's prefix file = %v, want the common-crawlers.json Google publishes since 2026-03-31", g.Verify.Ranges)
+	}
+	g.Verify.Ranges[0] = "changed"
+	if h, _ := Lookup("Googlebot"); h.Verify.Ranges[0] == "changed" {
+		t.Error("Lookup returned the table's own list of prefix files")
+	}
+}

@@ -38,18 +38,16 @@ const (
 	// record the token's status when they fetch a page. It does not
 	// affect Google Search.
 	googleExtended = "https://developers.google.com/crawling/docs/google-extended"
-	// OpenAI: GPTBot for training, OAI-SearchBot for ChatGPT's search
-	// features, ChatGPT-User for actions a user starts, "robots.txt rules
-	// may not apply" to them; each setting independent of the others.
-	openAIBots = "https://developers.openai.com/api/docs/bots"
-	// Anthropic: ClaudeBot collects training data, Claude-SearchBot
-	// improves search results, Claude-User fetches for a user's question;
-	// all three honour robots.txt.
-	anthropicBots = "https://support.claude.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"
-	// Perplexity: PerplexityBot surfaces sites in search results and is
-	// not used to train foundation models; Perplexity-User fetches for a
-	// user's question and "generally ignores robots.txt rules".
-	perplexityBots = "https://docs.perplexity.ai/guides/bots"
+	// OpenAI (openAIBots): GPTBot for training, OAI-SearchBot for
+	// ChatGPT's search features, ChatGPT-User for actions a user starts,
+	// "robots.txt rules may not apply" to them; each setting independent
+	// of the others. Anthropic (anthropicBots): ClaudeBot collects
+	// training data, Claude-SearchBot improves search results, Claude-User
+	// fetches for a user's question; all three honour robots.txt.
+	// Perplexity (perplexityBots): PerplexityBot surfaces sites in search
+	// results and is not used to train foundation models; Perplexity-User
+	// fetches for a user's question and "generally ignores robots.txt
+	// rules".
 	// Meta: meta-externalagent crawls "for use cases such as training AI
 	// models or improving products by indexing content directly".
 	metaCrawlers = "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers"

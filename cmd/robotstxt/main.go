@@ -11,6 +11,7 @@
 //	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 //	robotstxt serve [-addr HOST:PORT] [-allow-private]
 //	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
+//	robotstxt verify [-json] [-url U] [-method M] [-ranges FILE] [-offline] IP USER-AGENT [HEADER: VALUE...]
 //
 // check prints one line per URL:
 //
@@ -60,11 +61,13 @@ const (
 const exitStatuses = `Exit status:
 
 	0  check, fetch: every URL is allowed; lint: no error found;
-	   serve: stopped by an interrupt
-	1  check, fetch: some URL is disallowed; lint: errors found
+	   serve: stopped by an interrupt; ai: the matrix is printed;
+	   verify: the claim is not found forged
+	1  check, fetch: some URL is disallowed; lint: errors found;
+	   verify: the claim is forged
 	2  bad usage, an unreadable file, a URL that is neither an absolute URL
 	   nor a path, or an address serve cannot listen on
-	3  check, fetch: the robots.txt is unreachable (a network failure, a
+	3  check, fetch, ai: the robots.txt is unreachable (a network failure, a
 	   timeout, HTTP 5xx or 429): RFC 9309 has crawlers disallow every URL
 	   until they can fetch it, and the answers printed say so
 	4  check, fetch: the robots.txt is no robots.txt (an HTML page, UTF-16
@@ -85,6 +88,7 @@ Usage:
 	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
 	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
+	robotstxt verify [-json] [-url U] [-ranges FILE] [-offline] IP USER-AGENT [HEADER: VALUE...]
 	robotstxt help COMMAND | version
 
 Commands:
@@ -97,6 +101,7 @@ Commands:
 	sitemaps follow a site's sitemaps and say which pages robots.txt allows
 	serve   run a robots.txt tester page in the browser, with a JSON API
 	ai      which AI operators may use a page, for which purpose, and why
+	verify  whether a request comes from the crawler it names
 
 Examples:
 
@@ -145,14 +150,16 @@ func (c *cli) run(args []string) int {
 		return c.sitemaps(rest)
 	case "ai":
 		return c.ai(rest)
+	case "verify":
+		return c.verify(rest)
 	case "help", "-h", "-help", "--help":
 		if cmd == "help" && len(rest) > 0 {
 			// "help check" is "check -h".
 			switch rest[0] {
-			case "check", "lint", "fetch", "serve", "page", "sitemaps", "ai":
+			case "check", "lint", "fetch", "serve", "page", "sitemaps", "ai", "verify":
 				return c.run([]string{rest[0], "-h"})
 			}
-			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve, page, sitemaps or ai", rest[0])
+			return c.fail("robotstxt help: unknown command %q: use check, lint, fetch, serve, page, sitemaps, ai or verify", rest[0])
 		}
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
@@ -160,7 +167,7 @@ func (c *cli) run(args []string) int {
 		fmt.Fprintln(c.stdout, "robotstxt", version())
 		return exitOK
 	default:
-		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve, page, sitemaps or ai (robotstxt -h for help)", cmd)
+		return c.fail("robotstxt: unknown command %q: use check, lint, fetch, serve, page, sitemaps, ai or verify (robotstxt -h for help)", cmd)
 	}
 }
 

@@ -108,37 +108,70 @@ func (p *sfParser) key() ([]byte, bool) {
 }
 
 // parameters parses parameters (§4.2.3.2), dropping them.
-func (p *sfParser) parameters() bool {
+func (p *sfParser) parameters() bool { return p.params(nil) }
+
+// params parses parameters (§4.2.3.2) and, when out is not nil, appends
+// each to it with its value; a parameter without a value is the Boolean
+// true.
+func (p *sfParser) params(out *[]SFParam) bool {
+	var index map[string]int
 	for p.peek() == ';' {
 		p.i++
 		p.skipSP()
-		if _, ok := p.key(); !ok {
+		key, ok := p.key()
+		if !ok {
 			return false
 		}
+		v := SFItem{Kind: SFBoolean, Bool: true}
 		if p.peek() == '=' {
 			p.i++
-			if _, ok := p.bareItem(); !ok {
+			start := p.i
+			kind, ok := p.bareItem()
+			if !ok {
 				return false
 			}
+			if out != nil {
+				v = decodeSFItem(kind, p.s[start:p.i])
+			}
+		}
+		if out != nil {
+			*out, index = setSFParam(*out, index, string(key), v)
 		}
 	}
 	return true
 }
 
 // innerList parses an Inner List (§4.2.1.2), dropping it.
-func (p *sfParser) innerList() bool {
+func (p *sfParser) innerList() bool { return p.inner(nil) }
+
+// inner parses an Inner List (§4.2.1.2) and, when m is not nil, stores
+// its items and parameters in m.
+func (p *sfParser) inner(m *SFMember) bool {
 	p.i++ // '('
 	for !p.done() {
 		p.skipSP()
 		if p.peek() == ')' {
 			p.i++
-			return p.parameters()
+			if m == nil {
+				return p.parameters()
+			}
+			return p.params(&m.Params)
 		}
-		if _, ok := p.bareItem(); !ok {
+		start := p.i
+		kind, ok := p.bareItem()
+		if !ok {
 			return false
 		}
-		if !p.parameters() {
-			return false
+		if m == nil {
+			if !p.parameters() {
+				return false
+			}
+		} else {
+			it := decodeSFItem(kind, p.s[start:p.i])
+			if !p.params(&it.Params) {
+				return false
+			}
+			m.Items = append(m.Items, it)
 		}
 		if c := p.peek(); c != ' ' && c != ')' {
 			return false
@@ -147,16 +180,34 @@ func (p *sfParser) innerList() bool {
 	return false // no closing ')'
 }
 
-type sfKind uint8
+type sfKind = SFKind
 
+// SFKind is the type of a Bare Item (RFC 9651 §3.3).
+type SFKind uint8
+
+// The types of Bare Items. An Integer and a Decimal are both sfNumber
+// while parsing; decodeSFItem tells them apart.
 const (
-	sfNumber sfKind = iota
+	sfNumber SFKind = iota
 	sfString
 	sfToken
 	sfBytes
 	sfBoolean
 	sfDate
 	sfDisplay
+	sfDecimal
+)
+
+// The exported names of the kinds, for callers outside the package.
+const (
+	SFInteger = sfNumber
+	SFString  = sfString
+	SFToken   = sfToken
+	SFBytes   = sfBytes
+	SFBoolean = sfBoolean
+	SFDate    = sfDate
+	SFDisplay = sfDisplay
+	SFDecimal = sfDecimal
 )
 
 // bareItem parses a Bare Item (§4.2.3.1) and returns its type.

@@ -317,8 +317,8 @@ func orDefault(d, def time.Duration) time.Duration {
 // [ErrRetryLater]), never false with a nil error: the URL is not refused,
 // its answer is not known yet. Allowed first waits for the next fetch of
 // the robots.txt as [Cache.Check] does. Every answer of the Cache for a
-// URL (Allowed, Decide, Check, ReadPage, PageOf, and a [Transport]) says
-// so with the same error.
+// URL (Allowed, Decide, Check, a [Transport], and pagerules.ReadPage and
+// PageOf, which ask Decide) says so with the same error.
 func (c *Cache) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	d, err := c.Decide(ctx, rawURL)
 	return d.Allowed && err == nil, err

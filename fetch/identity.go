@@ -92,9 +92,10 @@ func identityError(userAgent, agent string) *AgentError {
 }
 
 // IdentityErr returns the error that every question of the cache
-// ([Cache.Allowed], [Cache.Decide], [Cache.Check], [Cache.ReadPage], and a
-// [Transport]'s requests and a [Pacer]'s turns) fails with, before any robots.txt is fetched, or
-// nil when the Options give a valid product token. NewCache checks the
+// ([Cache.Allowed], [Cache.Decide], [Cache.DecideNow], [Cache.Check], a
+// [Transport]'s requests and a [Pacer]'s turns) fails with, before any
+// robots.txt is fetched, or nil when the Options give a valid product
+// token. NewCache checks the
 // identity once, as it cannot return an error itself: a crawler that asks
 // for its own token calls IdentityErr right after NewCache to fail at
 // start-up, with the rule stated, rather than at its first request. The

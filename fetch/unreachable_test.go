@@ -17,9 +17,10 @@ import (
 // a nil error. RFC 9309 §2.3.1.4 has the crawler assume a complete
 // disallow while the file is unreachable; that is a reason to wait, not an
 // answer about the URL, and a caller that reads (false, nil) drops URLs a
-// site allows. Check and the Transport said so already; Allowed,
-// Decide (for the cache's agent and a view's), ReadPage and PageOf
-// answered (false, nil).
+// site allows. Check and the Transport said so already; Allowed and
+// Decide (for the cache's agent and a view's) answered (false, nil).
+// pagerules.ReadPage and PageOf, which ask Decide, are held to the same in
+// TestPageUnreachable.
 func TestUnreachableAnswers(t *testing.T) {
 	type answer func(ctx context.Context, c *Cache, u string) (allowed bool, err error)
 	methods := []struct {
@@ -43,16 +44,6 @@ func TestUnreachableAnswers(t *testing.T) {
 		{"Check", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			send, err := c.Check(ctx, u)
 			return err == nil && send != "", err
-		}},
-		{"ReadPage", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			req, _ := http.NewRequest(http.MethodGet, u, nil)
-			resp := &http.Response{Request: req, Header: http.Header{"Content-Type": {"text/html"}}}
-			p, err := c.ReadPage(ctx, resp)
-			return p != nil && p.RobotsTxt.Allowed, err
-		}},
-		{"PageOf", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			p, err := c.PageOf(ctx, u, http.Header{"Content-Type": {"text/html"}}, []byte("<html>"))
-			return p != nil && p.RobotsTxt.Allowed, err
 		}},
 		{"Transport", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)

@@ -58,7 +58,7 @@ func pageSite(t *testing.T) (*httptest.Server, func() []string) {
 
 // A colly crawler with its defaults, made to obey robots.txt by a
 // fetch.Transport and to read each page's rules as the recipe in
-// fetch/page.go does: it never requests a disallowed URL, drops a noindex
+// pagerules/page.go does: it never requests a disallowed URL, drops a noindex
 // PDF at its header, follows no links of a nofollow page, and indexes the
 // rest with the snippet limit and usage preferences the page and robots.txt
 // state together.
@@ -70,7 +70,7 @@ func TestCollyPageRules(t *testing.T) {
 	c.WithTransport(fetch.NewTransport(http.DefaultTransport, cache))
 
 	var mu sync.Mutex
-	indexed := map[string]*fetch.Page{}
+	indexed := map[string]*pagerules.Page{}
 	var responded, refused []string
 	c.OnResponseHeaders(func(r *colly.Response) {
 		var rules pagerules.Rules
@@ -80,7 +80,7 @@ func TestCollyPageRules(t *testing.T) {
 		}
 	})
 	c.OnResponse(func(r *colly.Response) {
-		page, err := cache.PageOf(context.Background(), r.Request.URL.String(), *r.Headers, r.Body)
+		page, err := pagerules.PageOf(context.Background(), cache, r.Request.URL.String(), *r.Headers, r.Body)
 		if err != nil {
 			t.Error(err)
 			return

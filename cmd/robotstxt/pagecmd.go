@@ -78,8 +78,8 @@ func (c *cli) page(args []string) int {
 }
 
 // fetchPage fetches the robots.txt of url's site and then url, as the
-// crawler token does, sending header, and answers with fetch.ReadPage.
-func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
+// crawler token does, sending header, and answers with pagerules.ReadPage.
+func (c *cli) fetchPage(url, token, header string) (*pagerules.Page, int, error) {
 	client := &http.Client{Timeout: fetch.DefaultTimeout}
 	cache := fetch.NewCache(&fetch.Options{Client: client, UserAgent: header, Agent: token})
 	ctx := context.Background()
@@ -97,7 +97,7 @@ func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	p, err := cache.ReadPage(ctx, resp)
+	p, err := pagerules.ReadPage(ctx, cache, resp)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -105,7 +105,7 @@ func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
 }
 
 // pageText is what page prints.
-func pageText(p *fetch.Page, status int, header string, now time.Time) string {
+func pageText(p *pagerules.Page, status int, header string, now time.Time) string {
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
 	row("url", p.URL)
@@ -171,7 +171,7 @@ func ruleLines(r *pagerules.Rules) []string {
 }
 
 // answerLines says what the rules add up to, with the rule that decided.
-func answerLines(p *fetch.Page, now time.Time) []string {
+func answerLines(p *pagerules.Page, now time.Time) []string {
 	from := func(x pagerules.Rule) string {
 		if !p.Tags.Has(x) {
 			return ""

@@ -1,4 +1,4 @@
-package fetch_test
+package pagerules_test
 
 import (
 	"bytes"
@@ -82,19 +82,19 @@ func bigPage(n int) []byte {
 
 // getPage fetches path as a crawler does and answers with ReadPage; then it
 // reads the whole body, as the crawler goes on to do.
-func getPage(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte) {
+func getPage(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*pagerules.Page, []byte) {
 	p, body, _ := getPageHeader(t, c, srv, path)
 	return p, body
 }
 
-func getPageHeader(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte, http.Header) {
+func getPageHeader(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*pagerules.Page, []byte, http.Header) {
 	t.Helper()
 	resp, err := srv.Client().Get(srv.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	p, err := c.ReadPage(context.Background(), resp)
+	p, err := pagerules.ReadPage(context.Background(), c, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestReadPage(t *testing.T) {
 	})
 }
 
-func hasWarning(p *fetch.Page, s string) bool {
+func hasWarning(p *pagerules.Page, s string) bool {
 	for _, w := range p.Warnings {
 		if strings.Contains(w, s) {
 			return true
@@ -202,7 +202,7 @@ func TestPageOfEqualsReadPage(t *testing.T) {
 	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
 	for _, path := range []string{"/header", "/meta", "/open/usage", "/private/noindex", "/pdf", "/big"} {
 		p, body, h := getPageHeader(t, c, srv, path)
-		q, err := c.PageOf(context.Background(), srv.URL+path, h, body)
+		q, err := pagerules.PageOf(context.Background(), c, srv.URL+path, h, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +212,7 @@ func TestPageOfEqualsReadPage(t *testing.T) {
 	}
 }
 
-func equalPages(p, q *fetch.Page) bool {
+func equalPages(p, q *pagerules.Page) bool {
 	return reflect.DeepEqual(p.Tags, q.Tags) && reflect.DeepEqual(p.Usage, q.Usage) &&
 		reflect.DeepEqual(p.Warnings, q.Warnings) && p.RobotsTxt.Allowed == q.RobotsTxt.Allowed &&
 		p.MetaScan.Ended == q.MetaScan.Ended && p.MetaScan.Tags == q.MetaScan.Tags
@@ -275,11 +275,11 @@ func TestPageContentType(t *testing.T) {
 		if !reflect.DeepEqual(h["Content-Type"], tt.lines) {
 			t.Fatalf("%s: the server sent Content-Type %q, not %q", tt.why, h["Content-Type"], tt.lines)
 		}
-		q, err := c.PageOf(context.Background(), p.URL, h, got)
+		q, err := pagerules.PageOf(context.Background(), c, p.URL, h, got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []*fetch.Page{p, q} {
+		for _, p := range []*pagerules.Page{p, q} {
 			if p.HTML != tt.html || p.Tags.Has(pagerules.NoIndex) != tt.html || p.MayIndex(now) == tt.html {
 				t.Errorf("%s\nContent-Type %q: HTML %v, noindex seen %v, MayIndex %v; want HTML and noindex %v",
 					tt.why, tt.lines, p.HTML, p.Tags.Has(pagerules.NoIndex), p.MayIndex(now), tt.html)
@@ -332,7 +332,7 @@ func TestPageAnswers(t *testing.T) {
 		if url.May != tt.url || url.Source() != tt.urlBy {
 			t.Errorf("%s\n%s: ShowURL = %v by %q, want %v by %q", tt.why, tt.path, url.May, url.Source(), tt.url, tt.urlBy)
 		}
-		for _, a := range []fetch.PageAnswer{content, url} {
+		for _, a := range []pagerules.Answer{content, url} {
 			if a.RobotsTxt != tt.robotsTxt || (a.Origin.Source != 0) != tt.fromRow {
 				t.Errorf("%s\n%s: %+v: want robots.txt deciding %v, a page rule %v", tt.why, tt.path, a, tt.robotsTxt, tt.fromRow)
 			}

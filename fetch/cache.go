@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 // Options configure a [Cache]. The zero value of each field picks its
@@ -538,7 +539,7 @@ func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 		}
 		c.mu.Unlock()
 	}()
-	if c.store != nil {
+	if c.lease != nil {
 		c.refreshShared(ctx, origin, f)
 		return
 	}
@@ -559,29 +560,32 @@ func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
 	}
 	c.mu.Unlock()
 
-	p := c.shared.consult(ctx, origin, held, &ev)
-	if p.fresh {
-		st := c.update(origin, f, func(s *state) { *s = p.state })
+	var rep lease.Report
+	p := c.lease.Consult(ctx, origin, held, &rep)
+	if p.Fresh {
+		st := c.update(origin, f, func(s *state) { *s = p.State })
 		ev.Result = st.latest
+		ev.StoreErr, ev.Waited = storeError(rep.Err), rep.Waited
 		c.notify(ev, st)
 		return
 	}
 	stop := func() {}
-	if p.token != "" {
-		stop = c.shared.keep(ctx, origin, p.token)
+	if p.Token != "" {
+		stop = c.lease.Keep(ctx, origin, p.Token)
 	}
 	res := c.fetchOrigin(ctx, origin)
 	stop() // before the save, which drops the lease
 	st := c.update(origin, f, func(s *state) {
-		if p.state.newer(*s) {
-			*s = p.state
+		if p.State.newer(*s) {
+			*s = p.State
 		}
 		s.record(res)
 	})
 	ev.Result, ev.Fetched = res, true
-	if p.save {
-		c.shared.save(ctx, origin, p.token, st, &ev)
+	if p.Save {
+		c.lease.Save(ctx, origin, p.Token, st, &rep)
 	}
+	ev.StoreErr, ev.Waited = storeError(rep.Err), rep.Waited
 	c.notify(ev, st)
 }
 
@@ -679,8 +683,8 @@ func (c *Cache) Stats() Stats {
 			Agent:    c.refused[refusedAgent].Load(),
 			TooLarge: c.refused[refusedTooLarge].Load(),
 		},
-		StoreGaveUp:    c.gaveUp.Load(),
-		StoreTakenOver: c.takenOver.Load(),
+		StoreGaveUp:    c.gaveUp(),
+		StoreTakenOver: c.takenOver(),
 	}
 }
 
@@ -767,7 +771,7 @@ func (c *Cache) Forget(ctx context.Context, rawURL string) error {
 		delete(c.entries, origin)
 	}
 	c.mu.Unlock()
-	if c.store == nil {
+	if c.lease == nil {
 		return nil
 	}
 	return c.shared.forget(ctx, origin)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 // TestOnFetch checks that the hook sees every refresh, and only those.
@@ -207,7 +208,7 @@ func TestPutThenStore(t *testing.T) {
 		t.Errorf("refresh failing after Put: %v, %v, %v; want the put copy, Stale", d.Allowed, d.Source, err)
 	}
 	idle(t, c)
-	st, err := decodeState(store.value(srv.URL), binding{origin: srv.URL})
+	st, err := decodeState(store.value(srv.URL), lease.Binding{Origin: srv.URL})
 	if err != nil || st.good == nil || st.good.Robots.Allowed("Foobot", "/y") {
 		t.Errorf("stored history %v, %v; want the put result as its good copy", st, err)
 	}

@@ -161,7 +161,7 @@ func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func()
 	}
 	storeTimeout := orDefault(o.StoreTimeout, DefaultStoreTimeout)
 	s.lease = lease.New[state](leaseStore{o.Store},
-		codec{binding{agent: grammar.LowerString(agent), key: bytes.Clone(o.StoreKey)}},
+		codec{lease.Binding{Agent: grammar.LowerString(agent), Key: bytes.Clone(o.StoreKey)}},
 		lease.Config{
 			Timeout:         timeout,
 			StoreTimeout:    storeTimeout,
@@ -185,17 +185,17 @@ func (s leaseStore) Lease(ctx context.Context, origin, token string, ttl time.Du
 
 // codec reads and writes an origin's history as a value of the Store,
 // bound to the origin, the crawler and the fleet's key (see encodeState).
-type codec struct{ bind binding }
+type codec struct{ bind lease.Binding }
 
 func (c codec) Decode(v []byte, origin string) (state, error) {
 	b := c.bind
-	b.origin = origin
+	b.Origin = origin
 	return decodeState(v, b)
 }
 
 func (c codec) Encode(st state, origin string) ([]byte, error) {
 	b := c.bind
-	b.origin = origin
+	b.Origin = origin
 	return encodeState(st, b)
 }
 
@@ -215,13 +215,13 @@ func storeError(err error) error {
 func (s *shared) countRefused(reason error) {
 	i := refusedDamaged
 	switch {
-	case errors.Is(reason, errEntryFormat):
+	case errors.Is(reason, lease.ErrFormat):
 		i = refusedFormat
-	case errors.Is(reason, errEntrySeal):
+	case errors.Is(reason, lease.ErrSeal):
 		i = refusedSeal
-	case errors.Is(reason, errEntryOrigin):
+	case errors.Is(reason, lease.ErrOrigin):
 		i = refusedOrigin
-	case errors.Is(reason, errEntryAgent):
+	case errors.Is(reason, lease.ErrAgent):
 		i = refusedAgent
 	case errors.Is(reason, errEntryTooLarge):
 		i = refusedTooLarge

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 	"io"
 	"net/http"
 	"sync"
@@ -430,7 +431,7 @@ func TestStoreCorruptValue(t *testing.T) {
 	good := func(t *testing.T, origin string) []byte {
 		st := state{}
 		st.record(&Result{RobotsURL: "http://x.test/robots.txt", Robots: robotsOf(200, disallowX), Expires: time.Now().Add(time.Hour)})
-		v, err := encodeState(st, binding{origin: origin})
+		v, err := encodeState(st, lease.Binding{Origin: origin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -442,7 +443,7 @@ func TestStoreCorruptValue(t *testing.T) {
 	}{
 		{"another program's text", func(*testing.T, string) []byte { return []byte("hello") }},
 		{"empty", func(*testing.T, string) []byte { return []byte{} }},
-		{"a later format version", func(t *testing.T, o string) []byte { v := good(t, o); v[len(entryMagic)]++; return v }},
+		{"a later format version", func(t *testing.T, o string) []byte { v := good(t, o); v[len(lease.Magic)]++; return v }},
 		{"one byte changed", func(t *testing.T, o string) []byte { v := good(t, o); v[len(v)/2] ^= 0x40; return v }},
 		{"cut short", func(t *testing.T, o string) []byte { v := good(t, o); return v[:len(v)-5] }},
 	}
@@ -462,7 +463,7 @@ func TestStoreCorruptValue(t *testing.T) {
 				t.Errorf("event %+v; want a decode problem and a fetch", ev)
 			}
 			idle(t, c)
-			st, err := decodeState(store.value(origin), binding{origin: origin})
+			st, err := decodeState(store.value(origin), lease.Binding{Origin: origin})
 			if err != nil || st.latest.Robots.Allowed("Foobot", "/y") {
 				t.Errorf("the value was not replaced by the fetch: %v", err)
 			}

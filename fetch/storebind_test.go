@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 	"io"
 	"net/http"
 	"strconv"
@@ -31,38 +32,38 @@ func TestStoreRefusesUnbound(t *testing.T) {
 	}{
 		{"another origin's value (issue 18: copied keys answered for the wrong site)", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh("http://a.example"), binding{origin: "http://a.example", agent: "foobot"})
+				v, _ := encodeState(fresh("http://a.example"), lease.Binding{Origin: "http://a.example", Agent: "foobot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Origin }},
 		{"another crawler's value", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "barbot"})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "barbot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Agent }},
 		{"a value sealed with another key", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: []byte("other")})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: []byte("other")})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"an unsealed value where a key is set: a writer without the key", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot"})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"a sealed value where no key is set", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"a forged value: HMAC of another body", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
-				w, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
+				w, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
 				w[len(w)-40] ^= 1
 				return append(w[:len(w)-32:len(w)-32], v[len(v)-32:]...)
 			},
@@ -93,7 +94,7 @@ func TestStoreRefusesUnbound(t *testing.T) {
 			if tt.want(st.StoreRefused) != 1 || st.StoreCorrupt != 1 {
 				t.Errorf("Stats %+v; want the value refused once, for its reason", st)
 			}
-			b := binding{origin: origin, agent: "foobot", key: tt.key}
+			b := lease.Binding{Origin: origin, Agent: "foobot", Key: tt.key}
 			if got, err := decodeState(store.value(origin), b); err != nil || got.latest.Robots.Allowed("Foobot", "/y") {
 				t.Errorf("the value was not replaced: %v", err)
 			}
@@ -139,7 +140,7 @@ func TestMaxStoreValue(t *testing.T) {
 	down := worst(503, "", errors.New(strings.Repeat("e", 2*maxEntryErr)))
 	down.Fetched = good.Fetched.Add(time.Hour)
 	s := history(good, down)
-	v, err := encodeState(s, binding{origin: url[:19], agent: "foobot", key: []byte("k")})
+	v, err := encodeState(s, lease.Binding{Origin: url[:19], Agent: "foobot", Key: []byte("k")})
 	if err != nil {
 		t.Fatalf("the largest history does not encode: %v", err)
 	}

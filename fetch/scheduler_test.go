@@ -201,12 +201,13 @@ func TestSchedulerEnds(t *testing.T) {
 					}
 					mu.Lock()
 					seen = append(seen, turn.URL)
+					n := len(seen)
 					mu.Unlock()
 					// Each page links to two more, down to depth 3, on
 					// two origins.
 					if depth := strings.Count(turn.URL, "/") - 3; depth < 3 {
 						for _, host := range []string{"a.example", "b.example"} {
-							s.Add(fmt.Sprintf("http://%s/%s%d/", host, strings.SplitN(turn.URL, "/", 4)[3], len(seen)))
+							s.Add(fmt.Sprintf("http://%s/%s%d/", host, strings.SplitN(turn.URL, "/", 4)[3], n))
 						}
 					}
 				}

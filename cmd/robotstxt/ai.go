@@ -17,6 +17,7 @@ import (
 	"github.com/robotstxt-go/robotstxt/aiuse"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
 
@@ -150,7 +151,7 @@ func cellText(a *aiuse.Answer) string {
 // content-use levels stated. Text from the site goes through show.
 func writeMatrix(w io.Writer, src *source, m *aiuse.Matrix) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "AI access for %s (robots.txt: %s)\n\n", show(m.URL), show(src.name))
+	fmt.Fprintf(&b, "AI access for %s (robots.txt: %s)\n\n", termesc.Quote(m.URL), termesc.Quote(src.name))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "operator")
 	for _, u := range m.Uses {
@@ -171,12 +172,12 @@ func writeMatrix(w io.Writer, src *source, m *aiuse.Matrix) error {
 		for j := range m.Cells[i] {
 			a := &m.Cells[i][j]
 			if s, ok := a.Decider(); ok {
-				fmt.Fprintf(&b, "  %s %s: %s\n", a.Operator, a.Use, show(s.String()))
+				fmt.Fprintf(&b, "  %s %s: %s\n", a.Operator, a.Use, termesc.Quote(s.String()))
 			}
 			for _, s := range a.Signals() {
 				if s.Use != robotstxt.UseUnstated {
 					s.Token = "" // one line of the file serves many tokens
-					uses[show(s.String())] = true
+					uses[termesc.Quote(s.String())] = true
 				}
 			}
 		}

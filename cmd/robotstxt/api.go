@@ -18,14 +18,15 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/aiuse"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
-// This file is the JSON API of robotstxt serve: /api/check, /api/lint and
-// /api/fetch. The page calls it, and so may any tool.
+// This file is the JSON API of robotstxt serve: /api/check, /api/lint,
+// /api/fetch and /api/ai. The page calls it, and so may any tool.
 
 // checkRequest is the body of /api/check and /api/lint.
 type checkRequest struct {
@@ -107,21 +108,34 @@ type fetchResponse struct {
 }
 
 // readRequest decodes a JSON body into v, or, for another content type,
-// hands the raw body to raw. It writes the error response and returns false
+// hands the raw body to raw. A form body that starts with '{' is JSON
+// (what curl -d '{...}' sends); a multipart form is refused (415). It writes the error response and returns false
 // when the body is bad.
 func readRequest(w http.ResponseWriter, r *http.Request, v any, raw func([]byte)) bool {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf(
-			"request body over %d bytes: crawlers read only the first 500 KiB of a robots.txt; lint a larger file with robotstxt lint", tooBig.Limit))
+		writeError(w, http.StatusRequestEntityTooLarge, tooLarge(tooBig.Limit))
 		return false
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "reading the request: "+err.Error())
 		return false
 	}
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+	switch ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); {
+	case ct == "application/json":
+	case ct == "application/x-www-form-urlencoded" && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")):
+		// curl -d and --data-binary send this type whatever the data:
+		// a body that starts with '{', which no robots.txt line does,
+		// is the JSON request it was meant to be.
+	case ct == "multipart/form-data":
+		// curl -F: the body is the form's parts, neither JSON nor a
+		// robots.txt.
+		writeError(w, http.StatusUnsupportedMediaType, fmt.Sprintf(
+			"Content-Type %s (curl -F) is not read: send JSON (curl -H 'Content-Type: application/json' -d '{...}') "+
+				"or the robots.txt itself, bytes and all (curl --data-binary @robots.txt)", ct))
+		return false
+	default:
 		raw(body)
 		return true
 	}
@@ -139,13 +153,27 @@ func readRequest(w http.ResponseWriter, r *http.Request, v any, raw func([]byte)
 	return true
 }
 
+// readBody reads the body of r into a buffer of its declared length, so
+// that it is held once, not in the doubling buffers of io.ReadAll.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength < 0 || r.ContentLength > maxRequestBody {
+		return io.ReadAll(r.Body)
+	}
+	var b bytes.Buffer
+	b.Grow(int(r.ContentLength) + bytes.MinRead)
+	_, err := b.ReadFrom(r.Body)
+	return b.Bytes(), err
+}
+
 // cutRobots cuts a robots.txt at the 500 KiB that crawlers read, as Google
 // does, and returns the size it had when it was longer.
 func cutRobots(body []byte) ([]byte, int) {
 	if len(body) <= fetch.MaxBodySize {
 		return body, 0
 	}
-	return body[:fetch.MaxBodySize], len(body)
+	// A copy, so that the rest of the body is not held while the file is
+	// analysed.
+	return bytes.Clone(body[:fetch.MaxBodySize]), len(body)
 }
 
 // emptyAgent answers a request that names no agent: an empty agent would
@@ -156,19 +184,6 @@ func emptyAgent(w http.ResponseWriter, agent string) bool {
 	}
 	writeError(w, http.StatusBadRequest, `no agent: name a crawler by its product token, such as Googlebot, or give "*" for any crawler that no group names`)
 	return true
-}
-
-// work runs f when fewer than maxAnalyses requests are being analysed, so
-// that many large files at once take turns instead of all the memory. It
-// answers 503 when the request ends first.
-func (s *server) work(w http.ResponseWriter, r *http.Request, f func()) {
-	select {
-	case s.analyses <- struct{}{}:
-		defer func() { <-s.analyses }()
-		f()
-	case <-r.Context().Done():
-		writeError(w, http.StatusServiceUnavailable, "too many requests at once; try again")
-	}
 }
 
 func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
@@ -183,10 +198,10 @@ func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body == nil {
-		body = []byte(req.Robots)
+		body, req.Robots = []byte(req.Robots), ""
 	}
 	body, cut := cutRobots(body)
-	s.work(w, r, func() {
+	s.work(w, r, body, func() {
 		rep := lint.Diagnose(body)
 		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
 		resp := checkWith(src, req.Agent, req.URLs)
@@ -203,10 +218,10 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body == nil {
-		body = []byte(req.Robots)
+		body, req.Robots = []byte(req.Robots), ""
 	}
 	body, cut := cutRobots(body)
-	s.work(w, r, func() {
+	s.work(w, r, body, func() {
 		writeLint(w, body, cut, lint.Diagnose(body))
 	})
 }
@@ -315,9 +330,9 @@ func (s *server) apiFetch(w http.ResponseWriter, r *http.Request) {
 		urls = []string{req.URL}
 	}
 	g, _ := crawlers.Group(res.Robots, req.Agent) // as checkWith selects it
-	s.work(w, r, func() {
+	s.work(w, r, res.Body, func() {
 		resp := fetchResponse{
-			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g.Usage(robotstxt.NormalizeURL(req.URL))),
+			fetchJSON: newFetchJSON(req.URL, req.Agent, res, src, g, g.Usage(robotstxt.NormalizeURL(req.URL))),
 			Body:      string(res.Body),
 			BodyUTF8:  utf8.Valid(res.Body),
 			Text:      textLines(text),
@@ -580,4 +595,91 @@ func (st *jsonStream) close() error {
 		st.err = st.w.Flush()
 	}
 	return st.err
+}
+
+// aiRequest is the body of /api/ai: the robots.txt, the URL to answer
+// for, and the headers of the page's response, as typed in (each may
+// hold several lines: one header field a line, as a response that
+// repeats the header sends them).
+type aiRequest struct {
+	Robots        string `json:"robots"`
+	URL           string `json:"url"`
+	ContentUsage  string `json:"content_usage"`
+	ContentSignal string `json:"content_signal"`
+	XRobotsTag    string `json:"x_robots_tag"`
+}
+
+// aiResponse is what /api/ai answers: what robotstxt ai -json prints, and
+// the size of a file cut at 500 KiB.
+type aiResponse struct {
+	matrixJSON
+	Cut int `json:"cut,omitempty"`
+}
+
+// pageHeader builds the page's response header from the values typed in,
+// one field a line; it answers the error and returns false for a value
+// that no header field can carry.
+func (req *aiRequest) pageHeader(w http.ResponseWriter) (http.Header, bool) {
+	h := http.Header{}
+	for _, f := range []struct{ field, name, value string }{
+		{"content_usage", "Content-Usage", req.ContentUsage},
+		{"content_signal", "Content-Signal", req.ContentSignal},
+		{"x_robots_tag", "X-Robots-Tag", req.XRobotsTag},
+	} {
+		for line := range strings.Lines(f.value) {
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			if !httpguts.ValidHeaderFieldValue(line) {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf(
+					"%s %q cannot be the value of a %s header: it holds a control character", f.field, line, f.name))
+				return nil, false
+			}
+			h.Add(f.name, line)
+		}
+	}
+	return h, true
+}
+
+func (s *server) apiAI(w http.ResponseWriter, r *http.Request) {
+	var req aiRequest
+	var body []byte
+	ok := readRequest(w, r, &req, func(b []byte) {
+		body = b
+		q := r.URL.Query()
+		req = aiRequest{URL: q.Get("url"), ContentUsage: q.Get("content_usage"),
+			ContentSignal: q.Get("content_signal"), XRobotsTag: q.Get("x_robots_tag")}
+	})
+	if !ok {
+		return
+	}
+	target := strings.TrimSpace(req.URL)
+	if target == "" {
+		writeError(w, http.StatusBadRequest, "no url: give the URL or path to answer for, such as /articles/1")
+		return
+	}
+	if err := checkableURL(target); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	h, ok := req.pageHeader(w)
+	if !ok {
+		return
+	}
+	if body == nil {
+		body, req.Robots = []byte(req.Robots), ""
+	}
+	body, cut := cutRobots(body)
+	s.work(w, r, body, func() {
+		rep := lint.Diagnose(body)
+		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
+		site := aiuse.Site{Robots: src.robots}
+		if len(h) > 0 {
+			site.Page = aiuse.ReadPage(h, nil)
+		}
+		m := site.Matrix(robotstxt.NormalizeURL(target)) // as a crawler sends it, as /api/check asks
+		m.URL = target
+		writeJSON(w, http.StatusOK, aiResponse{matrixJSON: newMatrixJSON(src, &m), Cut: cut})
+	})
 }

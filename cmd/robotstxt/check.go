@@ -11,13 +11,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -36,7 +36,9 @@ Content-Usage and Content-Signal lines state for it, with their lines:
 The robots.txt comes from a file (-file F), from standard input (-), or from
 the web (-url U: the robots.txt of U's site, fetched as a crawler does). The
 URLs come from the arguments or, when there are none, from standard input,
-one a line (a crawl frontier); with -url and no URLs, U itself is checked.
+one a line (a crawl frontier; on a terminal, check first says so on standard
+error, and Ctrl-D ends the list); with -url and no URLs, U itself is
+checked.
 The agent is a product token such as Googlebot; the default "*" stands for
 any crawler that no group names. -user-agent gives the User-Agent header
 sent with -url; without -agent, the agent is the token found in it. An
@@ -76,7 +78,7 @@ type source struct {
 
 func (c *cli) check(args []string) int {
 	fs := c.newFlags("check")
-	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, such as Googlebot")
 	file := fs.String("file", "", "read the robots.txt from `FILE`")
 	url := fs.String("url", "", "fetch the robots.txt of `URL`'s site, as a crawler does")
 	userAgent := fs.String("user-agent", "", "with -url, send `HEADER` as the User-Agent header (default: the agent's token, or Go's default for \"*\")")
@@ -169,6 +171,10 @@ func (c *cli) check(args []string) int {
 			}
 		}
 	} else {
+		if isTerminal(c.stdin) {
+			// Nothing else shows that check is waiting for input.
+			fmt.Fprintln(c.stderr, "robotstxt check: reading URLs from standard input, one per line; Ctrl-D ends")
+		}
 		err = readLines(c.stdin, verdict)
 	}
 	if ferr := out.Flush(); err == nil {
@@ -387,14 +393,14 @@ func (s *source) explain(url string, d robotstxt.Decision) string {
 	if s.report != nil && d.Line <= len(s.report.Lines) {
 		key = s.report.Lines[d.Line-1].Key
 	}
-	line := "line " + strconv.Itoa(d.Line) + ": " + show(key) + ":"
+	line := "line " + strconv.Itoa(d.Line) + ": " + termesc.Quote(key) + ":"
 	switch {
 	case d.Rule == "":
 		line += " (an empty rule allows everything)"
 	default:
-		line += " " + show(d.Rule)
+		line += " " + termesc.Quote(d.Rule)
 		if dir, ok := indexFallback(url, d); ok {
-			line += " (which also allows " + show(dir) + ")"
+			line += " (which also allows " + termesc.Quote(dir) + ")"
 		}
 	}
 	return line
@@ -409,16 +415,6 @@ func indexFallback(url string, d robotstxt.Decision) (string, bool) {
 		return "", false
 	}
 	return d.Rule[:slash+1], !strings.Contains(url, d.Rule[slash:])
-}
-
-// show returns s as it is when it is printable text, else quoted.
-func show(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // decisionJSON is what check -json prints per URL.

@@ -24,7 +24,8 @@ Fetch does what a crawler does before it fetches URL: it fetches the
 robots.txt of URL's site (following redirects, reading at most 500 KiB) and
 reports where it was, the User-Agent header sent, the HTTP status, the
 redirects, the bytes read, the rules that apply (the parsed file, or
-allow-all or disallow-all as RFC 9309 prescribes for the status), how long a
+allow-all or disallow-all as RFC 9309 prescribes for the status), the
+Crawl-delay of the agent's group and the file's Sitemap lines, how long a
 crawler may cache them and the errors "robotstxt lint" finds in the file;
 then whether the agent may fetch URL, and which line decides. With -json
 the findings are all there, with their line numbers.
@@ -194,7 +195,7 @@ func (t *teeBody) Read(p []byte) (int, error) {
 
 func (c *cli) fetch(args []string) int {
 	fs := c.newFlags("fetch")
-	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, such as Googlebot")
 	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token, or Go's default for \"*\")")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	pos, status, ok := c.parse(fs, fetchHelp, args)
@@ -224,9 +225,9 @@ func (c *cli) fetch(args []string) int {
 	us := g.Usage(robotstxt.NormalizeURL(url))
 	d := us.Decision
 	if *asJSON {
-		err = c.fetchJSON(url, *agent, res, src, us)
+		err = c.fetchJSON(url, *agent, res, src, g, us)
 	} else {
-		err = c.fetchText(url, *agent, res, src, us)
+		err = c.fetchText(url, *agent, res, src, g, us)
 	}
 	if err != nil {
 		return c.fail("robotstxt fetch: %v", err)
@@ -234,7 +235,7 @@ func (c *cli) fetch(args []string) int {
 	return src.status(false, !d.Allowed)
 }
 
-func (c *cli) fetchText(url, agent string, res *fetched, src *source, us robotstxt.Usage) error {
+func (c *cli) fetchText(url, agent string, res *fetched, src *source, g robotstxt.Group, us robotstxt.Usage) error {
 	d := us.Decision
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
@@ -261,6 +262,21 @@ func (c *cli) fetchText(url, agent string, res *fetched, src *source, us robotst
 	}
 	row("bytes", n)
 	row("rules", rulesSummary(res.Robots, src))
+	if res.Robots.Kind() == robotstxt.Parsed {
+		if d, line := g.CrawlDelayLine(); line > 0 {
+			row("crawl-delay", fmt.Sprintf("%v (line %d)", d, line))
+		} else {
+			row("crawl-delay", "none")
+		}
+		maps := res.Robots.Sitemaps()
+		for i, m := range maps {
+			if len(maps) > summaryOver && i == summaryKeep {
+				row("sitemap", fmt.Sprintf("and %d more (-json lists them; robotstxt sitemaps follows them)", len(maps)-i))
+				break
+			}
+			row("sitemap", m)
+		}
+	}
 	if src.report != nil {
 		for _, f := range summarize(answerFindings(src.report), false) {
 			row("lint", "line "+strings.TrimPrefix(f.render("", "robotstxt lint -all lists them"), ":"))
@@ -305,8 +321,11 @@ type fetchJSON struct {
 	Redirects []string      `json:"redirects"`
 	Bytes     int           `json:"bytes"`
 	Truncated bool          `json:"truncated"`
-	Rules     string        `json:"rules"`            // parsed, allow-all or disallow-all
-	Reason    string        `json:"reason,omitempty"` // why, when no file was parsed
+	Rules     string        `json:"rules"`                         // parsed, allow-all or disallow-all
+	Reason    string        `json:"reason,omitempty"`              // why, when no file was parsed
+	Delay     float64       `json:"crawl_delay_seconds,omitempty"` // the agent's group's Crawl-delay
+	DelayLine int           `json:"crawl_delay_line,omitempty"`    // its line; absent when there is none
+	Sitemaps  []string      `json:"sitemaps"`                      // the Sitemap lines, in file order
 	CacheSecs float64       `json:"cache_seconds"`
 	Agent     string        `json:"agent"`
 	Decision  decisionJSON  `json:"decision"`
@@ -316,16 +335,17 @@ type fetchJSON struct {
 	Findings  []findingJSON `json:"findings"` // all of them, as robotstxt lint -json prints them
 }
 
-func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, us robotstxt.Usage) error {
+func (c *cli) fetchJSON(url, agent string, res *fetched, src *source, g robotstxt.Group, us robotstxt.Usage) error {
 	enc := json.NewEncoder(c.stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(newFetchJSON(url, agent, res, src, us))
+	return enc.Encode(newFetchJSON(url, agent, res, src, g, us))
 }
 
 // newFetchJSON returns what fetch -json prints: the decision with its
-// usage preferences, as check -json prints them.
-func newFetchJSON(url, agent string, res *fetched, src *source, us robotstxt.Usage) fetchJSON {
+// usage preferences, as check -json prints them, and the Crawl-delay of
+// the agent's group g and the file's Sitemap lines.
+func newFetchJSON(url, agent string, res *fetched, src *source, g robotstxt.Group, us robotstxt.Usage) fetchJSON {
 	d := us.Decision
 	j := fetchJSON{
 		URL:       url,
@@ -343,6 +363,13 @@ func newFetchJSON(url, agent string, res *fetched, src *source, us robotstxt.Usa
 		Findings:  []findingJSON{},
 	}
 	j.Decision.Usage = usageOf(us)
+	if d, line := g.CrawlDelayLine(); line > 0 {
+		j.Delay, j.DelayLine = d.Seconds(), line
+	}
+	j.Sitemaps = res.Robots.Sitemaps()
+	if j.Sitemaps == nil {
+		j.Sitemaps = []string{}
+	}
 	if j.UserAgent == "" {
 		j.UserAgent = goDefaultUA
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -104,9 +105,9 @@ func describeLine(l lint.Line) string {
 		b.WriteString("  no group")
 	}
 	if l.Key != "" {
-		b.WriteString("  " + show(l.Key) + ":")
+		b.WriteString("  " + termesc.Quote(l.Key) + ":")
 		if l.Value != "" {
-			b.WriteString(" " + show(l.Value))
+			b.WriteString(" " + termesc.Quote(l.Value))
 		}
 	}
 	if f := lineFlags(l); len(f) > 0 && !(l.Kind == lint.LineComment && len(f) == 1) {

@@ -7,7 +7,7 @@
 //	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
 //	robotstxt lint [-json] [-lines] [-all] FILE|-
 //	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
-//	robotstxt page -agent A [-user-agent H] URL
+//	robotstxt page [-agent A] [-user-agent H] URL
 //	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 //	robotstxt serve [-addr HOST:PORT] [-allow-private]
 //	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
@@ -40,6 +40,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 )
 
 func main() {
@@ -84,7 +86,7 @@ Usage:
 	robotstxt check [-agent A] [-user-agent H] [-json] (-file F | -url U | -) [URL...]
 	robotstxt lint [-json] [-lines] [-all] FILE|-
 	robotstxt fetch [-agent A] [-user-agent H] [-json] URL
-	robotstxt page -agent A [-user-agent H] URL
+	robotstxt page [-agent A] [-user-agent H] URL
 	robotstxt sitemaps [-agent A] [-user-agent H] [-json] URL
 	robotstxt serve [-addr HOST:PORT] [-allow-private]
 	robotstxt ai [-file F] [-page] [-user-agent H] [-json] URL
@@ -116,18 +118,50 @@ Examples:
 Run "robotstxt COMMAND -h" for the options of a command.
 `
 
+// defaultAgent is the agent every command answers for when -agent is not
+// given: "*", any crawler that no group names.
+const defaultAgent = "*"
+
+// standIn is the product token page and sitemaps fetch under when they
+// answer for "*": package fetch fetches as one crawler, named by its
+// token. Its answers are those for "*" unless the site names robotstxt
+// (a group, an X-Robots-Tag, a meta tag), which they then say.
+const standIn = "robotstxt"
+
 // cli is one run of the command: its streams and the way it fetches.
 type cli struct {
 	stdin          io.Reader
-	stdout, stderr io.Writer
+	stdout, stderr io.Writer // escaped: see run
+	terminal       io.Writer // standard error as it is, for the progress line's own controls
 	fetcher        robotsFetcher
+}
+
+// term returns standard error as it is, for output that is its own
+// terminal controls: the stream run was given, or stderr for a cli made
+// otherwise.
+func (c *cli) term() io.Writer {
+	if c.terminal == nil {
+		return c.stderr
+	}
+	return c.terminal
 }
 
 // run runs the command with args (without the program name) and returns the
 // exit status. Tests call it in-process.
+//
+// Everything the command writes reaches stdout and stderr through a
+// termesc.Writer: the text of a site (a robots.txt line, a sitemap's
+// <loc>, a header, an HTTP reason phrase) is written with its control
+// characters escaped ("\u001b"), as is every byte that is not UTF-8
+// ("\xff"), so that a site cannot drive the terminal it is read on. The
+// newlines and tabs that lay out the output pass; JSON output stays JSON.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, fetcher: newFetcher()}
-	return c.run(args)
+	out, errOut := termesc.NewWriter(stdout), termesc.NewWriter(stderr)
+	c := &cli{stdin: stdin, stdout: out, stderr: errOut, terminal: stderr, fetcher: newFetcher()}
+	status := c.run(args)
+	out.Flush()
+	errOut.Flush()
+	return status
 }
 
 func (c *cli) run(args []string) int {

@@ -360,6 +360,7 @@ status      200
 redirects   1: %[1]s/moved/robots.txt
 bytes       42
 rules       parsed: 1 group, 1 rule, 0 sitemaps
+crawl-delay none
 cache       1h0m0s
 agent       Googlebot
 verdict     disallowed  line 2: Disallow: /private/

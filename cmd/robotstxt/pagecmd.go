@@ -14,11 +14,14 @@ import (
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
 
-const pageHelp = `usage: robotstxt page -agent A [-user-agent H] URL
+const pageHelp = `usage: robotstxt page [-agent A] [-user-agent H] URL
 
 Page fetches URL as the crawler A does (its robots.txt first, then the page,
 sending H or A as the User-Agent header) and says what the crawler may do
-with the page, and where each answer comes from:
+with the page, and where each answer comes from. The default agent "*"
+stands for any crawler that no rule names: the group for "*", and the
+X-Robots-Tag rules and robots meta tags addressed to every crawler; page
+then fetches as robotstxt, and warns where the site names robotstxt.
 
   robots.txt   may the page be fetched at all, and the deciding line
   header       the X-Robots-Tag and Robots-Tag rules for A or for every
@@ -47,7 +50,7 @@ Examples:
 
 func (c *cli) page(args []string) int {
 	fs := c.newFlags("page")
-	agent := fs.String("agent", "*", "the crawler's product token `NAME`, such as Googlebot")
+	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, such as Googlebot")
 	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token)")
 	pos, status, ok := c.parse(fs, pageHelp, args)
 	if !ok {
@@ -60,12 +63,20 @@ func (c *cli) page(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt page: %v", err)
 	}
+	asked := token
 	if token == "*" {
-		return c.fail("robotstxt page: page rules are read for one crawler: give its product token with -agent NAME or -user-agent HEADER")
+		token = standIn
+		if header == "" {
+			header = standIn
+		}
 	}
 	p, status, err := c.fetchPage(pos[0], token, header)
 	if err != nil {
 		return c.fail("robotstxt page: %v", err)
+	}
+	if asked == "*" {
+		p.Agent = asked
+		p.Warnings = append(p.Warnings, standInNamed(p)...)
 	}
 	now := time.Now() // one instant for the answer printed and the exit status
 	if _, err := io.WriteString(c.stdout, pageText(p, status, header, now)); err != nil {
@@ -75,6 +86,24 @@ func (c *cli) page(args []string) int {
 		return exitNegative
 	}
 	return exitOK
+}
+
+// standInNamed says where the site names standIn, under which page
+// fetched a page for "*": there its answers are those for standIn, not
+// for every crawler.
+func standInNamed(p *pagerules.Page) []string {
+	var w []string
+	if p.RobotsTxt.Robots.NamesAgent(standIn) {
+		w = append(w, fmt.Sprintf("robots.txt names %s, the name page fetches under for \"*\": the robots.txt answer is its group's, not the group for \"*\"", standIn))
+	}
+	for _, r := range []*pagerules.Rules{&p.Header, &p.Meta} {
+		for x := pagerules.Rule(0); x < pagerules.NumRules; x++ {
+			if r.Has(x) && r.Origin(x).Agent != "" {
+				w = append(w, fmt.Sprintf("%s is addressed to %s, the name page fetches under for \"*\": it binds no other crawler", r.Origin(x), r.Origin(x).Agent))
+			}
+		}
+	}
+	return w
 }
 
 // fetchPage fetches the robots.txt of url's site and then url, as the

@@ -110,8 +110,38 @@ usage       search: y  (Content-Usage header)
 		t.Errorf("robotstxt page /private/noindex: exit %d, want %d", code, exitNegative)
 	}
 
+	// Without -agent, the answer for every crawler: Foobot's noindex does
+	// not bind it.
+	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"page", srv.URL + "/meta"}, strings.NewReader(""), &stdout, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "-agent NAME") {
-		t.Errorf("robotstxt page without an agent: exit %d, stderr %q", code, stderr.String())
+	if code := run([]string{"page", srv.URL + "/header"}, strings.NewReader(""), &stdout, &stderr); code != exitOK ||
+		!strings.Contains(stdout.String(), "agent       *\n") || strings.Contains(stdout.String(), "noindex") {
+		t.Errorf("robotstxt page without an agent: exit %d, stdout:\n%s\nstderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestPageStandIn: page answers "*" under the name robotstxt, and says
+// where a site names it, since there the answers are robotstxt's.
+func TestPageStandIn(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: robotstxt\nDisallow: /\n")
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("X-Robots-Tag", "robotstxt: noindex")
+			io.WriteString(w, "<html><head></head></html>")
+		}
+	}))
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	run([]string{"page", srv.URL + "/a"}, strings.NewReader(""), &stdout, &stderr)
+	for _, w := range []string{
+		"warning     robots.txt names robotstxt, the name page fetches under for \"*\"",
+		"warning     X-Robots-Tag line 1 (robotstxt) is addressed to robotstxt",
+	} {
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("no %q in\n%s", w, stdout.String())
+		}
 	}
 }

@@ -11,11 +11,14 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/net/netutil"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
@@ -25,8 +28,10 @@ const serveHelp = `usage: robotstxt serve [-addr HOST:PORT] [-allow-private]
 Serve runs a robots.txt tester on a local web page: paste a robots.txt or
 fetch one by URL, pick an agent, list URLs, and see each URL's verdict with
 the deciding line highlighted in the file and the lint findings next to
-their lines. The page keeps its state in its URL (after the '#', which the
-browser never sends to a server), so a result can be shared as a link.
+their lines; its AI access tab shows, for a URL, which AI operator may use
+the page for what, and the line that decided. The page keeps its state in
+its URL (after the '#', which the browser never sends to a server), so a
+result can be shared as a link.
 Everything the page needs is in the binary: it works offline.
 
 The page stands on a JSON API that tools can call (POST; JSON in and out):
@@ -41,6 +46,12 @@ The page stands on a JSON API that tools can call (POST; JSON in and out):
 	/api/fetch  {"url": U, "agent": A, "user_agent": H, "urls": [URL, ...]}
 	            what "robotstxt fetch -json" prints, the body read, and the
 	            verdicts of the URLs under the rules fetched
+	/api/ai     {"robots": TEXT, "url": URL, "content_usage": V,
+	            "content_signal": V, "x_robots_tag": V}
+	            the AI access matrix of "robotstxt ai -json" for URL:
+	            each operator and use, its verdict and deciding signal;
+	            the headers are the page's response's, as typed in (one
+	            field a line, all optional)
 
 The agent is required: "*" stands for any crawler that no group names.
 Crawlers that document another behaviour are answered as they document it
@@ -49,10 +60,13 @@ robots.txt over 500 KiB is cut there, as Google's crawler cuts it, and the
 answer's "cut" says how long it was. Of a kind of finding, the first 200 are
 listed, then one that counts the rest ("more") up to its "last" line.
 
-For /api/check and /api/lint, a request body that is not JSON is the
-robots.txt itself, bytes and all, with agent and url (repeated) in the
-query: curl --data-binary @robots.txt
-'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x'. For
+For /api/check, /api/lint and /api/ai, a request body that is not JSON is
+the robots.txt itself, bytes and all, with the other fields in the query
+(url repeated for /api/check): curl --data-binary @robots.txt
+'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x' (not -d,
+which drops line breaks). A body that starts with '{' is JSON even when
+its Content-Type is curl's default for -d, a form; a multipart form (-F)
+is refused with 415. For
 /api/fetch, the query may carry url, agent, user_agent and check (the URLs
 to answer for, repeated) instead. Errors are {"error": MESSAGE} with a 4xx
 or 5xx status, a request with another method than POST (405) and a path
@@ -64,8 +78,15 @@ otherwise, and answers only requests addressed to the host it listens on
 that no web page can reach it through DNS rebinding, and it refuses the
 requests that another site's page makes. On 0.0.0.0 it warns, prints a URL
 for each interface and answers requests addressed to them only. Request
-bodies are limited to 4 MiB and 1000 URLs, four files are analysed at once
-(more wait their turn), and every request and fetch has a timeout. It fetches only http and https URLs, and refuses
+bodies are limited to 4 MiB and 1000 URLs. Its memory stays bounded however
+many clients send at once: a request waits, before its body is read, until
+the bodies under way leave room for it (40 MiB, a body counted twice:
+read, then decoded; the last 4 MiB for bodies of at most 64 KiB), and is
+answered 503 with Retry-After after 2 s without; files are analysed a few
+at a time, the smallest first. Every
+request and fetch has a timeout: a header must arrive within 5 s and a
+whole request within 15 s; at most 1024 connections are open at once. It
+fetches only http and https URLs, and refuses
 addresses that are loopback, private, link-local or otherwise not public,
 checked on the address each connection goes to (redirects included),
 unless -allow-private is given.
@@ -88,7 +109,6 @@ const (
 	maxRequestBody  = 4 << 20
 	maxURLs         = 1000 // URLs in one request
 	maxFetches      = 4    // fetches running at once; more wait their turn
-	maxAnalyses     = 4    // files parsed and linted at once; more wait their turn
 	serveFetchLimit = 20 * time.Second
 )
 
@@ -107,20 +127,16 @@ func (c *cli) serve(args []string) int {
 	if err != nil {
 		return c.fail("robotstxt serve: %v", err)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	s := newServer(*allowPrivate)
 	s.setHosts(ln.Addr(), *addr)
-	srv := &http.Server{
-		Handler:           s.handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      serveFetchLimit + 15*time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := newHTTPServer(s.handler())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(netutil.LimitListener(ln, maxConns)) }()
 	urls := pageURLs(ln.Addr())
 	fmt.Fprintf(c.stdout, "robotstxt serve: %s (Ctrl-C stops)\n", urls[0])
 	for _, u := range urls[1:] {
@@ -148,6 +164,21 @@ func (c *cli) serve(args []string) int {
 	return exitOK
 }
 
+// newHTTPServer returns the HTTP server of the tester: a client that
+// sends its header slowly (slowloris) is cut off after
+// ReadHeaderTimeout, one that sends its body slowly after ReadTimeout,
+// which bounds how long it holds room in the body budget (see admit).
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      serveFetchLimit + 15*time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // pageHost is the host and port to open in a browser for a listener: the
 // loopback address when it listens on every address.
 func pageHost(a net.Addr) string {
@@ -166,14 +197,16 @@ type server struct {
 	fetcher  robotsFetcher
 	hosts    []string      // the hosts and ports accepted in the Host header, lower case
 	fetches  chan struct{} // a slot per running fetch
-	analyses chan struct{} // a slot per file being parsed and linted
+	bodies   *capacity     // bytes of request bodies held: see admit
+	analyses *capacity     // bytes held by the files being analysed: see work
 }
 
 func newServer(allowPrivate bool) *server {
 	return &server{
 		fetcher:  httpFetcher{base: guardedTransport(allowPrivate), timeout: serveFetchLimit},
 		fetches:  make(chan struct{}, maxFetches),
-		analyses: make(chan struct{}, maxAnalyses),
+		bodies:   newCapacity(bodyBudget, bodyReserve, 2*smallBody),
+		analyses: newCapacity(analysisBudget, analysisReserve, smallAnalysis),
 	}
 }
 
@@ -275,9 +308,10 @@ func (s *server) handler() http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(page))
-	mux.HandleFunc("POST /api/check", s.apiCheck)
-	mux.HandleFunc("POST /api/lint", s.apiLint)
-	mux.HandleFunc("POST /api/fetch", s.apiFetch)
+	mux.HandleFunc("POST /api/check", s.admit(s.apiCheck))
+	mux.HandleFunc("POST /api/lint", s.admit(s.apiLint))
+	mux.HandleFunc("POST /api/fetch", s.admit(s.apiFetch))
+	mux.HandleFunc("POST /api/ai", s.admit(s.apiAI))
 	return s.guard(apiErrors(mux))
 }
 
@@ -298,7 +332,7 @@ func apiErrors(mux *http.ServeMux) http.Handler {
 			writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": the API takes POST, with a JSON body or the robots.txt itself (see robotstxt serve -h)")
 			return
 		}
-		writeError(w, http.StatusNotFound, r.URL.Path+": no such API; there are /api/check, /api/lint and /api/fetch")
+		writeError(w, http.StatusNotFound, r.URL.Path+": no such API; there are /api/check, /api/lint, /api/fetch and /api/ai")
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/signal"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/sitemap"
 )
 
@@ -26,7 +26,9 @@ list with the crawler's robots.txt decision for it:
 	disallowed  https://example.com/drafts/x  line 4: Disallow: /drafts/
 
 URL is a site (https://example.com/: the sitemaps its robots.txt names, or
-/sitemap.xml) or a sitemap. Sitemaps are fetched under the crawler's
+/sitemap.xml) or a sitemap. The default agent "*" stands for any crawler
+that no group names: sitemaps then fetches as robotstxt, and says so where
+a robots.txt names robotstxt. Sitemaps are fetched under the crawler's
 identity, paced per site (Crawl-delay, or -delay), and only where robots.txt
 allows; an index is followed one level down. Each file is read as a
 stream, with the limits of sitemaps.org enforced (50,000 URLs, 50 MB
@@ -58,17 +60,20 @@ type sitemapsRun struct {
 
 	sitemaps, entries, disallowed, findings int
 	byCode                                  map[sitemap.Code]int
+
+	standingIn bool            // answering for "*" under the name standIn
+	named      map[string]bool // the robots.txt URLs found to name standIn
 }
 
 func (c *cli) sitemaps(args []string) int {
 	fs := c.newFlags("sitemaps")
-	agent := fs.String("agent", "robotstxt", "the crawler's product token `NAME`, whose rules decide (most files name no robotstxt, so their * group answers)")
+	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, whose rules decide; \"*\" fetches as robotstxt and answers for any crawler that no group names")
 	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token)")
 	asJSON := fs.Bool("json", false, "print JSON Lines: entries, findings, sitemaps and a summary")
 	delay := fs.Duration("delay", fetch.DefaultDelay, "space requests to a site by `D` when its robots.txt has no Crawl-delay")
 	maxSitemaps := fs.Int("max-sitemaps", sitemap.DefaultMaxSitemaps, "read at most `N` sitemaps, indexes included")
 	timeout := fs.Duration("timeout", sitemap.DefaultTimeout, "bound the fetch and reading of each sitemap by `D`")
-	progress := fs.Bool("progress", isTerminal(c.stderr), "draw a progress line on standard error (default: when it is a terminal)")
+	progress := fs.Bool("progress", isTerminal(c.terminal), "draw a progress line on standard error (default: when it is a terminal)")
 	pos, status, ok := c.parse(fs, sitemapsHelp, args)
 	if !ok {
 		return status
@@ -76,18 +81,23 @@ func (c *cli) sitemaps(args []string) int {
 	if len(pos) != 1 {
 		return c.fail("robotstxt sitemaps: give exactly one URL, a site (https://example.com/) or a sitemap")
 	}
-	if *agent == "*" || !robotstxt.ValidAgent(*agent) {
-		return c.fail("robotstxt sitemaps: -agent %q is no product token: a crawler fetches under one name, such as Foobot", *agent)
-	}
 	token, header, err := identity(*agent, *userAgent)
 	if err != nil {
 		return c.fail("robotstxt sitemaps: %v", err)
+	}
+	standingIn := token == "*"
+	if standingIn {
+		// Package fetch fetches as one crawler, named by its token.
+		token = standIn
+		if header == "" {
+			header = standIn
+		}
 	}
 	cache := fetch.NewCache(&fetch.Options{UserAgent: header, Agent: token})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: *delay})
 	transport := fetch.NewTransport(http.DefaultTransport, cache).WithPacer(pacer)
 
-	s := &sitemapsRun{c: c, asJSON: *asJSON, progress: *progress, byCode: map[sitemap.Code]int{}}
+	s := &sitemapsRun{c: c, asJSON: *asJSON, progress: *progress, byCode: map[sitemap.Code]int{}, standingIn: standingIn}
 	if s.asJSON {
 		s.enc = json.NewEncoder(c.stdout)
 		s.enc.SetEscapeHTML(false)
@@ -116,13 +126,14 @@ func (c *cli) sitemaps(args []string) int {
 	return exitOK
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether f, standard input or standard error, is a
+// terminal (a character device).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
+	fi, err := file.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
@@ -132,6 +143,15 @@ func (s *sitemapsRun) entry(e sitemap.WalkEntry) error {
 	d := e.Decision
 	if !d.Allowed {
 		s.disallowed++
+	}
+	if s.standingIn && d.Robots.NamesAgent(standIn) && d.Result != nil && !s.named[d.Result.RobotsURL] {
+		if s.named == nil {
+			s.named = map[string]bool{}
+		}
+		s.named[d.Result.RobotsURL] = true
+		s.clearProgress()
+		fmt.Fprintf(s.c.stderr, "robotstxt sitemaps: %s names %s, the name fetched under for \"*\": its pages are answered by that group, not by the group for \"*\"\n",
+			d.Result.RobotsURL, standIn)
 	}
 	s.drawProgress()
 	if s.asJSON {
@@ -164,7 +184,7 @@ func explainDecision(d *fetch.Decision) string {
 	if d.Allow {
 		key = "Allow"
 	}
-	return fmt.Sprintf("line %d: %s: %s", d.Line, key, show(d.Rule))
+	return fmt.Sprintf("line %d: %s: %s", d.Line, key, termesc.Quote(d.Rule))
 }
 
 // decisionOf is the decision as check -json prints it.
@@ -219,14 +239,14 @@ func (s *sitemapsRun) drawProgress() {
 		return
 	}
 	s.last = time.Now()
-	fmt.Fprintf(s.c.stderr, "\r\033[K%d sitemaps, %d pages (%d disallowed), %d findings…", s.sitemaps, s.entries, s.disallowed, s.findings)
+	fmt.Fprintf(s.c.term(), "\r\033[K%d sitemaps, %d pages (%d disallowed), %d findings…", s.sitemaps, s.entries, s.disallowed, s.findings)
 	s.shown = true
 }
 
 // clearProgress erases the progress line before other output.
 func (s *sitemapsRun) clearProgress() {
 	if s.shown {
-		fmt.Fprint(s.c.stderr, "\r\033[K")
+		fmt.Fprint(s.c.term(), "\r\033[K")
 		s.shown = false
 		s.last = time.Time{}
 	}

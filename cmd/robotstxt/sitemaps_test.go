@@ -102,7 +102,6 @@ func TestSitemapsUsage(t *testing.T) {
 		code   int
 		reason string
 	}{
-		{[]string{"-agent", "*", "http://127.0.0.1:1/"}, exitFailure, "a crawler fetches under a name, not *"},
 		{[]string{"-agent", "Foo/1.0", "http://127.0.0.1:1/"}, exitFailure, "not a product token"},
 		{nil, exitFailure, "a URL is needed"},
 		{[]string{"ftp://example.com/"}, exitFailure, "http and https only"},

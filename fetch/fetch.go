@@ -120,8 +120,9 @@ import (
 const MaxBodySize = grammar.MaxBodySize
 
 // MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
-// at least five). One more is answered as a 404 would be.
-const MaxRedirects = 5
+// at least five). One more is answered as a 404 would be. The audit module
+// follows recorded redirects by the same rule.
+const MaxRedirects = grammar.MaxRedirects
 
 // Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
 const (
@@ -303,10 +304,11 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 		req.Header.Set("User-Agent", f.userAgent)
 	}
 	var overflow error // set when the redirect limit stops the chain
+	var pastStatus int // what the chain is then read as
 	client := *f.client
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > MaxRedirects {
-			overflow = ErrTooManyRedirects
+		if status, past := grammar.PastRedirects(len(via)); past {
+			overflow, pastStatus = ErrTooManyRedirects, status
 			if looped(req, via) {
 				overflow = ErrRedirectLoop
 			}
@@ -334,8 +336,8 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 	defer resp.Body.Close()
 	switch {
 	case overflow != nil:
-		res.Robots, res.Err = robotstxt.FromStatus(http.StatusNotFound, nil), overflow
-	case 200 <= resp.StatusCode && resp.StatusCode <= 299:
+		res.Robots, res.Err = robotstxt.FromStatus(pastStatus, nil), overflow
+	case robotstxt.FromStatus(resp.StatusCode, nil).Kind() == robotstxt.Parsed: // 2xx
 		body, truncated, err := readBody(resp.Body, MaxBodySize, resp.ContentLength)
 		res.Bytes, res.Truncated = len(body), truncated
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
@@ -19,14 +20,29 @@ import (
 // robots.txt's redirects through the captures of an archive, and package
 // fetch, which follows them over the network: for random chains of
 // redirects (statuses net/http follows and 3xx codes it does not, with and
-// without a Location, up to past the limit of RFC 9309 §2.3.1.2), both end
-// at the same status and read the same kind of rules from it.
+// without a Location, up to past the limit of RFC 9309 §2.3.1.2) ending
+// with random statuses, both end at the same status and read the same kind
+// of rules from it (robotstxt.FromStatus); and from bodies around the 500
+// KiB both read (grammar.MaxBodySize), the same answers.
 func TestRedirectsAsFetch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9309, 2312))
 	hopCodes := []int{301, 302, 303, 307, 308}
 	otherCodes := []int{300, 304, 305, 306, 399} // 3xx codes net/http does not follow
 	endCodes := []int{200, 200, 404, 410, 401, 429, 500, 503, 300, 304, 399}
-	const body = "User-agent: *\nDisallow: /x\n"
+	const small = "User-agent: *\nDisallow: /x\n"
+	// A body around the limit both read to (grammar.MaxBodySize): the
+	// rule "Disallow: /cut" ends k bytes before it, or is cut k bytes in.
+	large := func(k int) string {
+		head := "User-agent: *\nDisallow: /x\n"
+		const rule = "Disallow: /cut\n"
+		fill := maxBody - len(head) - len(rule) + k
+		line := "#" + strings.Repeat("-", 98) + "\n"
+		b := head + strings.Repeat(line, fill/len(line))
+		if r := fill % len(line); r > 0 {
+			b += strings.Repeat("#", r-1) + "\n"
+		}
+		return b + rule + "Allow: /\n"
+	}
 	sites := fetchtest.NewSites(nil, nil)
 	var cs []capture
 	var starts []string
@@ -53,16 +69,26 @@ func TestRedirectsAsFetch(t *testing.T) {
 			sites.Set(host(j), a)
 		}
 		end := endCodes[rng.IntN(len(endCodes))]
+		if rng.IntN(3) == 0 {
+			end = 200 + rng.IntN(400) // any final status
+		}
+		body := small
+		if i%10 == 0 {
+			end, body = 200, large(rng.IntN(24)-8)
+		}
 		cs = append(cs, capture{url: "https://" + host(n) + "/robots.txt", status: end, body: body})
 		sites.Set(host(n), fetchtest.Answer{Status: end, Body: body})
 		starts = append(starts, "https://"+host(0)+"/robots.txt")
 	}
 	p := filepath.Join(t.TempDir(), "chains.warc.gz")
 	writeWARC(t, p, cs)
-	out, _ := run(t, Config{Inputs: []string{p}, Format: FormatJSONL, Paths: []string{"/x"}, Workers: 2})
+	paths := []string{"/x", "/cut", "/cu", "/y"}
+	out, _ := run(t, Config{Inputs: []string{p}, Format: FormatJSONL, Paths: paths, Workers: 2})
 	rows := map[string]Row{}
 	for _, r := range decodeRows(t, out) {
-		rows[r.URL] = r
+		if r.Documented == "" && !r.OwnGroup { // answered by the "*" group
+			rows[r.URL] = r
+		}
 	}
 	client := sites.Client()
 	for _, u := range starts {
@@ -78,6 +104,12 @@ func TestRedirectsAsFetch(t *testing.T) {
 		if want := rulesName(res.Robots); r.Rules != want || int(r.FinalStatus) != res.StatusCode {
 			t.Errorf("%s: the audit reads %s after status %d and %d redirects; fetch reads %s after status %d and %d redirects (%v)",
 				u, r.Rules, r.FinalStatus, r.Hops, want, res.StatusCode, res.Redirects, res.Err)
+			continue
+		}
+		for _, v := range r.Verdicts {
+			if v.Allowed != nil && *v.Allowed != res.Robots.Allowed("Foobot", v.Path) {
+				t.Errorf("%s, %s: the audit answers %v, fetch %v (%d bytes read)", u, v.Path, *v.Allowed, !*v.Allowed, res.Bytes)
+			}
 		}
 	}
 }

@@ -207,8 +207,9 @@ type Result struct {
 	// there is none.
 	RetryAfter time.Duration
 	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
-	// all: an HTML page (an error page or a login form served with 200),
-	// UTF-16 text or binary data (lint.NotRobots). It wraps lint.ErrHTML or
+	// all: an HTML page (an error page or a login form served with 200) or
+	// other markup (an XML sitemap), UTF-16 text or binary data
+	// (lint.NotRobots). It wraps lint.ErrHTML or
 	// lint.ErrEncoding. The body is parsed all the same, as Google's
 	// parser reads it, and yields no rules a crawler would expect.
 	NotRobots error

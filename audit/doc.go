@@ -83,6 +83,23 @@
 // origin's robots.txt with [robotstxt.RobotsURL] and answered per URL ×
 // agent.
 //
+// # The AI table
+//
+// With Config.AI, Run writes the AI table instead of the agents' answers:
+// for each answered capture × path (or each URL of the URL list), package
+// github.com/robotstxt-go/robotstxt/aiuse's matrix for the capture's rules
+// and the path or URL as recorded (aiuse.Site.Matrix): whether each AI
+// operator may use the page for each use. The capture part of a row is an
+// [AIPath] (or an [AIURL]); then, for each operator × use the crawler table
+// documents (crawlers.AllGoverns, in its order), a column named by
+// [AIColumn] holds the verdict ("allowed", "not allowed", "not stated",
+// "not crawlable"; null when the rules are unknown) and the column of
+// that name followed by "_line" the robots.txt line of the deciding signal
+// (0 for none). The matrix depends on no agent: the table has one row per
+// capture × path, and Agents and NoLint are not used. The captures of an
+// input are answered in one goroutine as they are read (Workers still
+// read a .gz WARC side by side), in record order.
+//
 // # The label
 //
 // Each capture × agent row has a label computed from the core's answers
@@ -151,4 +168,33 @@
 // body longer than 500 KiB are answered (as Google's parser reads them)
 // and reported as notes. An input
 // of 0 bytes is reported as ProblemZero, which skips nothing.
+//
+// # Which crawlers ignored my robots.txt
+//
+// [RunLogs] (the command's "robotsaudit logs") replays a site's access logs
+// against its robots.txt history ([ReadRobotsHistory]: a manifest of
+// time, status and file; captures in a WARC or JSON Lines file; or one
+// file live all along) and judges each GET or HEAD of a known crawler
+// (its token read by robotstxt.ProductToken, looked up in the agents,
+// answered by the group its operator documents) with the target as
+// logged. RFC 9309 §2.4 lets a crawler keep a robots.txt up to 24 hours:
+// the versions in force at t are the one live at t−24h and every one that
+// went live in (t−24h, t]. A request is a violation when all of them
+// disallow it, grace when the one live at t does and another allows it,
+// and allowed otherwise; requests before the first version, a crawler's
+// other methods and its robots.txt fetches are counted, not judged; other
+// clients are counted. A row also says whether the crawler fetched
+// robots.txt in the 24 hours before (Google's crawlers share one fetch)
+// and whether it came sooner than its Crawl-delay after its previous
+// judged request. An [Identifier] splits forged crawlers apart.
+//
+// Logs are Combined Log Format or JSON Lines ([LogPresets] for nginx,
+// Caddy and Cloudflare), plain or gzipped, read in the order given; a line
+// that does not parse is reported with its file and line. The rows are
+// written as CSV, JSON Lines or Parquet; [WriteLogSummary] writes the
+// per-crawler summary, [WriteLogReport] a self-contained HTML report and
+// [WriteLogTable] a table for a terminal ([EscapeTerminal] on any text of
+// the log). Memory is per crawler and per version, not per line; workers
+// parse and judge blocks of lines side by side and the results are taken
+// back in order, so the output does not depend on their number.
 package audit

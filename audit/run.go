@@ -28,6 +28,11 @@ type Config struct {
 	Format  string // default FormatCSV
 	Workers int    // default runtime.NumCPU()
 	NoLint  bool   // leave out the lint counts (they cost a lint.Summarize per capture)
+	// AI writes the AI table instead of the agents' answers: for each
+	// answered capture × path (or each URL of URLs), whether each AI
+	// operator may use the page for each use, as package aiuse answers
+	// (see the package documentation). Agents and NoLint are not used.
+	AI bool
 	// AllCaptures answers every capture. By default each origin is
 	// answered once for all the inputs, by its latest capture (see
 	// index), after a first pass that reads the inputs for their dates.
@@ -132,6 +137,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 			return nil, fmt.Errorf("path %q does not start with '/'", p)
 		}
 	}
+	if cfg.AI && (len(cfg.Before) > 0 || cfg.Format == FormatTable || cfg.Format == formatRows) {
+		return nil, fmt.Errorf("the AI table is written as CSV, JSON Lines or Parquet, without -before")
+	}
 	if len(cfg.Before) > 0 {
 		if cfg.URLs != nil {
 			return nil, fmt.Errorf("a change table is made with paths, not a URL list")
@@ -155,6 +163,8 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Summary, error) {
 	case err != nil:
 	case cfg.URLs != nil:
 		err = st.runURLs(ctx, out)
+	case cfg.AI:
+		err = st.runAIPaths(ctx, out)
 	default:
 		err = st.runPaths(ctx, out)
 	}
@@ -323,7 +333,10 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 	// Parquet and the other formats are written straight to out, in order.
 	var w *writer[URLRow]
 	var bw *bufio.Writer
-	if cfg.Format == FormatParquet {
+	var ai *aiTable
+	if cfg.AI {
+		ai = newAITable(cfg.Format, out, AIURL{})
+	} else if cfg.Format == FormatParquet {
 		w = newWriter[URLRow](cfg.Format, out, enc)
 	} else {
 		bw = bufio.NewWriter(out)
@@ -419,6 +432,13 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 				st.sum.Unmatched++
 				continue
 			}
+			if ai != nil {
+				st.sum.Rows++
+				if err := ai.writeURL(it.url, it.robots, rs); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := q.urlRows(it.url, it.robots, rs, &row, func(r *URLRow) error { st.sum.Rows++; return w.write(r) }); err != nil {
 				return err
 			}
@@ -431,6 +451,9 @@ func (st *runState) runURLs(ctx context.Context, out io.Writer) error {
 		if ok {
 			st.sum.Done++
 		}
+	}
+	if ai != nil {
+		return ai.close()
 	}
 	if err := w.close(); err != nil {
 		return err

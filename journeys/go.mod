@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261127074014-b27c817287f2
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208011920-e70bc19d1792
 )
 
 require (

@@ -18,13 +18,14 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/aiuse"
 	"github.com/robotstxt-go/robotstxt/crawlers"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
-// This file is the JSON API of robotstxt serve: /api/check, /api/lint and
-// /api/fetch. The page calls it, and so may any tool.
+// This file is the JSON API of robotstxt serve: /api/check, /api/lint,
+// /api/fetch and /api/ai. The page calls it, and so may any tool.
 
 // checkRequest is the body of /api/check and /api/lint.
 type checkRequest struct {
@@ -593,4 +594,91 @@ func (st *jsonStream) close() error {
 		st.err = st.w.Flush()
 	}
 	return st.err
+}
+
+// aiRequest is the body of /api/ai: the robots.txt, the URL to answer
+// for, and the headers of the page's response, as typed in (each may
+// hold several lines: one header field a line, as a response that
+// repeats the header sends them).
+type aiRequest struct {
+	Robots        string `json:"robots"`
+	URL           string `json:"url"`
+	ContentUsage  string `json:"content_usage"`
+	ContentSignal string `json:"content_signal"`
+	XRobotsTag    string `json:"x_robots_tag"`
+}
+
+// aiResponse is what /api/ai answers: what robotstxt ai -json prints, and
+// the size of a file cut at 500 KiB.
+type aiResponse struct {
+	matrixJSON
+	Cut int `json:"cut,omitempty"`
+}
+
+// pageHeader builds the page's response header from the values typed in,
+// one field a line; it answers the error and returns false for a value
+// that no header field can carry.
+func (req *aiRequest) pageHeader(w http.ResponseWriter) (http.Header, bool) {
+	h := http.Header{}
+	for _, f := range []struct{ field, name, value string }{
+		{"content_usage", "Content-Usage", req.ContentUsage},
+		{"content_signal", "Content-Signal", req.ContentSignal},
+		{"x_robots_tag", "X-Robots-Tag", req.XRobotsTag},
+	} {
+		for line := range strings.Lines(f.value) {
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			if !httpguts.ValidHeaderFieldValue(line) {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf(
+					"%s %q cannot be the value of a %s header: it holds a control character", f.field, line, f.name))
+				return nil, false
+			}
+			h.Add(f.name, line)
+		}
+	}
+	return h, true
+}
+
+func (s *server) apiAI(w http.ResponseWriter, r *http.Request) {
+	var req aiRequest
+	var body []byte
+	ok := readRequest(w, r, &req, func(b []byte) {
+		body = b
+		q := r.URL.Query()
+		req = aiRequest{URL: q.Get("url"), ContentUsage: q.Get("content_usage"),
+			ContentSignal: q.Get("content_signal"), XRobotsTag: q.Get("x_robots_tag")}
+	})
+	if !ok {
+		return
+	}
+	target := strings.TrimSpace(req.URL)
+	if target == "" {
+		writeError(w, http.StatusBadRequest, "no url: give the URL or path to answer for, such as /articles/1")
+		return
+	}
+	if err := checkableURL(target); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	h, ok := req.pageHeader(w)
+	if !ok {
+		return
+	}
+	if body == nil {
+		body, req.Robots = []byte(req.Robots), ""
+	}
+	body, cut := cutRobots(body)
+	s.work(w, r, body, func() {
+		rep := lint.Diagnose(body)
+		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
+		site := aiuse.Site{Robots: src.robots}
+		if len(h) > 0 {
+			site.Page = aiuse.ReadPage(h, nil)
+		}
+		m := site.Matrix(robotstxt.NormalizeURL(target)) // as a crawler sends it, as /api/check asks
+		m.URL = target
+		writeJSON(w, http.StatusOK, aiResponse{matrixJSON: newMatrixJSON(src, &m), Cut: cut})
+	})
 }

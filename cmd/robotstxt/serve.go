@@ -28,8 +28,10 @@ const serveHelp = `usage: robotstxt serve [-addr HOST:PORT] [-allow-private]
 Serve runs a robots.txt tester on a local web page: paste a robots.txt or
 fetch one by URL, pick an agent, list URLs, and see each URL's verdict with
 the deciding line highlighted in the file and the lint findings next to
-their lines. The page keeps its state in its URL (after the '#', which the
-browser never sends to a server), so a result can be shared as a link.
+their lines; its AI access tab shows, for a URL, which AI operator may use
+the page for what, and the line that decided. The page keeps its state in
+its URL (after the '#', which the browser never sends to a server), so a
+result can be shared as a link.
 Everything the page needs is in the binary: it works offline.
 
 The page stands on a JSON API that tools can call (POST; JSON in and out):
@@ -44,6 +46,12 @@ The page stands on a JSON API that tools can call (POST; JSON in and out):
 	/api/fetch  {"url": U, "agent": A, "user_agent": H, "urls": [URL, ...]}
 	            what "robotstxt fetch -json" prints, the body read, and the
 	            verdicts of the URLs under the rules fetched
+	/api/ai     {"robots": TEXT, "url": URL, "content_usage": V,
+	            "content_signal": V, "x_robots_tag": V}
+	            the AI access matrix of "robotstxt ai -json" for URL:
+	            each operator and use, its verdict and deciding signal;
+	            the headers are the page's response's, as typed in (one
+	            field a line, all optional)
 
 The agent is required: "*" stands for any crawler that no group names.
 Crawlers that document another behaviour are answered as they document it
@@ -52,9 +60,9 @@ robots.txt over 500 KiB is cut there, as Google's crawler cuts it, and the
 answer's "cut" says how long it was. Of a kind of finding, the first 200 are
 listed, then one that counts the rest ("more") up to its "last" line.
 
-For /api/check and /api/lint, a request body that is not JSON is the
-robots.txt itself, bytes and all, with agent and url (repeated) in the
-query: curl --data-binary @robots.txt
+For /api/check, /api/lint and /api/ai, a request body that is not JSON is
+the robots.txt itself, bytes and all, with the other fields in the query
+(url repeated for /api/check): curl --data-binary @robots.txt
 'http://127.0.0.1:8080/api/check?agent=Googlebot&url=/private/x' (not -d,
 which drops line breaks). A body that starts with '{' is JSON even when
 its Content-Type is curl's default for -d, a form; a multipart form (-F)
@@ -303,6 +311,7 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("POST /api/check", s.admit(s.apiCheck))
 	mux.HandleFunc("POST /api/lint", s.admit(s.apiLint))
 	mux.HandleFunc("POST /api/fetch", s.admit(s.apiFetch))
+	mux.HandleFunc("POST /api/ai", s.admit(s.apiAI))
 	return s.guard(apiErrors(mux))
 }
 
@@ -323,7 +332,7 @@ func apiErrors(mux *http.ServeMux) http.Handler {
 			writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": the API takes POST, with a JSON body or the robots.txt itself (see robotstxt serve -h)")
 			return
 		}
-		writeError(w, http.StatusNotFound, r.URL.Path+": no such API; there are /api/check, /api/lint and /api/fetch")
+		writeError(w, http.StatusNotFound, r.URL.Path+": no such API; there are /api/check, /api/lint, /api/fetch and /api/ai")
 	})
 }
 

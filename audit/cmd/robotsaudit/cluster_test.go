@@ -104,21 +104,7 @@ func TestClusterRecipe(t *testing.T) {
 	}
 
 	// The DuckDB query over the parts.
-	duck := os.Getenv("ROBOTSAUDIT_DUCKDB")
-	if duck == "" {
-		need(t, "DuckDB for the query (set ROBOTSAUDIT_DUCKDB to a directory where `npm install @duckdb/node-api` was run)", fmt.Errorf("unset"))
-	}
-	q := filepath.Join(duck, "robotsaudit-query.mjs")
-	os.WriteFile(q, []byte(`import { DuckDBInstance } from '@duckdb/node-api';
-const c = await (await DuckDBInstance.create(':memory:')).connect();
-console.log(JSON.stringify((await c.runAndReadAll(process.argv[2])).getRowObjectsJson()));
-`), 0o644)
-	node := exec.Command("node", q, recipe(t, "duckdb"))
-	node.Dir = dir
-	res, err := node.Output()
-	if err != nil {
-		need(t, "node with @duckdb/node-api in "+duck, err)
-	}
+	res := duckdb(t, dir, recipe(t, "duckdb"))
 	var counts []struct {
 		Agent, Label string
 		Origins      string
@@ -141,6 +127,33 @@ console.log(JSON.stringify((await c.runAndReadAll(process.argv[2])).getRowObject
 	if n != len(wantCounts) {
 		t.Errorf("DuckDB gave %d agent × label counts, want %d", n, len(wantCounts))
 	}
+}
+
+// duckdb runs a query in DuckDB (the npm package @duckdb/node-api, in the
+// directory ROBOTSAUDIT_DUCKDB names) from directory dir, and returns its
+// rows as a JSON array of objects, every value a string.
+func duckdb(t *testing.T, dir, query string) []byte {
+	t.Helper()
+	duck := os.Getenv("ROBOTSAUDIT_DUCKDB")
+	if duck == "" {
+		need(t, "DuckDB for the query (set ROBOTSAUDIT_DUCKDB to a directory where `npm install @duckdb/node-api` was run)", fmt.Errorf("unset"))
+	}
+	q := filepath.Join(duck, "robotsaudit-query.mjs")
+	os.WriteFile(q, []byte(`import { DuckDBInstance } from '@duckdb/node-api';
+const c = await (await DuckDBInstance.create(':memory:')).connect();
+console.log(JSON.stringify((await c.runAndReadAll(process.argv[2])).getRowObjectsJson()));
+`), 0o644)
+	node := exec.Command("node", q, query)
+	node.Dir = dir
+	res, err := node.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		need(t, "node with @duckdb/node-api in "+duck, fmt.Errorf("%v: %s", err, stderr))
+	}
+	return res
 }
 
 func readTyped(t *testing.T, p string) []audit.Row {

@@ -7,6 +7,7 @@
 // Usage:
 //
 //	robotsaudit [flags] INPUT...
+//	robotsaudit logs -robots HISTORY [flags] [LOG...]
 //
 // Exit status: 0 when every record was answered, 1 when some were skipped
 // (the problems are listed on stderr), 2 on a usage or output error, 3 when
@@ -48,6 +49,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "logs" {
+		return runLogs(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("robotsaudit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -59,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		urls     = fs.String("urls", "", "`file` of URLs (one a line, '-' for stdin) joined to their origin's robots.txt, instead of -paths")
 		workers  = fs.Int("workers", 0, "goroutines that read, parse, lint and answer captures, a core's worth each (default: one per core)")
 		noLint   = fs.Bool("nolint", false, "leave out the lint counts")
+		ai       = fs.Bool("ai", false, "write the AI table instead: per origin × path (or URL), whether each AI operator may use the page for training, search, ai-input and user-fetch (columns ai_OPERATOR_USE and ai_OPERATOR_USE_line; -agents and -nolint are not used)")
 		before   = fs.String("before", "", "inputs of an earlier crawl (a glob, or several comma-separated): write the change table from them to INPUT... instead of the answers")
 		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
@@ -70,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpuProf  = fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n")
+		fmt.Fprintf(stderr, "usage: robotsaudit [flags] INPUT...\n       %s\n\nINPUT is a WARC (.warc, .warc.gz), JSON Lines (.jsonl) file or a directory; globs are expanded.\n\n", logsUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -108,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotsaudit:", err)
 		return 2
 	}
-	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk, AllCaptures: *allCaps}
+	cfg := audit.Config{Inputs: inputs, Workers: *workers, NoLint: *noLint, ChunkURLs: *chunk, AllCaptures: *allCaps, AI: *ai}
 	if *before != "" {
 		cfg.Before, err = audit.Expand(strings.Split(*before, ","))
 		if err != nil {
@@ -137,8 +142,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Format == "" {
 		cfg.Format = audit.FormatCSV
-		if *out == "" && isTerminal(stdout) {
-			cfg.Format = audit.FormatTable
+		if *out == "" && isTerminal(stdout) && !*ai {
+			cfg.Format = audit.FormatTable // the AI table is too wide for one
 		}
 	}
 	switch *progress {

@@ -173,6 +173,7 @@ func TestTester(t *testing.T) {
 	t.Run("findings", func(t *testing.T) { testFindings(t, b, base, &chromeLog) })
 	t.Run("keyboard", func(t *testing.T) { testKeyboard(t, b, base, &chromeLog) })
 	t.Run("large files", func(t *testing.T) { testLargeFiles(t, b, base, &chromeLog) })
+	t.Run("ai", func(t *testing.T) { testAI(t, b, base, &chromeLog) })
 }
 
 // open opens the page at base in a new tab and waits for its first run.
@@ -352,11 +353,16 @@ func testKeyboard(t *testing.T, b *browser, base string, chromeLog *bytes.Buffer
 		fail(p.eval(ctx, `(() => { const a = document.activeElement; return a.id || (a.dataset.index !== undefined ? "row " + a.dataset.index : a.tagName); })()`, &s))
 		return s
 	}
-	// From the last button of the form, Tab reaches the selected verdict.
+	// From the last button of the form, Tab reaches the results' tab list
+	// (one stop, as for any tab list), then the selected verdict.
 	fail(p.eval(ctx, `document.querySelector("#share").focus()`, nil))
 	fail(p.press(ctx, "Tab", false))
+	if got := active(); got != "tab-verdicts" {
+		t.Fatalf("Tab from the share button focuses %q, want the selected results tab", got)
+	}
+	fail(p.press(ctx, "Tab", false))
 	if got := active(); got != "row 0" {
-		t.Fatalf("Tab from the share button focuses %q, want the selected verdict row 0", got)
+		t.Fatalf("Tab from the results tab focuses %q, want the selected verdict row 0", got)
 	}
 	fail(p.press(ctx, "ArrowDown", false))
 	num, _, err := highlighted(ctx, p)

@@ -30,6 +30,9 @@ type browser struct {
 	pending map[int]chan message
 	readErr error
 	done    chan struct{} // closed when the reader stops
+	// consoleErrors holds, by session, the errors its page reported
+	// (see consoleError), once the page has asked for them (watch).
+	consoleErrors map[string][]string
 }
 
 // message is a DevTools protocol message: a command's answer (ID set) or an
@@ -78,8 +81,9 @@ func startBrowser(path, dir string, log io.Writer) (*browser, error) {
 	return b, nil
 }
 
-// read dispatches answers to the commands waiting for them; events are
-// dropped, as the tests poll the page instead.
+// read dispatches answers to the commands waiting for them; of the
+// events, it keeps the errors of pages that watch for them (see
+// consoleError) and drops the rest, as the tests poll the page instead.
 func (b *browser) read() {
 	defer close(b.done)
 	for {
@@ -91,7 +95,17 @@ func (b *browser) read() {
 			return
 		}
 		var m message
-		if err := json.Unmarshal(chunk[:len(chunk)-1], &m); err != nil || m.ID == 0 {
+		if err := json.Unmarshal(chunk[:len(chunk)-1], &m); err != nil {
+			continue
+		}
+		if m.ID == 0 {
+			if e := consoleError(m); e != "" {
+				b.mu.Lock()
+				if errs, ok := b.consoleErrors[m.SessionID]; ok {
+					b.consoleErrors[m.SessionID] = append(errs, e)
+				}
+				b.mu.Unlock()
+			}
 			continue
 		}
 		b.mu.Lock()
@@ -161,6 +175,67 @@ func (b *browser) close() error {
 		<-waited
 		return errors.New("chromium did not quit; killed")
 	}
+}
+
+// consoleError returns the text of an error that event m reports, as
+// DevTools' console would show it: an exception not caught, a
+// console.error call, or the browser's own error entries (a resource
+// that failed to load, a Content-Security-Policy violation); "" for
+// another event.
+func consoleError(m message) string {
+	var p struct {
+		Type string `json:"type"`
+		Args []struct {
+			Value       any    `json:"value"`
+			Description string `json:"description"`
+		} `json:"args"`
+		ExceptionDetails struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+		Entry struct {
+			Level, Text, URL string
+		} `json:"entry"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return ""
+	}
+	switch {
+	case m.Method == "Runtime.exceptionThrown":
+		return p.ExceptionDetails.Text + " " + p.ExceptionDetails.Exception.Description
+	case m.Method == "Runtime.consoleAPICalled" && (p.Type == "error" || p.Type == "assert"):
+		out := "console." + p.Type + ":"
+		for _, a := range p.Args {
+			out += fmt.Sprintf(" %v%s", a.Value, a.Description)
+		}
+		return out
+	case m.Method == "Log.entryAdded" && p.Entry.Level == "error":
+		return p.Entry.Text + " " + p.Entry.URL
+	}
+	return ""
+}
+
+// watch starts keeping the errors the page reports; errors returns them.
+func (p *page) watch(ctx context.Context) error {
+	p.b.mu.Lock()
+	if p.b.consoleErrors == nil {
+		p.b.consoleErrors = map[string][]string{}
+	}
+	p.b.consoleErrors[p.session] = []string{}
+	p.b.mu.Unlock()
+	if err := p.call(ctx, "Runtime.enable", nil, nil); err != nil {
+		return err
+	}
+	return p.call(ctx, "Log.enable", nil, nil)
+}
+
+// errors returns the errors the page reported since watch.
+func (p *page) errors() []string {
+	p.b.mu.Lock()
+	defer p.b.mu.Unlock()
+	return append([]string(nil), p.b.consoleErrors[p.session]...)
 }
 
 // page is a browser tab, driven through its session.

@@ -37,6 +37,11 @@ let selected = 0;
 let pending = null; // a file from the link, shown in the text field once its answers are
 let findings = []; // the findings of the file, in line order
 let current = -1; // the finding navigated to, an index into findings
+let shownTab = 'verdicts'; // the results tab shown: verdicts or ai
+let lastRobots = null; // the file the lines shown are of, for /api/ai; null when no file was read
+let aiRuns = 0; // the last AI matrix asked for; older answers are dropped
+let aiCells = []; // the cells of the AI matrix shown, as /api/ai answers them
+let aiLine = 0; // the line an AI cell's source highlights
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -100,6 +105,9 @@ async function readState() {
   }
   $('agent').value = p.has('agent') ? p.get('agent') : 'Googlebot';
   $('urls').value = p.get('urls') || '';
+  for (const [key, id] of aiFields) $(id).value = p.get(key) || '';
+  if ($('ai-cu').value || $('ai-cs').value || $('ai-xrt').value) $('ai-headers').open = true;
+  showTab(p.get('view') === 'ai' ? 'ai' : 'verdicts');
   return true;
 }
 
@@ -122,6 +130,8 @@ async function writeState() {
   }
   p.set('agent', $('agent').value.trim());
   p.set('urls', urlList().join('\n'));
+  if (shownTab === 'ai') p.set('view', 'ai');
+  for (const [key, id] of aiFields) if ($(id).value.trim()) p.set(key, $(id).value.trim());
   if (whole) history.replaceState(null, '', '#' + p.toString());
   return whole;
 }
@@ -189,6 +199,7 @@ async function run() {
       const res = await post('api/fetch', { url: target, agent, user_agent: $('user-agent').value.trim(), urls });
       view = { text: res.text, findings: res.findings, kinds: null, counts: res, check: res.check, fetch: res };
       if (res.body_utf8) $('robots').value = res.body;
+      lastRobots = res.rules === 'parsed' ? res.body : null;
     } else {
       const [robots, size] = cutRobots(robotsText());
       if (size) {
@@ -197,6 +208,7 @@ async function run() {
       }
       const [check, lint] = await Promise.all([post('api/check', { robots, agent, urls }), post('api/lint', { robots })]);
       view = { text: lint.text, findings: lint.findings, kinds: lint.kinds, counts: lint, check };
+      lastRobots = robots;
     }
     if (id !== runs) return;
     const shown = performance.now();
@@ -205,6 +217,8 @@ async function run() {
     // lays them out and paints them.
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     document.body.dataset.renderMs = String(Math.round(performance.now() - shown));
+    if (id !== runs) return;
+    if (shownTab === 'ai') await runAI();
     if (id !== runs) return;
     if (pending !== null) setTimeout(fillPending);
     const whole = await writeState();
@@ -235,6 +249,9 @@ function clear() {
   $('findings-bar').hidden = true;
   findings = [];
   current = -1;
+  lastRobots = null;
+  aiRuns++;
+  renderAI(null);
 }
 
 function showProblems(messages) {
@@ -410,7 +427,7 @@ function buildChunk(ol) {
   if (observer) observer.unobserve(ol);
   const first = Number(ol.dataset.first);
   const { byLine, decides, agentLines, ranges } = lineInfo;
-  const selLine = results[selected] && results[selected].line;
+  const selLine = shownTab === 'ai' ? aiLine : results[selected] && results[selected].line;
   const frag = document.createDocumentFragment();
   for (let num = first; num < first + Number(ol.dataset.count); num++) {
     const li = document.createElement('li');
@@ -536,14 +553,9 @@ function select(i, scroll) {
     tr.setAttribute('aria-selected', String(on));
     tr.tabIndex = on ? 0 : -1;
   }
-  for (const li of $('lines').querySelectorAll('li.hl')) li.classList.remove('hl');
+  if (shownTab !== 'verdicts') return; // the AI tab's cell keeps its line
   const r = results[selected];
-  if (!r || !r.line) return;
-  const li = scroll ? lineEl(r.line) : $('L' + r.line);
-  if (li) {
-    li.classList.add('hl');
-    if (scroll) li.scrollIntoView({ block: 'nearest' });
-  }
+  highlightLine(r ? r.line : 0, scroll);
 }
 
 function onVerdictKey(e) {
@@ -578,6 +590,139 @@ function onTabKey(e) {
   setMode(order[i]);
   $('tab-' + order[i]).focus();
   if (order[i] === 'paste') later();
+}
+
+// The fields of the AI access tab, by their key in the page's link.
+const aiFields = [['aiurl', 'ai-url'], ['cu', 'ai-cu'], ['cs', 'ai-cs'], ['xrt', 'ai-xrt']];
+
+// showTab shows the results tab t (verdicts or ai) and highlights the line
+// its selection decides.
+function showTab(t) {
+  shownTab = t;
+  for (const [tab, pane] of [['tab-verdicts', 'verdicts-pane'], ['tab-ai', 'ai-pane']]) {
+    const on = tab === 'tab-' + t;
+    $(tab).setAttribute('aria-selected', String(on));
+    $(tab).tabIndex = on ? 0 : -1;
+    $(pane).hidden = !on;
+  }
+  if (t === 'ai') highlightLine(aiLine, false); else select(selected, false);
+}
+
+function onResultsTabKey(e) {
+  let t;
+  switch (e.key) {
+    case 'ArrowRight': case 'ArrowLeft': t = shownTab === 'ai' ? 'verdicts' : 'ai'; break;
+    case 'Home': t = 'verdicts'; break;
+    case 'End': t = 'ai'; break;
+    default: return;
+  }
+  e.preventDefault();
+  openTab(t);
+  $('tab-' + t).focus();
+}
+
+function openTab(t) {
+  showTab(t);
+  writeState();
+  if (t === 'ai') runAI();
+}
+
+// highlightLine marks line num of the file (0: none), scrolling to it when
+// scroll is set, as selecting a verdict does.
+function highlightLine(num, scroll) {
+  for (const li of $('lines').querySelectorAll('li.hl')) li.classList.remove('hl');
+  if (!num) return;
+  const li = scroll ? lineEl(num) : $('L' + num);
+  if (li) {
+    li.classList.add('hl');
+    if (scroll) li.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// runAI asks /api/ai for the matrix of the file shown and renders it.
+async function runAI() {
+  const id = ++aiRuns;
+  document.body.dataset.aiStarted = String(id);
+  try {
+    if (lastRobots === null) {
+      throw new Error(mode === 'fetch' && document.body.dataset.state !== 'error'
+        ? 'No file was read from the site (see above): the matrix is answered for a robots.txt file.'
+        : 'Test a robots.txt first.');
+    }
+    const url = $('ai-url').value.trim() || urlList()[0] || (mode === 'fetch' && $('fetch-url').value.trim()) || '/';
+    const m = await post('api/ai', {
+      robots: lastRobots, url,
+      content_usage: $('ai-cu').value.trim(), content_signal: $('ai-cs').value.trim(), x_robots_tag: $('ai-xrt').value.trim(),
+    });
+    if (id !== aiRuns) return;
+    renderAI(m);
+    showAIProblems([]);
+  } catch (err) {
+    if (id !== aiRuns) return;
+    renderAI(null);
+    showAIProblems([err.message]);
+  }
+  document.body.dataset.aiRuns = String(id);
+}
+
+function showAIProblems(messages) {
+  const box = $('ai-problems');
+  box.replaceChildren(...messages.map((m) => el('p', {}, m)));
+  box.hidden = messages.length === 0;
+}
+
+// aiSource says where a cell's deciding signal was read: its robots.txt
+// line as a button that highlights it, or the header, or nothing.
+function aiSource(c) {
+  const d = c.decided;
+  if (!d) return null;
+  if (d.line) {
+    return el('button', { type: 'button', class: 'line-link', 'data-line': String(d.line), title: d.text }, `line ${d.line}`);
+  }
+  return el('span', { class: 'source', title: d.text }, d.kind);
+}
+
+// renderAI shows the matrix m (null: none), operators by uses.
+function renderAI(m) {
+  aiCells = m ? m.cells : [];
+  aiLine = 0;
+  $('ai-detail').textContent = '';
+  const uses = [];
+  const ops = [];
+  for (const c of aiCells) {
+    if (!uses.includes(c.use)) uses.push(c.use);
+    if (!ops.includes(c.operator)) ops.push(c.operator);
+  }
+  $('ai-for').textContent = m ? `for ${m.url}` : '';
+  $('ai-matrix').tHead.rows[0].replaceChildren(...(m ? [el('th', { scope: 'col' }, 'operator'),
+    ...uses.map((u) => el('th', { scope: 'col' }, u))] : []));
+  $('ai-matrix').tBodies[0].replaceChildren(...ops.map((op) => el('tr', {}, el('th', { scope: 'row' }, op),
+    ...uses.map((u) => {
+      const i = aiCells.findIndex((c) => c.operator === op && c.use === u);
+      const c = aiCells[i];
+      const td = el('td', { class: 'ai-cell ' + c.verdict.replace(/ /g, '-'), 'data-index': String(i), 'data-operator': op, 'data-use': u },
+        el('span', { class: 'ai-verdict' }, c.verdict));
+      const src = aiSource(c);
+      if (src) td.append(' ', src);
+      return td;
+    }))));
+}
+
+// selectAI shows cell i's signals and highlights its deciding line.
+function selectAI(i, scroll) {
+  const c = aiCells[i];
+  if (!c) return;
+  for (const td of $('ai-matrix').querySelectorAll('td.selected')) td.classList.remove('selected');
+  $('ai-matrix').querySelector(`td[data-index="${i}"]`)?.classList.add('selected');
+  const detail = [`${c.operator} ${c.use}: ${c.verdict}` + (c.token ? ` (governed by ${c.token})` : '')];
+  const rows = [el('strong', {}, detail[0])];
+  for (const sg of c.signals || []) {
+    const decides = c.decided && sg.text === c.decided.text && sg.line === c.decided.line;
+    rows.push(el('span', { class: decides ? 'decider' : '' }, (decides ? 'decides: ' : '') + sg.text));
+  }
+  $('ai-detail').replaceChildren(...rows);
+  aiLine = c.decided && c.decided.line ? c.decided.line : 0;
+  highlightLine(aiLine, scroll);
 }
 
 async function share() {
@@ -618,6 +763,29 @@ document.addEventListener('DOMContentLoaded', async () => {
     if (tr) { select(Number(tr.dataset.index), true); tr.focus(); }
   });
   body.addEventListener('keydown', onVerdictKey);
+  $('tab-verdicts').addEventListener('click', () => openTab('verdicts'));
+  $('tab-ai').addEventListener('click', () => openTab('ai'));
+  for (const id of ['tab-verdicts', 'tab-ai']) $(id).addEventListener('keydown', onResultsTabKey);
+  let aiTimer = 0;
+  for (const [, id] of aiFields) {
+    $(id).addEventListener('input', () => {
+      clearTimeout(aiTimer);
+      if (shownTab === 'ai') aiTimer = setTimeout(() => { runAI(); writeState(); }, 400);
+    });
+  }
+  const matrix = $('ai-matrix').tBodies[0];
+  matrix.addEventListener('click', (e) => {
+    const td = e.target.closest('td.ai-cell');
+    if (td) selectAI(Number(td.dataset.index), true);
+  });
+  // Hovering a line number shows its line without scrolling the file.
+  matrix.addEventListener('mouseover', (e) => {
+    const b = e.target.closest('button.line-link');
+    if (b) highlightLine(Number(b.dataset.line), false);
+  });
+  matrix.addEventListener('mouseout', (e) => {
+    if (e.target.closest('button.line-link')) highlightLine(aiLine, false);
+  });
   $('next-finding').addEventListener('click', () => goFinding(1));
   $('prev-finding').addEventListener('click', () => goFinding(-1));
   $('kinds').addEventListener('click', (e) => {

@@ -73,11 +73,12 @@ func countOf(n int, what string) string {
 //     <title, <meta, <!doctype html) is in its first 4 KiB.
 //
 // A comment alone is not markup: "<!-- managed by CMS -->" then rules is a
-// robots.txt whose first line the parser skips (RFC 9309 §2.2 has
-// crawlers ignore lines they cannot parse), and its rules apply. Nor is a
+// robots.txt whose first line the parser skips (RFC 9309 §2.3.1.5 has
+// crawlers use the rules they can parse), and its rules apply. Nor is a
 // '<' that starts no tag: "<Disallow: /x" and "<https://h/sitemap.xml>"
-// are lines in error. An XML document that is no HTML page (a sitemap, a
-// storage service's error) is markupXML. Only the first 4 KiB are read.
+// are lines in error. A document with an XML declaration that is no HTML
+// page (a sitemap, a storage service's error) is markupXML; an element
+// without one ("<urlset>") is taken for HTML. Only the first 4 KiB are read.
 func markup(data []byte) markupKind {
 	data = grammar.TrimSpace(data)
 	if len(data) == 0 || data[0] != '<' {
@@ -189,13 +190,14 @@ func looksBinary(data []byte) bool {
 // (an XML sitemap, an error in XML). Markup is told by where the body
 // starts: past whitespace and HTML comments, a tag, a DOCTYPE or an XML
 // declaration; so "<!-- managed by CMS -->" followed by rules is a
-// robots.txt, whose first line is skipped, and "<p>hello</p>" is not. It returns nil for
-// a body that may be a robots.txt, and otherwise the finding that
-// [Diagnose] makes about the whole file, whose cause is [ErrEncoding] or
-// [ErrHTML]. It reads the first KiB, and 4 KiB from the first line with
-// content, and the whole of a UTF-16 body only to say what it would hold as
-// UTF-8; it allocates nothing for a robots.txt (TestNotRobotsAllocs): it
-// is what a fetcher asks of every body, where Diagnose is for people.
+// robots.txt, whose first line is skipped, and "<p>hello</p>" is not.
+// It returns nil for a body that may be a robots.txt, and otherwise the
+// finding that [Diagnose] makes about the whole file, whose cause is
+// [ErrEncoding] or [ErrHTML]. It reads the first KiB, and 4 KiB from the
+// first line with content, and the whole of a UTF-16 body only to say what
+// it would hold as UTF-8; it allocates nothing for a robots.txt
+// (TestNotRobotsAllocs): it is what a fetcher asks of every body, where
+// Diagnose is for people.
 func NotRobots(body []byte) error {
 	if cause, msg := fileKind(body); cause != nil {
 		return &Error{Line: 1, Severity: SeverityError, Err: cause, Msg: msg}

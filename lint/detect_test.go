@@ -70,7 +70,7 @@ func TestNotRobots(t *testing.T) {
 		// The rule for markup: past a byte order mark, whitespace and
 		// HTML comments, the body starts with a tag or an XML
 		// declaration. A comment alone is one line the parser skips
-		// (RFC 9309 §2.2: lines that cannot be parsed are ignored), and
+		// (RFC 9309 §2.3.1.5: crawlers use the rules they can parse), and
 		// the rules after it apply.
 		{"<!-- managed by CMS -->\nUser-agent: *\nDisallow: /x\n", nil, "an HTML comment, then rules: a robots.txt whose first line is skipped"},
 		{"<!-- managed by CMS -->\n<html><body>Not found</body></html>", ErrHTML, "an HTML comment, then a page"},

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The benchmarks run on three files of testdata/:
@@ -424,4 +425,82 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// sizeBands are the bands of file size BenchmarkBands splits the real
+// corpus into: the files Parse defers (at most lazyMax bytes), then
+// those up to 32 KiB, then the rest.
+var sizeBands = []struct {
+	name     string
+	min, max int
+}{
+	{"small", 1, lazyMax},
+	{"mid", lazyMax + 1, 32 << 10},
+	{"large", 32<<10 + 1, maxFileLen},
+}
+
+// BenchmarkBands times, per band of file size, three passes over the real
+// files of the band, each file once a pass: q1, Parse and one question
+// (whether Googlebot may fetch "/"), as a crawler meeting a host; lines,
+// the first question of a deferred parse (firstOrder: the lines read and
+// the question answered, nothing compiled), which q1 is for the small
+// files and would be for the others if their parse were deferred too; lex,
+// the lexer alone, every line passed over. Each pass is a function of its
+// own, so that callgrind can count it alone (--toggle-collect='*.bandQ1').
+func BenchmarkBands(b *testing.B) {
+	files := readCorpus(b, "real")
+	for _, band := range sizeBands {
+		var in []corpusFile
+		var bytes int64
+		for _, f := range files {
+			if band.min <= len(f.data) && len(f.data) <= band.max {
+				in = append(in, f)
+				bytes += int64(len(f.data))
+			}
+		}
+		for _, pass := range []struct {
+			name string
+			run  func([]corpusFile)
+		}{{"q1", bandQ1}, {"lines", bandLines}, {"lex", bandLex}} {
+			b.Run(pass.name+"-"+band.name, func(b *testing.B) {
+				b.SetBytes(bytes)
+				b.ReportAllocs()
+				for b.Loop() {
+					pass.run(in)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(in)), "ns/file")
+			})
+		}
+	}
+}
+
+//go:noinline
+func bandQ1(files []corpusFile) {
+	for _, f := range files {
+		boolSink = Parse(f.data).Allowed("Googlebot", "https://example.com/")
+	}
+}
+
+//go:noinline
+func bandLines(files []corpusFile) {
+	for _, f := range files {
+		src := unsafe.String(unsafe.SliceData(f.data), len(f.data))
+		boolSink = firstOrder(src, "Googlebot", "https://example.com/") == 0
+	}
+}
+
+//go:noinline
+func bandLex(files []corpusFile) {
+	n := 0
+	for _, f := range files {
+		lx := newLexer(f.data)
+		for {
+			line, ok := lx.next()
+			if !ok {
+				break
+			}
+			n += len(line)
+		}
+	}
+	boolSink = n == 0
 }

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
@@ -257,8 +258,9 @@ func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
 
 // twoTokens reports whether line, trimmed and not empty, is two tokens
 // with one run of spaces and tabs between them, from sep to vstart. A line
-// of at most 64 bytes is read a word at a time, as a bitmap of its spaces
-// and tabs: many such lines are text or HTML.
+// of at most 64 bytes is read eight bytes at a time into a bitmap of its
+// spaces and tabs, and left as soon as the bitmap holds a second run: many
+// such lines are text or HTML of three tokens or more.
 func twoTokens(line []byte) (sep, vstart int, ok bool) {
 	if len(line) > 64 {
 		if sep = indexSpaceTab(line); sep < 0 {
@@ -270,7 +272,25 @@ func twoTokens(line []byte) (sep, vstart int, ok bool) {
 		}
 		return sep, vstart, indexSpaceTab(line[vstart:]) < 0
 	}
-	m := byteMap(line, ' ', '\t')
+	var m uint64
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		m |= wordMap(binary.LittleEndian.Uint64(line[i:]), ' ', '\t') << i
+		// The runs of m from its first bit on: more than one is a third
+		// token. (With m zero, the shift by 64 leaves zero.)
+		if x := m >> bits.TrailingZeros64(m); x&(x+1) != 0 {
+			return 0, 0, false
+		}
+	}
+	if i < len(line) && len(line) >= 8 {
+		m |= wordMap(binary.LittleEndian.Uint64(line[len(line)-8:]), ' ', '\t') << (len(line) - 8)
+	} else {
+		for ; i < len(line); i++ {
+			if isSpaceTab(line[i]) {
+				m |= 1 << i
+			}
+		}
+	}
 	if m == 0 {
 		return 0, 0, false
 	}

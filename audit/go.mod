@@ -24,7 +24,7 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208011920-e70bc19d1792
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208012953-272340a8928b
 	golang.org/x/term v0.47.0
 )
 

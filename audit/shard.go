@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/robotstxt-go/robotstxt"
-	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -78,9 +78,9 @@ func (rs *resolved) read(lint bool) {
 }
 
 // isRedirect reports whether a capture is a redirect the chain follows, as
-// package fetch follows it (grammar.Redirect): 300, 304 and the other 3xx
+// package fetch follows it (redirect.Follows): 300, 304 and the other 3xx
 // codes that net/http does not follow are answers.
-func isRedirect(status int) bool { return grammar.Redirect(status) }
+func isRedirect(status int) bool { return redirect.Follows(status) }
 
 type hop struct {
 	loc    string // urlKey of the Location, "" when there is none
@@ -146,7 +146,7 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, rd reading
 				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(h.status, nil)
 				break
 			}
-			if status, past := grammar.PastRedirects(rs.hops + 1); past { // one redirect too many
+			if status, past := redirect.Past(rs.hops + 1); past { // one redirect too many
 				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(status, nil)
 				break
 			}

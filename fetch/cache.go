@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 // Options configure a [Cache]. The zero value of each field picks its
@@ -27,8 +28,8 @@ type Options struct {
 	UserAgent string
 
 	// Agent is the crawler's product token, such as "Foobot": the name its
-	// robots.txt groups use, which [Cache.AllowedURL] and [Cache.DecideURL]
-	// choose rules for. "" means the token that
+	// robots.txt groups use, which every answer of the cache chooses rules
+	// for. "" means the token that
 	// [robotstxt.ProductToken] finds in UserAgent, so that
 	// "Foobot/1.0 (+https://foo.example/bot)" gives "Foobot". A product
 	// token is made of letters, '-' and '_' only (RFC 9309 §2.2.1): a name
@@ -149,9 +150,9 @@ func (s Source) String() string {
 	return "Source(?)"
 }
 
-// Rules are the robots.txt rules in effect for an origin and how they were
-// obtained.
-type Rules struct {
+// File is the robots.txt in effect for an origin: its rules, and how they
+// were obtained.
+type File struct {
 	// Robots holds the rules; never nil.
 	Robots *robotstxt.Robots
 	// Source tells where they came from.
@@ -163,15 +164,17 @@ type Rules struct {
 	Latest *Result
 }
 
-// Decision is the answer of [Cache.Decide]: the core decision for the URL,
-// and the rules that gave it.
+// Decision is the answer of [Cache.Decide] for a URL: may it be fetched,
+// by which line and rule, the robots.txt that said so, and the URL to
+// send. Each fact is held once: d.Allowed, d.Line and d.Rule are those of
+// d.Decision; d.Robots and d.Source those of d.File; [Decision.Usage]
+// adds the usage preferences to d.Decision.
 type Decision struct {
+	// Decision is the answer for the URL: allowed or not, and the deciding
+	// line and rule.
 	robotstxt.Decision
-	Rules
-	// Usage is what the rules say about the use of the URL: its
-	// Content-Usage and Content-Signal preferences (see
-	// [robotstxt.Robots.Usage]); its Decision is the one above.
-	Usage robotstxt.Usage
+	// File is the robots.txt the answer came from, and where it came from.
+	File
 	// URL is the URL to send: the URL asked about as
 	// [robotstxt.NormalizeURL] writes it, the form the rules answered for
 	// and the form a [Transport] puts on the wire. A crawler that sends
@@ -179,19 +182,42 @@ type Decision struct {
 	// net/http may send otherwise (raw spaces and UTF-8 in the query, a
 	// path with '|' escaped anew).
 	URL string
+
+	prefs robotstxt.Usage // the preferences; its Decision is the one above
+}
+
+// Usage returns what the rules say about the use of the URL: the answer
+// (d.Decision) and its Content-Usage and Content-Signal preferences, as
+// [robotstxt.Robots.Usage] gives them.
+func (d Decision) Usage() robotstxt.Usage {
+	u := d.prefs
+	u.Decision = d.Decision
+	return u
 }
 
 // A Cache keeps the robots.txt rules of many origins and fetches them when
 // asked about an origin it does not hold or holds expired. Many goroutines
 // asking about one origin at once cause one fetch, which they all wait for.
 // A Cache is safe for concurrent use; create it with [NewCache].
+//
+// A Cache answers for one crawler: the identity its [Options] give
+// ([Cache.Agent], [Cache.UserAgent]). [Cache.For] gives a view of it that
+// answers for another agent.
 type Cache struct {
+	*core                 // the rules held, shared by every view of the cache
+	agent     string      // the product token the questions are for
+	userAgent string      // the User-Agent header a Transport sends
+	identErr  *AgentError // why agent is refused, or nil
+}
+
+// core is what the views of a Cache share: the origins' histories, the
+// fetches under way and the Store.
+type core struct {
 	f           fetcher
 	maxEntries  int
 	giveUpAfter time.Duration
 	timeout     time.Duration
 	retryWait   time.Duration // Options.MaxRetryWait; negative: no wait
-	identErr    *AgentError   // why the crawler's own token is refused, or nil
 	allowAll    *robotstxt.Robots
 
 	mu      sync.Mutex
@@ -237,7 +263,7 @@ func NewCache(o *Options) *Cache {
 	if o == nil {
 		o = &Options{}
 	}
-	c := &Cache{
+	c := &core{
 		f: fetcher{
 			client:    o.Client,
 			userAgent: o.userAgent(),
@@ -268,9 +294,9 @@ func NewCache(o *Options) *Cache {
 	if c.retryWait == 0 {
 		c.retryWait = DefaultMaxRetryWait
 	}
-	c.identErr = identityError(c.f.userAgent, c.f.agent)
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
-	return c
+	return &Cache{core: c, agent: c.f.agent, userAgent: c.f.userAgent,
+		identErr: identityError(c.f.userAgent, c.f.agent)}
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -280,24 +306,22 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// Allowed reports whether agent may fetch rawURL, by the rules in effect for
-// rawURL's origin (see [Cache.Rules]). The agent is a product token, such
-// as "Foobot", compared as [robotstxt.Robots.Allowed] does; anything else,
-// such as "Foobot/1.0" or a whole User-Agent header, would silently select
-// the global group, so it is refused with an [*AgentError]. The URL is
-// matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/" meets
-// the rule "Disallow: /ü/". [Cache.AllowedURL] asks for the crawler's own
-// token.
+// Allowed reports whether the crawler ([Cache.Agent]) may fetch rawURL,
+// by the rules in effect for rawURL's origin (see [Cache.File]). The URL
+// is matched as [robotstxt.NormalizeURL] writes it, so that a raw "/ü/"
+// meets the rule "Disallow: /ü/". A crawler whose identity gives no
+// product token gets the [*AgentError] of [Cache.IdentityErr]; a tool that
+// asks for another agent asks [Cache.For] that agent.
 //
 // When rawURL's robots.txt is unreachable (429, 5xx, no answer) and no
 // good copy is held, the answer is false with a [*RetryError] (errors.Is
 // [ErrRetryLater]), never false with a nil error: the URL is not refused,
 // its answer is not known yet. Allowed first waits for the next fetch of
 // the robots.txt as [Cache.Check] does. Every answer of the Cache for a
-// URL (Allowed, AllowedURL, Decide, DecideURL, Check, ReadPage, PageOf, and
-// a [Transport]) says so with the same error.
-func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
-	d, err := c.Decide(ctx, agent, rawURL)
+// URL (Allowed, Decide, Check, a [Transport], and pagerules.ReadPage and
+// PageOf, which ask Decide) says so with the same error.
+func (c *Cache) Allowed(ctx context.Context, rawURL string) (bool, error) {
+	d, err := c.Decide(ctx, rawURL)
 	return d.Allowed && err == nil, err
 }
 
@@ -305,33 +329,39 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 // where the rules came from. With a [*RetryError], the Decision is filled
 // in all the same (Source Unreachable: everything disallowed until the
 // robots.txt answers).
-func (c *Cache) Decide(ctx context.Context, agent, rawURL string) (Decision, error) {
-	d, err := c.decide(ctx, agent, rawURL)
+func (c *Cache) Decide(ctx context.Context, rawURL string) (Decision, error) {
+	d, err := c.DecideNow(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
 	if d.Source == Unreachable {
-		return c.waitRefetch(ctx, agent, rawURL, d)
+		return c.waitRefetch(ctx, rawURL, d)
 	}
 	return d, nil
 }
 
-// decide is Decide without its care for an unreachable robots.txt: it
-// answers by the rules in effect, everything disallowed (Source
-// Unreachable) included, without waiting. A [Pacer] asks it, as it gives
-// such an origin its next turn when the robots.txt is asked again; so
-// does the sitemap walk, whose entries carry their Decision.
-func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
-	if !robotstxt.ValidAgent(agent) {
-		return Decision{}, c.agentError(agent)
+// DecideNow is [Cache.Decide] without its wait for an unreachable
+// robots.txt: it answers at once by the file in effect, and one that is
+// unreachable with no good copy held is no error here: the Decision
+// disallows everything, with Source Unreachable and Latest saying when
+// the robots.txt is asked again. A scheduler that requeues such URLs
+// itself asks it; so does a [Pacer], which gives such an origin its next
+// turn when the robots.txt is asked again, and the sitemap walk
+// (sitemap.Walk), whose entries carry their Decision. Its other errors
+// are Decide's.
+func (c *Cache) DecideNow(ctx context.Context, rawURL string) (Decision, error) {
+	if c.identErr != nil {
+		return Decision{}, c.identErr
 	}
-	r, err := c.Rules(ctx, rawURL)
+	r, err := c.File(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
 	send := robotstxt.NormalizeURL(rawURL)
-	u := r.Robots.Usage(agent, send)
-	return Decision{Decision: u.Decision, Rules: r, Usage: u, URL: send}, nil
+	u := r.Robots.Usage(c.agent, send)
+	prefs := u
+	prefs.Decision = robotstxt.Decision{}
+	return Decision{Decision: u.Decision, File: r, URL: send, prefs: prefs}, nil
 }
 
 // Check is the question a crawler asks right before it sends a request
@@ -353,15 +383,15 @@ func (c *Cache) decide(ctx context.Context, agent, rawURL string) (Decision, err
 //
 // A [Transport] asks the same question of every request it sends.
 func (c *Cache) Check(ctx context.Context, rawURL string) (string, error) {
-	d, err := c.check(ctx, c.f.agent, rawURL)
+	d, err := c.check(ctx, rawURL)
 	return d.URL, err
 }
 
-// check is Check for agent: Decide, with a disallow as an error.
-func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, error) {
-	d, err := c.Decide(ctx, agent, rawURL)
+// check is Check with the Decision: Decide, with a disallow as an error.
+func (c *Cache) check(ctx context.Context, rawURL string) (Decision, error) {
+	d, err := c.Decide(ctx, rawURL)
 	if err == nil && !d.Allowed {
-		err = disallowedError(d, agent)
+		err = disallowedError(d, c.agent)
 	}
 	return d, err
 }
@@ -373,7 +403,7 @@ func (c *Cache) check(ctx context.Context, agent, rawURL string) (Decision, erro
 // found; the wait, the fetch included, ends at the bound. It answers with
 // a [*RetryError] when the fetch is due later, or finds the robots.txt
 // unreachable again, or has not ended by the bound.
-func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decision) (Decision, error) {
+func (c *Cache) waitRefetch(ctx context.Context, rawURL string, d Decision) (Decision, error) {
 	at, _ := retryAt(d.Latest)
 	now := c.f.now()
 	bound := c.retryWait
@@ -392,7 +422,7 @@ func (c *Cache) waitRefetch(ctx context.Context, agent, rawURL string, d Decisio
 	case <-wctx.Done():
 		return d, retryError(d, ctx.Err())
 	}
-	d2, err := c.decide(wctx, agent, rawURL)
+	d2, err := c.DecideNow(wctx, rawURL)
 	switch {
 	case err != nil && wctx.Err() != nil:
 		// The bound or ctx ended during the fetch: d still stands.
@@ -423,39 +453,47 @@ func pausing(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
-// Agent returns the crawler's product token: Options.Agent, or the token
-// found in Options.UserAgent, or "" when neither gives one. It need not be
-// valid: a question for it then fails with the [*AgentError] that
+// Agent returns the product token the cache answers for: Options.Agent,
+// or the token found in Options.UserAgent, or "" when neither gives one;
+// for a view made by [Cache.For], the agent given. It need not be valid: a
+// question for it then fails with the [*AgentError] that
 // [Cache.IdentityErr] returns.
 func (c *Cache) Agent() string {
-	return c.f.agent
+	return c.agent
 }
 
-// AllowedURL reports whether the crawler may fetch rawURL: [Cache.Allowed]
-// for the crawler's own product token, [Cache.Agent].
-func (c *Cache) AllowedURL(ctx context.Context, rawURL string) (bool, error) {
-	return c.Allowed(ctx, c.f.agent, rawURL)
+// For returns a view of c that answers for agent, a product token such as
+// "Googlebot", instead of the crawler's own: a tool that asks what another
+// crawler may fetch, or paces or sends requests as it would, asks the
+// view. The view shares c's rules, fetches and Store: its robots.txt
+// fetches are c's, made with c's User-Agent header. A [Transport] over the
+// view sends agent as the User-Agent header. The agent is compared as
+// [robotstxt.Robots.Allowed] does; anything but a product token, such as
+// "Foobot/1.0" or a whole User-Agent header, would silently select the
+// global group, so every question of the view fails with an [*AgentError]
+// ([Cache.IdentityErr] returns it).
+func (c *Cache) For(agent string) *Cache {
+	v := &Cache{core: c.core, agent: agent, userAgent: agent}
+	if !robotstxt.ValidAgent(agent) {
+		v.identErr = newAgentError(agent)
+	}
+	return v
 }
 
-// DecideURL is [Cache.Decide] for the crawler's own product token,
-// [Cache.Agent].
-func (c *Cache) DecideURL(ctx context.Context, rawURL string) (Decision, error) {
-	return c.Decide(ctx, c.f.agent, rawURL)
-}
-
-// Rules returns the rules in effect for rawURL's origin, fetching its
-// robots.txt first if the cache holds none or an expired one.
+// File returns the robots.txt in effect for rawURL's origin, fetching it
+// first if the cache holds none or an expired one.
 //
 // The error is non-nil only when rawURL is not an absolute http or https
 // URL (a *robotstxt.URLError), or when ctx ends before the fetch does (the
 // ctx error). An unreachable robots.txt with no good copy is no error here:
-// Rules tells it by Source (Unreachable), while the answers for a URL
-// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch runs apart from the caller's ctx, bounded by
+// File tells it by Source (Unreachable), while the answers for a URL
+// ([Cache.Allowed] and the others) tell it with a [*RetryError]. A fetch
+// runs apart from the caller's ctx, bounded by
 // Options.Timeout, so that one caller giving up fails no one else.
-func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
+func (c *Cache) File(ctx context.Context, rawURL string) (File, error) {
 	origin, err := httpOrigin(rawURL)
 	if err != nil {
-		return Rules{}, err
+		return File{}, err
 	}
 	c.mu.Lock()
 	now := c.f.now()
@@ -484,7 +522,7 @@ func (c *Cache) Rules(ctx context.Context, rawURL string) (Rules, error) {
 	case <-f.done:
 		return c.rules(f.state, c.f.now()), nil
 	case <-ctx.Done():
-		return Rules{}, ctx.Err()
+		return File{}, ctx.Err()
 	}
 }
 
@@ -501,7 +539,7 @@ func (c *Cache) refresh(ctx context.Context, origin string, f *flight) {
 		}
 		c.mu.Unlock()
 	}()
-	if c.store != nil {
+	if c.lease != nil {
 		c.refreshShared(ctx, origin, f)
 		return
 	}
@@ -522,29 +560,32 @@ func (c *Cache) refreshShared(ctx context.Context, origin string, f *flight) {
 	}
 	c.mu.Unlock()
 
-	p := c.shared.consult(ctx, origin, held, &ev)
-	if p.fresh {
-		st := c.update(origin, f, func(s *state) { *s = p.state })
+	var rep lease.Report
+	p := c.lease.Consult(ctx, origin, held, &rep)
+	if p.Fresh {
+		st := c.update(origin, f, func(s *state) { *s = p.State })
 		ev.Result = st.latest
+		ev.StoreErr, ev.Waited = storeError(rep.Err), rep.Waited
 		c.notify(ev, st)
 		return
 	}
 	stop := func() {}
-	if p.token != "" {
-		stop = c.shared.keep(ctx, origin, p.token)
+	if p.Token != "" {
+		stop = c.lease.Keep(ctx, origin, p.Token)
 	}
 	res := c.fetchOrigin(ctx, origin)
 	stop() // before the save, which drops the lease
 	st := c.update(origin, f, func(s *state) {
-		if p.state.newer(*s) {
-			*s = p.state
+		if p.State.newer(*s) {
+			*s = p.State
 		}
 		s.record(res)
 	})
 	ev.Result, ev.Fetched = res, true
-	if p.save {
-		c.shared.save(ctx, origin, p.token, st, &ev)
+	if p.Save {
+		c.lease.Save(ctx, origin, p.Token, st, &rep)
 	}
+	ev.StoreErr, ev.Waited = storeError(rep.Err), rep.Waited
 	c.notify(ev, st)
 }
 
@@ -596,19 +637,19 @@ func (s *state) record(res *Result) {
 	s.latest = res
 }
 
-// rules returns the rules in effect at now for an origin with history s: the
+// rules returns the file in effect at now for an origin with history s: the
 // latest answer; else the last good one; else disallow everything, until
 // the origin has been unreachable for more than giveUpAfter.
-func (c *Cache) rules(s state, now time.Time) Rules {
+func (c *Cache) rules(s state, now time.Time) File {
 	switch {
 	case !s.latest.Unreachable():
-		return Rules{Robots: s.latest.Robots, Source: Fresh, Result: s.latest, Latest: s.latest}
+		return File{Robots: s.latest.Robots, Source: Fresh, Result: s.latest, Latest: s.latest}
 	case s.good != nil:
-		return Rules{Robots: s.good.Robots, Source: Stale, Result: s.good, Latest: s.latest}
+		return File{Robots: s.good.Robots, Source: Stale, Result: s.good, Latest: s.latest}
 	case now.Sub(s.failingSince) > c.giveUpAfter:
-		return Rules{Robots: c.allowAll, Source: GaveUp, Result: s.latest, Latest: s.latest}
+		return File{Robots: c.allowAll, Source: GaveUp, Result: s.latest, Latest: s.latest}
 	}
-	return Rules{Robots: s.latest.Robots, Source: Unreachable, Result: s.latest, Latest: s.latest}
+	return File{Robots: s.latest.Robots, Source: Unreachable, Result: s.latest, Latest: s.latest}
 }
 
 // Len returns the number of origins the cache holds.
@@ -642,8 +683,8 @@ func (c *Cache) Stats() Stats {
 			Agent:    c.refused[refusedAgent].Load(),
 			TooLarge: c.refused[refusedTooLarge].Load(),
 		},
-		StoreGaveUp:    c.gaveUp.Load(),
-		StoreTakenOver: c.takenOver.Load(),
+		StoreGaveUp:    c.gaveUp(),
+		StoreTakenOver: c.takenOver(),
 	}
 }
 
@@ -730,7 +771,7 @@ func (c *Cache) Forget(ctx context.Context, rawURL string) error {
 		delete(c.entries, origin)
 	}
 	c.mu.Unlock()
-	if c.store == nil {
+	if c.lease == nil {
 		return nil
 	}
 	return c.shared.forget(ctx, origin)

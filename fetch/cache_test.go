@@ -102,7 +102,7 @@ func runSteps(t *testing.T, o *Options, steps []step) {
 		if st.set != nil {
 			st.set(s)
 		}
-		d, err := c.Decide(context.Background(), "Foobot", srv.URL+st.path)
+		d, err := c.For("Foobot").Decide(context.Background(), srv.URL+st.path)
 		if err := stepErr(st, err); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -212,7 +212,7 @@ func TestCacheSingleflight(t *testing.T) {
 			if i%2 == 1 {
 				path = "/y"
 			}
-			ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+path)
+			ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+path)
 			if err != nil || ok != (path == "/y") {
 				wrong.Add(1)
 			}
@@ -240,11 +240,11 @@ func TestCacheCallerGivesUp(t *testing.T) {
 	c := NewCache(&Options{Client: srv.Client()})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := c.Allowed(ctx, "Foobot", srv.URL+"/x"); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.For("Foobot").Allowed(ctx, srv.URL+"/x"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Allowed with an expiring context: %v, want DeadlineExceeded", err)
 	}
 	close(release)
-	d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/x")
+	d, err := c.For("Foobot").Decide(context.Background(), srv.URL+"/x")
 	if err != nil || d.Allowed || d.Source != Fresh || fetches.Load() != 1 {
 		t.Errorf("Decide after the first asker gave up = %+v, %v with %d fetches; want the fetched rules, one fetch", d.Decision, err, fetches.Load())
 	}
@@ -256,7 +256,7 @@ func TestCacheTimeout(t *testing.T) {
 	srv := newServer(t, drip)
 	c := NewCache(&Options{Client: srv.Client(), Timeout: 100 * time.Millisecond})
 	start := time.Now()
-	d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
+	d, err := c.For("Foobot").Decide(context.Background(), srv.URL+"/y")
 	if !errors.Is(err, ErrRetryLater) || d.Allowed || d.Source != Unreachable || d.Latest.Err == nil {
 		t.Errorf("Decide = %+v, %v; want unreachable after a timeout", d, err)
 	}
@@ -293,7 +293,7 @@ func TestCacheEviction(t *testing.T) {
 	c := NewCache(&Options{Client: client, MaxEntries: max, Now: newClock().Now})
 	ask := func(i int) {
 		t.Helper()
-		if ok, err := c.Allowed(context.Background(), "Foobot", fmt.Sprintf("http://h%d.test/x", i)); err != nil || ok {
+		if ok, err := c.For("Foobot").Allowed(context.Background(), fmt.Sprintf("http://h%d.test/x", i)); err != nil || ok {
 			t.Fatalf("h%d: %v, %v", i, ok, err)
 		}
 		if n := c.Len(); n > max {
@@ -338,7 +338,7 @@ func TestCacheBadURL(t *testing.T) {
 		{"ftp://example.com/x", ErrUnsupportedScheme, "cannot be fetched over HTTP"},
 	}
 	for _, tt := range tests {
-		if ok, err := c.Allowed(context.Background(), "Foobot", tt.url); ok || !errors.Is(err, tt.err) {
+		if ok, err := c.For("Foobot").Allowed(context.Background(), tt.url); ok || !errors.Is(err, tt.err) {
 			t.Errorf("Allowed(%q) = %v, %v; want false, %v (%s)", tt.url, ok, err, tt.err, tt.reason)
 		}
 	}
@@ -353,7 +353,7 @@ func TestCacheOriginKey(t *testing.T) {
 	c := NewCache(&Options{Client: srv.Client()})
 	// srv.URL is http://127.0.0.1:port.
 	for _, u := range []string{srv.URL + "/x", "HTTP" + srv.URL[4:] + "/y", "http://user@" + srv.URL[7:] + "/z"} {
-		if _, err := c.Allowed(context.Background(), "Foobot", u); err != nil {
+		if _, err := c.For("Foobot").Allowed(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -366,14 +366,14 @@ func TestCacheOriginKey(t *testing.T) {
 // no allocation, so a crawler can ask before every request.
 func TestCacheAllowedNoAllocs(t *testing.T) {
 	_, srv := newSite(t, disallowX)
-	c := NewCache(&Options{Client: srv.Client(), Now: newClock().Now})
+	c := NewCache(&Options{Client: srv.Client(), UserAgent: "Foobot", Now: newClock().Now})
 	ctx := context.Background()
 	u := srv.URL + "/x/y?z"
-	if _, err := c.Allowed(ctx, "Foobot", u); err != nil {
+	if _, err := c.Allowed(ctx, u); err != nil {
 		t.Fatal(err)
 	}
 	n := testing.AllocsPerRun(1000, func() {
-		if ok, err := c.Allowed(ctx, "Foobot", u); ok || err != nil {
+		if ok, err := c.Allowed(ctx, u); ok || err != nil {
 			t.Fatalf("Allowed = %v, %v", ok, err)
 		}
 	})
@@ -393,6 +393,6 @@ func BenchmarkCacheAllowed(b *testing.B) {
 	u := srv.URL + "/x/y?z"
 	b.ReportAllocs()
 	for b.Loop() {
-		allowedSink, _ = c.Allowed(ctx, "Foobot", u)
+		allowedSink, _ = c.For("Foobot").Allowed(ctx, u)
 	}
 }

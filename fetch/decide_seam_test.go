@@ -17,7 +17,7 @@ import (
 // every shape (spaces, non-ASCII, %-escapes in either case, `"<>`,
 // fragments, empty paths, IDNA hosts, default ports), Cache.Decide equals
 // Parse of what a crawler reads (the first MaxBodySize bytes) asked
-// Usage for the URL's NormalizeURL form, and DecideURL equals Decide for
+// Usage for the URL's NormalizeURL form, and Decide equals Decide for
 // the Cache's own token.
 func TestCacheDecideIsUsage(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(10, 17))
@@ -79,18 +79,18 @@ func TestCacheDecideIsUsage(t *testing.T) {
 				raw += "#" + pieces[rnd.IntN(len(pieces))]
 			}
 			agent := agents[rnd.IntN(len(agents))]
-			d, err := cache.Decide(context.Background(), agent, raw)
+			d, err := cache.For(agent).Decide(context.Background(), raw)
 			if err != nil {
 				t.Fatalf("Decide(%s, %q): %v", agent, raw, err)
 			}
 			u := want.Usage(agent, robotstxt.NormalizeURL(raw))
-			if d.Decision != u.Decision || d.Usage != u {
-				t.Fatalf("file %q, agent %s, URL %q: Cache.Decide %+v, usage %+v; the core on what was read: %+v", body[:min(len(body), 300)], agent, raw, d.Decision, d.Usage, u)
+			if d.Decision != u.Decision || d.Usage() != u {
+				t.Fatalf("file %q, agent %s, URL %q: Cache.Decide %+v, usage %+v; the core on what was read: %+v", body[:min(len(body), 300)], agent, raw, d.Decision, d.Usage(), u)
 			}
 			if agent == "Foobot" {
-				own, err := cache.DecideURL(context.Background(), raw)
-				if err != nil || own.Usage != d.Usage {
-					t.Fatalf("URL %q: DecideURL %+v, %v; Decide for Foobot %+v", raw, own.Usage, err, d.Usage)
+				own, err := cache.Decide(context.Background(), raw)
+				if err != nil || own.Usage() != d.Usage() {
+					t.Fatalf("URL %q: Decide %+v, %v; Decide for Foobot %+v", raw, own.Usage(), err, d.Usage())
 				}
 			}
 		}

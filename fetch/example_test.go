@@ -61,11 +61,11 @@ func ExampleCache() {
 	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
 	ctx := context.Background()
 	for _, path := range []string{"/", "/private/report.pdf", "/public/private/"} {
-		ok, err := cache.Allowed(ctx, "Foobot", srv.URL+path)
+		ok, err := cache.Allowed(ctx, srv.URL+path)
 		fmt.Println(path, ok, err)
 	}
 
-	d, _ := cache.Decide(ctx, "Foobot", srv.URL+"/private/x")
+	d, _ := cache.Decide(ctx, srv.URL+"/private/x")
 	fmt.Printf("line %d %q, rules %s, %d origin cached\n", d.Line, d.Rule, d.Source, cache.Len())
 	// Output:
 	// / true <nil>
@@ -74,12 +74,13 @@ func ExampleCache() {
 	// line 2 "/private/", rules fresh, 1 origin cached
 }
 
-// A Transport makes an http.Client obey robots.txt with one line of setup.
+// A Transport over the crawler's cache makes an http.Client obey robots.txt.
 func ExampleNewTransport() {
 	srv := site()
 	defer srv.Close()
 
-	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
+	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+	client := &http.Client{Transport: fetch.NewTransport(nil, cache)}
 
 	resp, err := client.Get(srv.URL + "/public")
 	if err == nil {
@@ -161,14 +162,14 @@ func Example_politeCrawler() {
 	cache := fetch.NewCache(&fetch.Options{UserAgent: politeUA})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: 10 * time.Millisecond})
 	client := &http.Client{
-		Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer),
+		Transport: fetch.NewTransport(nil, cache).WithPacer(pacer),
 		Timeout:   10 * time.Second,
 	}
 	fmt.Println("crawling as", cache.Agent())
 
 	ctx := context.Background()
-	rules, _ := cache.Rules(ctx, shopSrv.URL)
-	for _, s := range rules.Sitemaps() {
+	file, _ := cache.File(ctx, shopSrv.URL)
+	for _, s := range file.Sitemaps() {
 		fmt.Println("shop sitemap:", strings.TrimPrefix(s, shopSrv.URL))
 	}
 
@@ -178,7 +179,7 @@ func Example_politeCrawler() {
 	}
 	for _, u := range crawl {
 		path := strings.TrimPrefix(strings.TrimPrefix(u, shopSrv.URL), blogSrv.URL)
-		if d, err := cache.DecideURL(ctx, u); err != nil || !d.Allowed {
+		if d, err := cache.Decide(ctx, u); err != nil || !d.Allowed {
 			fmt.Printf("skip %s: line %d, Disallow: %s\n", path, d.Line, d.Rule)
 			continue
 		}

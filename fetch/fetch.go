@@ -13,9 +13,10 @@
 //   - A [Transport] is an http.RoundTripper that refuses the requests
 //     robots.txt disallows, and with a Pacer waits for each one's turn.
 //
-// One line makes an http.Client obey robots.txt:
+// Two lines make an http.Client obey robots.txt:
 //
-//	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot", nil)}
+//	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+//	client := &http.Client{Transport: fetch.NewTransport(nil, cache)}
 //	_, err := client.Get("https://example.com/private/x")
 //	if errors.Is(err, fetch.ErrDisallowed) { ... }
 //
@@ -23,10 +24,12 @@
 // sends and the product token its robots.txt groups use, found in the header
 // when not given ("Foobot/1.0 (+https://foo.example/bot)" gives "Foobot").
 // The robots.txt requests carry that header, and a [Transport] sends it
-// with every request, in place of any other. A question with an agent that is not a
-// product token fails with an [*AgentError] rather than being answered for
-// the global group, which is what the core package does with such an
-// agent. URLs are matched in the form a Transport sends them
+// with every request, in place of any other; the Transport, the [Pacer]
+// and every answer of the Cache take the identity from the Cache, and
+// nowhere else. A tool that asks about another crawler asks a view of the
+// cache for that agent ([Cache.For]). An agent that is not a product
+// token fails with an [*AgentError] rather than being answered for the
+// global group, which is what the core package does with such an agent. URLs are matched in the form a Transport sends them
 // ([robotstxt.NormalizeURL]), so a raw href with non-ASCII bytes or a space
 // meets the rule written for the URL that goes out. Package fetchtest
 // serves made-up sites to a crawler's tests.
@@ -87,7 +90,7 @@
 // old (a 2xx or a 4xx answer counts as good); with none, everything is
 // disallowed, until the origin has been unreachable for more than 30 days
 // (Options.GiveUpAfter), when everything is allowed (RFC 9309 §2.3.1.4).
-// [Rules.Source] tells which case applies. A URL asked about with
+// [File.Source] tells which case applies. A URL asked about with
 // [Cache.Allowed], [Cache.Decide], [Cache.Check] or the other answers of
 // the cache, or sent through a [Transport], is not refused for an origin
 // that is unreachable with no good copy: the answer waits for the next
@@ -112,6 +115,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
 
@@ -122,7 +126,7 @@ const MaxBodySize = grammar.MaxBodySize
 // MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
 // at least five). One more is answered as a 404 would be. The audit module
 // follows recorded redirects by the same rule.
-const MaxRedirects = grammar.MaxRedirects
+const MaxRedirects = redirect.Max
 
 // Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
 const (
@@ -308,9 +312,9 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 	var pastStatus int // what the chain is then read as
 	client := *f.client
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if status, past := grammar.PastRedirects(len(via)); past {
+		if status, past := redirect.Past(len(via)); past {
 			overflow, pastStatus = ErrTooManyRedirects, status
-			if looped(req, via) {
+			if redirect.Looped(req, via) {
 				overflow = ErrRedirectLoop
 			}
 			return http.ErrUseLastResponse
@@ -351,19 +355,6 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 		res.Robots = robotstxt.FromStatus(resp.StatusCode, nil)
 	}
 	return resp.Header
-}
-
-// looped reports whether the redirect chain visited some URL twice.
-func looped(req *http.Request, via []*http.Request) bool {
-	seen := make([]string, 0, len(via)+1)
-	for _, r := range append(via, req) {
-		u := r.URL.String()
-		if slices.Contains(seen, u) {
-			return true
-		}
-		seen = append(seen, u)
-	}
-	return false
 }
 
 // readBody reads at most limit bytes of r. It reports whether r had more,

@@ -22,7 +22,8 @@ func ExampleCache_Stats() {
 
 	fetched := make(chan fetch.FetchEvent, 1)
 	cache := fetch.NewCache(&fetch.Options{
-		Client: srv.Client(),
+		Client:    srv.Client(),
+		UserAgent: "Foobot/1.0",
 		OnFetch: func(ev fetch.FetchEvent) {
 			if ev.StoreErr != nil {
 				log.Print(ev.StoreErr)
@@ -31,7 +32,7 @@ func ExampleCache_Stats() {
 		},
 	})
 	for _, path := range []string{"/a", "/private/b", "/c"} {
-		ok, _ := cache.Allowed(context.Background(), "Foobot", srv.URL+path)
+		ok, _ := cache.Allowed(context.Background(), srv.URL+path)
 		fmt.Println(path, ok)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 // TestOnFetch checks that the hook sees every refresh, and only those.
@@ -38,7 +39,7 @@ func TestOnFetch(t *testing.T) {
 		if tt.set != nil {
 			tt.set(s)
 		}
-		if _, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); err != nil {
+		if _, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); err != nil {
 			t.Fatal(err)
 		}
 		idle(t, c)
@@ -70,7 +71,7 @@ func TestStats(t *testing.T) {
 	c := NewCache(&Options{Client: client, MaxEntries: 2, Now: newClock().Now})
 	ask := func(host string) {
 		t.Helper()
-		if _, err := c.Allowed(context.Background(), "Foobot", "http://"+host+"/x"); err != nil {
+		if _, err := c.For("Foobot").Allowed(context.Background(), "http://"+host+"/x"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -106,7 +107,7 @@ func TestForget(t *testing.T) {
 	c := NewCache(&Options{Client: srv.Client(), Store: store, StoreRetry: time.Nanosecond})
 	other := NewCache(&Options{Client: srv.Client(), Store: store})
 	ctx := context.Background()
-	if _, err := c.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil {
+	if _, err := c.For("Foobot").Allowed(ctx, srv.URL+"/x"); err != nil {
 		t.Fatal(err)
 	}
 	idle(t, c)
@@ -116,13 +117,13 @@ func TestForget(t *testing.T) {
 	if c.Len() != 0 || store.value(srv.URL) != nil {
 		t.Errorf("after Forget: %d entries, stored value %v; want both gone", c.Len(), store.value(srv.URL) != nil)
 	}
-	if _, err := other.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil || s.fetches.Load() != 2 {
+	if _, err := other.For("Foobot").Allowed(ctx, srv.URL+"/x"); err != nil || s.fetches.Load() != 2 {
 		t.Errorf("another cache after Forget: %v, %d fetches; want a new fetch", err, s.fetches.Load())
 	}
 	if err := c.Forget(ctx, "/relative"); !errors.Is(err, robotstxt.ErrRelativeURL) {
 		t.Errorf("Forget of a relative URL: %v, want ErrRelativeURL", err)
 	}
-	if _, err := c.Allowed(ctx, "Foobot", srv.URL+"/x"); err != nil {
+	if _, err := c.For("Foobot").Allowed(ctx, srv.URL+"/x"); err != nil {
 		t.Fatal(err)
 	}
 	idle(t, c)
@@ -144,7 +145,7 @@ func TestPut(t *testing.T) {
 	if err := c.Put(known); err != nil {
 		t.Fatal(err)
 	}
-	d, err := c.Decide(ctx, "Foobot", srv.URL+"/x")
+	d, err := c.For("Foobot").Decide(ctx, srv.URL+"/x")
 	if err != nil || d.Allowed || d.Source != Fresh || s.fetches.Load() != 0 {
 		t.Fatalf("after Put: %+v, %v, %d fetches; want the put rules, no fetch", d.Decision, err, s.fetches.Load())
 	}
@@ -156,21 +157,21 @@ func TestPut(t *testing.T) {
 	if err := c.Put(&older); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := c.Allowed(ctx, "Foobot", srv.URL+"/x"); ok {
+	if ok, _ := c.For("Foobot").Allowed(ctx, srv.URL+"/x"); ok {
 		t.Errorf("an older result replaced a newer one")
 	}
 	down := &Result{RobotsURL: srv.URL + "/robots.txt", StatusCode: 503, Robots: robotsOf(503, "")}
 	if err := c.Put(down); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := c.Decide(ctx, "Foobot", srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(DefaultRetryTTL)) {
+	if d, _ := c.For("Foobot").Decide(ctx, srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(DefaultRetryTTL)) {
 		t.Errorf("after putting an unreachable result: %v, %v, expires %v; want the good copy, Stale, for the retry interval", d.Allowed, d.Source, d.Latest.Expires)
 	}
 	dated := &Result{RobotsURL: "http://dated.test/robots.txt", Robots: robotsOf(404, ""), Fetched: clk.Now(), Expires: clk.Now().Add(time.Hour)}
 	if err := c.Put(dated); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := c.Rules(ctx, "http://dated.test/"); err != nil || r.Result.TTL != time.Hour || !r.Result.Expires.Equal(dated.Expires) {
+	if r, err := c.File(ctx, "http://dated.test/"); err != nil || r.Result.TTL != time.Hour || !r.Result.Expires.Equal(dated.Expires) {
 		t.Errorf("Put with Expires and no TTL kept %+v, %v; want TTL = Expires-Fetched = 1h", r.Result, err)
 	}
 	for _, tt := range []struct {
@@ -202,12 +203,12 @@ func TestPutThenStore(t *testing.T) {
 	}
 	clk.Advance(DefaultTTL)
 	s.set(503, "", "")
-	d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
+	d, err := c.For("Foobot").Decide(context.Background(), srv.URL+"/y")
 	if err != nil || d.Allowed || d.Source != Stale {
 		t.Errorf("refresh failing after Put: %v, %v, %v; want the put copy, Stale", d.Allowed, d.Source, err)
 	}
 	idle(t, c)
-	st, err := decodeState(store.value(srv.URL), binding{origin: srv.URL})
+	st, err := decodeState(store.value(srv.URL), lease.Binding{Origin: srv.URL})
 	if err != nil || st.good == nil || st.good.Robots.Allowed("Foobot", "/y") {
 		t.Errorf("stored history %v, %v; want the put result as its good copy", st, err)
 	}
@@ -254,7 +255,7 @@ func TestCacheOpsConcurrent(t *testing.T) {
 					}
 				default:
 					asked.Add(1)
-					if ok, err := c.Allowed(ctx, "Foobot", origin+"/x"); ok || err != nil {
+					if ok, err := c.For("Foobot").Allowed(ctx, origin+"/x"); ok || err != nil {
 						wrong.Add(1)
 					}
 				}

@@ -75,16 +75,6 @@ const (
 // Unwrap returns ErrInvalidAgent.
 func (e *AgentError) Unwrap() error { return ErrInvalidAgent }
 
-// agentError returns the error of a question for agent, which is not a
-// product token: when it is the crawler's own, the error NewCache made of
-// the identity the Options give.
-func (c *Cache) agentError(agent string) *AgentError {
-	if agent == c.f.agent && c.identErr != nil {
-		return c.identErr
-	}
-	return newAgentError(agent)
-}
-
 // identityError returns the error of every question for the crawler's own
 // product token, agent, found in or beside the User-Agent header
 // userAgent: nil when agent is a product token ([robotstxt.ValidAgent]),
@@ -101,10 +91,11 @@ func identityError(userAgent, agent string) *AgentError {
 	return e
 }
 
-// IdentityErr returns the error that every question for the crawler's
-// own token ([Cache.AllowedURL], [Cache.DecideURL], [Cache.Check], and a
-// [Transport]'s requests) fails with, before any robots.txt is fetched, or
-// nil when the Options give a valid product token. NewCache checks the
+// IdentityErr returns the error that every question of the cache
+// ([Cache.Allowed], [Cache.Decide], [Cache.DecideNow], [Cache.Check], a
+// [Transport]'s requests and a [Pacer]'s turns) fails with, before any
+// robots.txt is fetched, or nil when the Options give a valid product
+// token. NewCache checks the
 // identity once, as it cannot return an error itself: a crawler that asks
 // for its own token calls IdentityErr right after NewCache to fail at
 // start-up, with the rule stated, rather than at its first request. The
@@ -112,7 +103,8 @@ func identityError(userAgent, agent string) *AgentError {
 // and '_' (RFC 9309 §2.2.1), as for a crawler named "MJ12bot" or
 // "nc5bot", or when no token can be read in Options.UserAgent, or when
 // neither Agent nor UserAgent is set. A cache without an identity still
-// answers [Cache.Allowed] and [Cache.Decide] for the agents they are given.
+// answers for the agents of its views ([Cache.For]); a view's IdentityErr
+// is the [*AgentError] of an agent that is not a product token.
 func (c *Cache) IdentityErr() error {
 	if c.identErr == nil {
 		return nil
@@ -133,9 +125,10 @@ func (o *Options) userAgent() string {
 // UserAgent returns the User-Agent header the crawler sends: the one its
 // robots.txt requests carry, and the one a [Transport] sends with every
 // request, in place of any other. It is Options.UserAgent, or
-// Options.Agent when that is "", or "" when neither is set.
+// Options.Agent when that is "", or "" when neither is set; for a view
+// made by [Cache.For], the view's agent.
 func (c *Cache) UserAgent() string {
-	return c.f.userAgent
+	return c.userAgent
 }
 
 // agent returns the product token o configures: Agent, or else the token

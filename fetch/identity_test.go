@@ -47,7 +47,7 @@ func TestCacheAgentValidation(t *testing.T) {
 	}
 	c := NewCache(&Options{Client: foobotSites().Client()})
 	for _, tt := range tests {
-		ok, err := c.Allowed(context.Background(), tt.agent, "http://example.com/foo/x")
+		ok, err := c.For(tt.agent).Allowed(context.Background(), "http://example.com/foo/x")
 		if !tt.err {
 			if err != nil || ok != tt.allowed {
 				t.Errorf("Allowed(%q) = %v, %v; want %v, nil (%s)", tt.agent, ok, err, tt.allowed, tt.reason)
@@ -91,35 +91,35 @@ func TestCacheIdentity(t *testing.T) {
 		if got := c.Agent(); got != tt.want {
 			t.Errorf("UserAgent %q, Agent %q: Agent() = %q, want %q (%s)", tt.userAgent, tt.agent, got, tt.want, tt.reason)
 		}
-		d, err := c.DecideURL(context.Background(), "http://example.com/foo/x")
+		d, err := c.Decide(context.Background(), "http://example.com/foo/x")
 		switch {
 		case tt.want == "Foobot":
 			if err != nil || d.Allowed || d.Line != 2 {
-				t.Errorf("%q: DecideURL = %v line %d, %v; want the foobot group's line 2 (%s)", tt.userAgent, d.Allowed, d.Line, err, tt.reason)
+				t.Errorf("%q: Decide = %v line %d, %v; want the foobot group's line 2 (%s)", tt.userAgent, d.Allowed, d.Line, err, tt.reason)
 			}
 		case tt.want == "Barbot":
 			if err != nil || !d.Allowed {
-				t.Errorf("%q: DecideURL = %v, %v; want the global group's answer (%s)", tt.agent, d.Allowed, err, tt.reason)
+				t.Errorf("%q: Decide = %v, %v; want the global group's answer (%s)", tt.agent, d.Allowed, err, tt.reason)
 			}
 		default:
 			if !errors.Is(err, ErrInvalidAgent) {
-				t.Errorf("%q, %q: DecideURL error %v, want ErrInvalidAgent (%s)", tt.userAgent, tt.agent, err, tt.reason)
+				t.Errorf("%q, %q: Decide error %v, want ErrInvalidAgent (%s)", tt.userAgent, tt.agent, err, tt.reason)
 			}
 		}
 	}
 }
 
-// TestCacheAllowedURL checks the forms that use the configured token.
-func TestCacheAllowedURL(t *testing.T) {
+// TestCacheAllowedOwnAgent checks that the cache answers for its own token.
+func TestCacheAllowedOwnAgent(t *testing.T) {
 	sites := foobotSites()
 	c := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-	ok, err := c.AllowedURL(context.Background(), "http://example.com/foo/x")
+	ok, err := c.Allowed(context.Background(), "http://example.com/foo/x")
 	if ok || err != nil {
-		t.Errorf("AllowedURL = %v, %v; want false, nil by the foobot group", ok, err)
+		t.Errorf("Allowed = %v, %v; want false, nil by the foobot group", ok, err)
 	}
-	_, err = NewCache(&Options{Client: sites.Client()}).AllowedURL(context.Background(), "http://example.com/")
+	_, err = NewCache(&Options{Client: sites.Client()}).Allowed(context.Background(), "http://example.com/")
 	if !errors.Is(err, ErrInvalidAgent) || !strings.Contains(err.Error(), "no agent") {
-		t.Errorf("AllowedURL without identity: %v, want an error saying there is no agent", err)
+		t.Errorf("Allowed without identity: %v, want an error saying there is no agent", err)
 	}
 }
 
@@ -139,24 +139,24 @@ func TestCacheNormalizes(t *testing.T) {
 		{"http://example.com/%2Fall/x", true, "escapes are not decoded: %2F is no '/'"},
 	}
 	for _, tt := range tests {
-		ok, err := c.AllowedURL(context.Background(), tt.url)
+		ok, err := c.Allowed(context.Background(), tt.url)
 		if err != nil || ok != tt.allowed {
-			t.Errorf("AllowedURL(%q) = %v, %v; want %v (%s)", tt.url, ok, err, tt.allowed, tt.reason)
+			t.Errorf("Allowed(%q) = %v, %v; want %v (%s)", tt.url, ok, err, tt.allowed, tt.reason)
 		}
 	}
 }
 
-// TestCacheAllowedURLNoAllocs checks that the configured-token form costs
-// no allocation on a cached origin, like Allowed.
-func TestCacheAllowedURLNoAllocs(t *testing.T) {
+// TestCacheAllowedOwnAgentNoAllocs checks that asking for the cache's own token costs
+// no allocation on a cached origin.
+func TestCacheAllowedOwnAgentNoAllocs(t *testing.T) {
 	c := NewCache(&Options{Client: foobotSites().Client(), UserAgent: "Foobot/1.0"})
 	ctx := context.Background()
 	const u = "http://example.com/foo/y?z"
-	if _, err := c.AllowedURL(ctx, u); err != nil {
+	if _, err := c.Allowed(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(1000, func() { c.AllowedURL(ctx, u) }); n != 0 {
-		t.Errorf("AllowedURL on a cached origin: %v allocs, want 0", n)
+	if n := testing.AllocsPerRun(1000, func() { c.Allowed(ctx, u) }); n != 0 {
+		t.Errorf("Allowed on a cached origin: %v allocs, want 0", n)
 	}
 }
 
@@ -179,7 +179,7 @@ func TestTransportSendsOneIdentity(t *testing.T) {
 	}))
 	defer srv.Close()
 	cache := NewCache(&Options{UserAgent: ua})
-	client := &http.Client{Transport: NewTransport(nil, "", cache)}
+	client := &http.Client{Transport: NewTransport(nil, cache)}
 	for _, p := range []string{"/a", "/b?q=1", "/c"} {
 		resp, err := client.Get(srv.URL + p)
 		if err != nil {
@@ -212,22 +212,54 @@ func TestTransportSendsOneIdentity(t *testing.T) {
 func TestUnreadableHeader(t *testing.T) {
 	const ua = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
 	cache := NewCache(&Options{Client: foobotSites().Client(), UserAgent: ua})
-	_, err := cache.AllowedURL(context.Background(), "http://example.com/")
+	_, err := cache.Allowed(context.Background(), "http://example.com/")
 	var ae *AgentError
 	if !errors.As(err, &ae) || ae.UserAgent != ua {
-		t.Fatalf("AllowedURL: %v, want an AgentError naming the header", err)
+		t.Fatalf("Allowed: %v, want an AgentError naming the header", err)
 	}
 	for _, want := range []string{"no product token", strconv.Quote(ua), "Options.Agent"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	_, err = (&http.Client{Transport: NewTransport(foobotSites(), "", cache)}).Get("http://example.com/")
+	_, err = (&http.Client{Transport: NewTransport(foobotSites(), cache)}).Get("http://example.com/")
 	if !errors.As(err, &ae) || ae.UserAgent != ua {
 		t.Errorf("Transport: %v, want the same AgentError", err)
 	}
 	cache = NewCache(&Options{Client: foobotSites().Client(), UserAgent: ua, Agent: "Foobot"})
-	if _, err := cache.AllowedURL(context.Background(), "http://example.com/"); err != nil {
+	if _, err := cache.Allowed(context.Background(), "http://example.com/"); err != nil {
 		t.Errorf("with Options.Agent set: %v", err)
+	}
+}
+
+// TestCacheFor checks that a view for another agent answers by that
+// agent's group, shares the cache's fetches, and leaves the cache's own
+// identity as it was.
+func TestCacheFor(t *testing.T) {
+	sites := foobotSites()
+	c := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
+	ctx := context.Background()
+	const u = "http://example.com/foo/x"
+	tests := []struct {
+		c       *Cache
+		agent   string
+		allowed bool
+		reason  string
+	}{
+		{c, "Foobot", false, "the cache's own token: the foobot group disallows /foo/"},
+		{c.For("Barbot"), "Barbot", true, "another token: the global group, which does not name /foo/"},
+		{c.For("Barbot").For("FOOBOT"), "FOOBOT", false, "a view of a view answers for its own agent, compared ignoring case"},
+	}
+	for _, tt := range tests {
+		ok, err := tt.c.Allowed(ctx, u)
+		if err != nil || ok != tt.allowed || tt.c.Agent() != tt.agent {
+			t.Errorf("%s: Allowed = %v, %v; Agent() = %q; want %v, %q (%s)", tt.agent, ok, err, tt.c.Agent(), tt.allowed, tt.agent, tt.reason)
+		}
+	}
+	if n := sites.Fetches("example.com"); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want once for the cache and its views", n)
+	}
+	if v := c.For("Barbot"); v.UserAgent() != "Barbot" || c.UserAgent() != "Foobot/1.0" {
+		t.Errorf("UserAgent: view %q, cache %q; want the view's agent and the cache's header", v.UserAgent(), c.UserAgent())
 	}
 }

@@ -39,24 +39,18 @@ func TestIdentityRuleStated(t *testing.T) {
 			srv := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {})
 			cache := NewCache(&Options{UserAgent: tt.userAgent, Agent: tt.agent})
 			built := cache.IdentityErr() // at construction, before any question
-			tr := NewTransport(nil, "", cache)
+			tr := NewTransport(nil, cache)
 			if built == nil || tr.Err() == nil || tr.Err().Error() != built.Error() {
 				t.Fatalf("IdentityErr() = %v, Transport.Err() = %v; want the error at construction (%s)", built, tr.Err(), tt.reason)
 			}
-			if tt.agent == "" {
-				own := NewTransport(nil, tt.userAgent, nil) // the Transport's own cache
-				if own.Err() == nil || own.Err().Error() != built.Error() {
-					t.Errorf("NewTransport(nil, %q, nil).Err() = %v, want %v", tt.userAgent, own.Err(), built)
-				}
-			}
-			_, cacheErr := cache.AllowedURL(context.Background(), srv.URL+"/page")
+			_, cacheErr := cache.Allowed(context.Background(), srv.URL+"/page")
 			resp, trErr := (&http.Client{Transport: tr}).Get(srv.URL + "/page")
 			if resp != nil {
 				resp.Body.Close()
 			}
 			var ae *AgentError
 			if !errors.As(cacheErr, &ae) || !errors.Is(cacheErr, ErrInvalidAgent) || cacheErr.Error() != built.Error() {
-				t.Fatalf("AllowedURL: %v, want an *AgentError (%s)", cacheErr, tt.reason)
+				t.Fatalf("Allowed: %v, want an *AgentError (%s)", cacheErr, tt.reason)
 			}
 			msg := cacheErr.Error()
 			for _, want := range append(rule, tt.says...) {
@@ -82,7 +76,7 @@ func TestIdentityRuleFixed(t *testing.T) {
 		io.WriteString(w, "User-agent: ncbot\nDisallow: /private\n")
 	})
 	cache := NewCache(&Options{UserAgent: "nc5bot/1.0 (+https://nc.example/bot)", Agent: "ncbot"})
-	tr := NewTransport(nil, "", cache)
+	tr := NewTransport(nil, cache)
 	if err := cache.IdentityErr(); err != nil || tr.Err() != nil {
 		t.Fatalf("IdentityErr() = %v, Transport.Err() = %v; want nil with Options.Agent set", err, tr.Err())
 	}

@@ -40,15 +40,12 @@ const (
 // default.
 type PacerOptions struct {
 	// Cache gives the Crawl-delay of each origin's robots.txt, fetching it
-	// if need be. With no Cache, every origin gets Delay.
+	// if need be, for the cache's crawler ([Cache.Agent]): the requests,
+	// the rules and the pacing then follow from the one identity. A pacer
+	// for another agent takes a view of the cache ([Cache.For]). A cache
+	// whose identity gives no product token has every turn fail with its
+	// [*AgentError]. With no Cache, every origin gets Delay.
 	Cache *Cache
-
-	// Agent is the product token whose group's Crawl-delay counts; ""
-	// means Cache.Agent(), the crawler's one identity, which is what a
-	// crawler should leave it to: the requests, the rules and the pacing
-	// then follow from the same User-Agent. A question with an agent that
-	// is not a product token fails with an [*AgentError].
-	Agent string
 
 	// Delay spaces the requests to an origin whose robots.txt has no
 	// Crawl-delay for the agent (default DefaultDelay); a negative Delay
@@ -175,7 +172,6 @@ func NewPacer(o *PacerOptions) *Pacer {
 	}
 	p := &Pacer{
 		cache:      o.Cache,
-		agent:      o.Agent,
 		delay:      orDefault(o.Delay, DefaultDelay),
 		minD:       max(o.MinDelay, 0),
 		maxD:       orDefault(o.MaxDelay, DefaultMaxDelay),
@@ -187,7 +183,7 @@ func NewPacer(o *PacerOptions) *Pacer {
 	if o.Delay < 0 {
 		p.delay = 0
 	}
-	if p.agent == "" && p.cache != nil {
+	if p.cache != nil {
 		p.agent = p.cache.Agent()
 	}
 	if p.maxIdle <= 0 {
@@ -204,7 +200,7 @@ func NewPacer(o *PacerOptions) *Pacer {
 //     when ctx ends first (a turn that came at that moment is spent);
 //   - a [*DisallowedError] when the rules disallow rawURL: no turn is
 //     spent on it;
-//   - the errors of [Cache.Rules] when the rules cannot be read, such as
+//   - the errors of [Cache.File] when the rules cannot be read, such as
 //     ctx's error while the robots.txt is fetched, or a *robotstxt.URLError
 //     for a URL that is not an absolute http or https URL;
 //   - an [*AgentError] when the agent is not a product token.
@@ -311,7 +307,7 @@ func (p *Pacer) spacing(ctx context.Context, rawURL string) (time.Duration, reas
 	why := reason{what: "Delay"}
 	var latest *Result
 	if p.cache != nil {
-		dec, err := p.cache.decide(ctx, p.agent, rawURL)
+		dec, err := p.cache.DecideNow(ctx, rawURL)
 		if err != nil {
 			return 0, why, nil, err
 		}

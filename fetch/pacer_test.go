@@ -380,9 +380,9 @@ func TestPacerErrors(t *testing.T) {
 		}{
 			{newPacer(sites, PacerOptions{}), "/relative", robotstxt.ErrRelativeURL, "a URL without origin"},
 			{newPacer(sites, PacerOptions{}), "ftp://example.com/", ErrUnsupportedScheme, "only http and https are paced"},
-			{newPacer(sites, PacerOptions{Agent: "Foobot/1.0"}), "http://example.com/", ErrInvalidAgent, "Crawl-delay is read for a product token only"},
+			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"}).For("Foobot/1.0")}), "http://example.com/", ErrInvalidAgent, "Crawl-delay is read for a product token only"},
 			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client()})}), "http://example.com/", ErrInvalidAgent, "a cache without an agent gives none"},
-			{NewPacer(&PacerOptions{Agent: "Foobot/1.0"}), "http://example.com/", nil, "without a cache the agent is not used"},
+			{NewPacer(nil), "http://example.com/", nil, "without a cache no agent is asked for"},
 		}
 		for _, tt := range tests {
 			err := tt.p.Wait(ctx, tt.url)

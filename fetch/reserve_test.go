@@ -114,9 +114,9 @@ func TestTransportWaitPastDeadline(t *testing.T) {
 		start := time.Now()
 		sites, pages := newCrawlSites(start)
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-		tr := NewTransport(sites, "", cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
+		tr := NewTransport(sites, cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
 		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-		cache.Rules(context.Background(), "http://a.example/") // as a crawler that read the sitemap first
+		cache.File(context.Background(), "http://a.example/") // as a crawler that read the sitemap first
 
 		type outcome struct {
 			err error
@@ -181,7 +181,7 @@ func TestPoliteCrawlerKeepsEveryRequest(t *testing.T) {
 		const ua = "Foobot/1.0 (+https://foo.example/bot)"
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: ua})
 		pacer := NewPacer(&PacerOptions{Cache: cache})
-		client := &http.Client{Transport: NewTransport(sites, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+		client := &http.Client{Transport: NewTransport(sites, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 		ctx := context.Background()
 
 		links := []string{"/1", "/2", "/3", "/4", "/5", "/6"}

@@ -48,7 +48,7 @@ func TestRobotsRetryAfter(t *testing.T) {
 			sites := fetchtest.NewSites(map[string]fetchtest.Answer{"down.example": tt.answer}, nil)
 			cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 			ctx := context.Background()
-			r, err := cache.Rules(ctx, "http://down.example/x")
+			r, err := cache.File(ctx, "http://down.example/x")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestRobotsRetryAfter(t *testing.T) {
 			defer cancel()
 			start := time.Now()
 			req, _ := http.NewRequestWithContext(short, http.MethodGet, "http://down.example/x", nil)
-			_, err = NewTransport(sites, "", cache).RoundTrip(req)
+			_, err = NewTransport(sites, cache).RoundTrip(req)
 			var re *RetryError
 			if !errors.As(err, &re) || !errors.Is(err, ErrRetryLater) || errors.Is(err, ErrDisallowed) ||
 				re.Status != tt.answer.Status || !re.When.Equal(again) || time.Since(start) != 0 {
@@ -97,9 +97,9 @@ func TestUnreachableWaitsForRefetch(t *testing.T) {
 		}, nil)
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 		pacer := NewPacer(&PacerOptions{Cache: cache, Delay: -1})
-		client := &http.Client{Transport: NewTransport(sites, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+		client := &http.Client{Transport: NewTransport(sites, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 		ctx := context.Background()
-		if _, err := cache.Rules(ctx, "http://down.example/"); err != nil {
+		if _, err := cache.File(ctx, "http://down.example/"); err != nil {
 			t.Fatal(err)
 		}
 		sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow: /no\n"})
@@ -123,7 +123,7 @@ func TestUnreachableWaitsForRefetch(t *testing.T) {
 		// Cache.Check, after a second 503 with no good copy held.
 		cache.Forget(ctx, "http://down.example/")
 		sites.Set("down.example", fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"3"}}})
-		cache.Rules(ctx, "http://down.example/")
+		cache.File(ctx, "http://down.example/")
 		sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow: /no\n"})
 		start = time.Now()
 		send, err := cache.Check(ctx, "http://down.example/a b")

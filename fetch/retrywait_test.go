@@ -97,7 +97,7 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 			t.Parallel()
 			srv := newRobotsServer(t, tt.answer)
 			cache := NewCache(&Options{UserAgent: "Foobot/1.0", MaxRetryWait: tt.maxWait})
-			if _, err := cache.Rules(context.Background(), srv.URL+"/"); err != nil {
+			if _, err := cache.File(context.Background(), srv.URL+"/"); err != nil {
 				t.Fatal(err)
 			}
 			if tt.name == "slow refetch" {
@@ -154,7 +154,7 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 // RetryError rather than holding it for RetryTTL.
 func TestTransportWaitBound(t *testing.T) {
 	srv := newRobotsServer(t, busy(""))
-	client := &http.Client{Transport: NewTransport(nil, "Foobot/1.0", nil)}
+	client := &http.Client{Transport: NewTransport(nil, NewCache(&Options{UserAgent: "Foobot/1.0"}))}
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() {
@@ -197,7 +197,7 @@ func TestDefaultMaxRetryWait(t *testing.T) {
 			}, nil)
 			cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
 			ctx := context.Background()
-			if _, err := cache.Rules(ctx, "http://down.example/"); err != nil {
+			if _, err := cache.File(ctx, "http://down.example/"); err != nil {
 				t.Fatal(err)
 			}
 			sites.Set("down.example", fetchtest.Answer{Body: "User-agent: *\nDisallow:\n"})

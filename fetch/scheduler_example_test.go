@@ -51,7 +51,7 @@ func ExampleScheduler() {
 	// One identity (token Foobot); one pacer: Crawl-delay per origin, back-off on 429/503.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 	sched := fetch.NewScheduler(pacer) // a queue per origin; a worker gets whichever turn comes first
 
 	for _, u := range urls {

@@ -83,7 +83,7 @@ func TestSchedulerServesFreeTurns(t *testing.T) {
 			"b.example": {Body: "User-agent: *\nCrawl-delay: 1\nDisallow: /no\n"},
 		}, pages)
 		p := newPacer(sites, PacerOptions{})
-		client := &http.Client{Transport: NewTransport(sites, "", p.cache).WithPacer(p)}
+		client := &http.Client{Transport: NewTransport(sites, p.cache).WithPacer(p)}
 		s := NewScheduler(p)
 		for _, u := range []string{"http://a.example/1", "http://a.example/2", "http://a.example/3", "http://a.example/4", "http://a.example/5",
 			"http://b.example/1", "http://b.example/no", "http://b.example/2", "http://b.example/3", "http://b.example/4", "http://b.example/5"} {
@@ -201,12 +201,13 @@ func TestSchedulerEnds(t *testing.T) {
 					}
 					mu.Lock()
 					seen = append(seen, turn.URL)
+					n := len(seen)
 					mu.Unlock()
 					// Each page links to two more, down to depth 3, on
 					// two origins.
 					if depth := strings.Count(turn.URL, "/") - 3; depth < 3 {
 						for _, host := range []string{"a.example", "b.example"} {
-							s.Add(fmt.Sprintf("http://%s/%s%d/", host, strings.SplitN(turn.URL, "/", 4)[3], len(seen)))
+							s.Add(fmt.Sprintf("http://%s/%s%d/", host, strings.SplitN(turn.URL, "/", 4)[3], n))
 						}
 					}
 				}

@@ -25,18 +25,18 @@ func (r *Result) Sitemaps() []string {
 	return resolveSitemaps(r.Robots, base)
 }
 
-// Sitemaps returns the Sitemap URLs of the rules in effect, resolved as
-// [Result.Sitemaps] does against the URL they came from. Rules that stand
-// for an unreachable or missing file have none.
-func (r Rules) Sitemaps() []string {
-	if r.Result == nil {
+// Sitemaps returns the Sitemap URLs of the file in effect, resolved as
+// [Result.Sitemaps] does against the URL it came from. A File that stands
+// for an unreachable or missing robots.txt has none.
+func (f File) Sitemaps() []string {
+	if f.Result == nil {
 		return nil
 	}
-	base := r.Result.FinalURL
+	base := f.Result.FinalURL
 	if base == "" {
-		base = r.Result.RobotsURL
+		base = f.Result.RobotsURL
 	}
-	return resolveSitemaps(r.Robots, base)
+	return resolveSitemaps(f.Robots, base)
 }
 
 // resolveSitemaps resolves the sitemaps of robots against base.

@@ -56,18 +56,18 @@ func TestRulesSitemaps(t *testing.T) {
 		"down.example":    {Status: 503},
 	}, nil)
 	c := NewCache(&Options{Client: sites.Client()})
-	r, err := c.Rules(context.Background(), "http://example.com/page")
+	r, err := c.File(context.Background(), "http://example.com/page")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := r.Sitemaps(), []string{"https://www.example.com/sitemap.xml"}; !slices.Equal(got, want) {
-		t.Errorf("Rules.Sitemaps() = %q, want %q", got, want)
+		t.Errorf("File.Sitemaps() = %q, want %q", got, want)
 	}
-	r, _ = c.Rules(context.Background(), "http://down.example/")
+	r, _ = c.File(context.Background(), "http://down.example/")
 	if got := r.Sitemaps(); got != nil {
 		t.Errorf("unreachable rules: Sitemaps() = %q, want none", got)
 	}
-	if got := (Rules{}).Sitemaps(); got != nil {
-		t.Errorf("zero Rules: Sitemaps() = %q, want none", got)
+	if got := (File{}).Sitemaps(); got != nil {
+		t.Errorf("zero File: Sitemaps() = %q, want none", got)
 	}
 }

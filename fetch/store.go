@@ -3,15 +3,12 @@ package fetch
 import (
 	"bytes"
 	"context"
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
-	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 // A Store holds origins' fetch histories for caches that share it, so that
@@ -136,56 +133,13 @@ const (
 	DefaultLeaseTTL = 2 * time.Second
 )
 
-// Bounds of the pause between two looks at the Store while another cache
-// holds the lease: short first, since a robots.txt fetch may take a few
-// milliseconds, then doubling, so that many waiters (a fleet starting
-// together waits on every origin at once) do not flood the Store. Each
-// pause is drawn within ±25% of its value, so that waiters spread out, and
-// ends early when the lease runs out.
-const (
-	firstPause = 10 * time.Millisecond
-	maxPause   = 250 * time.Millisecond
-)
-
-// maxHolders is how many holders in turn a waiter waits for before it
-// fetches without the lease.
-const maxHolders = 3
-
-// tripAfter is how many Store failures in a row, of any origins, rest the
-// Store for every origin.
-const tripAfter = 3
-
-// maxResting bounds the origins kept resting apart; past it, the expired
-// ones are dropped, and if none has, the Store rests for every origin.
-const maxResting = 4096
-
-// shared is a cache's Store and its settings. Times here are real times,
-// not Options.Now: they bound calls over the network.
+// shared is a cache's Store, run by the lease protocol, and the counters
+// of Stats about it.
 type shared struct {
-	store        Store
-	storeTimeout time.Duration
-	timeout      time.Duration // of a fetch
-	leaseTTL     time.Duration
-	storeKeep    time.Duration
-	storeRetry   time.Duration
-	now          func() time.Time // the cache's clock, which judges expiry
-	bind         binding          // agent and key; origin set per value
+	lease *lease.Protocol[state] // nil when there is no Store
 
-	// Counters of Stats, kept here since the store protocol counts them.
-	storeErrs, gaveUp, takenOver atomic.Uint64
-	refused                      [numReasons]atomic.Uint64
-
-	downMu   sync.Mutex
-	downAll  time.Time // no origin calls the Store before then
-	downErr  error     // the failure that set downAll
-	failures int       // Store failures in a row
-	resting  map[string]rest
-}
-
-// rest is an origin's rest after a failure of the Store.
-type rest struct {
-	until time.Time
-	err   error
+	storeErrs atomic.Uint64
+	refused   [numReasons]atomic.Uint64
 }
 
 // Reasons a value is refused, indexes of shared.refused.
@@ -205,239 +159,74 @@ func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func()
 	if o.Store == nil {
 		return
 	}
-	s.store, s.now, s.timeout = o.Store, now, timeout
-	s.bind = binding{agent: grammar.LowerString(agent), key: bytes.Clone(o.StoreKey)}
-	s.storeTimeout = orDefault(o.StoreTimeout, DefaultStoreTimeout)
-	s.storeKeep = orDefault(o.StoreKeep, giveUpAfter)
-	s.storeRetry = orDefault(o.StoreRetry, DefaultStoreRetry)
-	s.leaseTTL = orDefault(o.LeaseTTL, DefaultLeaseTTL+2*s.storeTimeout)
-	s.resting = make(map[string]rest)
-}
-
-// storeReady returns nil when the Store may be called for origin, and a
-// "skip" *StoreError while it rests after a failure, for every origin or
-// for this one.
-func (s *shared) storeReady(origin string) error {
-	s.downMu.Lock()
-	defer s.downMu.Unlock()
-	now := time.Now()
-	if now.Before(s.downAll) {
-		return &StoreError{Op: "skip", Err: s.downErr}
-	}
-	if r, ok := s.resting[origin]; ok {
-		if now.Before(r.until) {
-			return &StoreError{Op: "skip", Err: r.err}
-		}
-		delete(s.resting, origin)
-	}
-	return nil
-}
-
-// failed rests origin after the Store failed with err, and every origin
-// after tripAfter failures in a row.
-func (s *shared) failed(origin string, err error) {
-	s.downMu.Lock()
-	defer s.downMu.Unlock()
-	now := time.Now()
-	until := now.Add(s.storeRetry)
-	if len(s.resting) >= maxResting {
-		for o, r := range s.resting {
-			if !now.Before(r.until) {
-				delete(s.resting, o)
-			}
-		}
-	}
-	s.failures++
-	if s.failures >= tripAfter || len(s.resting) >= maxResting {
-		s.downAll, s.downErr, s.failures = until, err, 0
-		return
-	}
-	s.resting[origin] = rest{until, err}
-}
-
-// succeeded ends a run of failures.
-func (s *shared) succeeded() {
-	s.downMu.Lock()
-	s.failures = 0
-	s.downMu.Unlock()
-}
-
-// storeCall calls the Store about origin through call, bounded by
-// StoreTimeout even if call does not return when its context ends: it then
-// finishes on its own and its result is dropped. A failure rests the
-// Store (see failed); ErrValueTooLarge is not a failure.
-func storeCall[T any](s *shared, ctx context.Context, origin, op string, call func(context.Context) (T, error)) (T, error) {
-	type outcome struct {
-		v   T
-		err error
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.storeTimeout)
-	done := make(chan outcome, 1)
-	go func() {
-		defer cancel()
-		v, err := call(ctx)
-		done <- outcome{v, err}
-	}()
-	var out outcome
-	select {
-	case out = <-done:
-	case <-ctx.Done():
-		// The call cancels ctx once it has sent its outcome: look again.
-		select {
-		case out = <-done:
-		default:
-			out.err = ctx.Err()
-		}
-	}
-	if out.err != nil && !errors.Is(out.err, ErrValueTooLarge) {
-		err := &StoreError{Op: op, Err: out.err}
-		s.failed(origin, err)
-		var zero T
-		return zero, err
-	}
-	s.succeeded()
-	return out.v, out.err
-}
-
-// plan is what a cache learned from the Store before fetching.
-type plan struct {
-	state state  // the newest history known, the Store's or the cache's
-	fresh bool   // state is fresh: use it, do not fetch
-	save  bool   // the Store answers: save what the fetch gives
-	token string // the lease held, or ""
-}
-
-// consult asks the Store about origin, whose history in this cache is held.
-// Store problems are recorded in ev.StoreErr.
-func (s *shared) consult(ctx context.Context, origin string, held state, ev *FetchEvent) plan {
-	p := plan{state: held}
-	if err := s.storeReady(origin); err != nil {
-		ev.StoreErr = err
-		return p
-	}
-	v, err := storeCall(s, ctx, origin, "load", func(ctx context.Context) ([]byte, error) {
-		return s.store.Load(ctx, origin)
-	})
-	if errors.Is(err, ErrValueTooLarge) {
-		s.refuse(ev, errEntryTooLarge)
-	} else if err != nil {
-		ev.StoreErr = err
-		return p
-	}
-	p.save = true
-	if s.adopt(&p, origin, v, ev) {
-		return p
-	}
-
-	token := newToken()
-	start := time.Now()
-	var holder string   // the holder waited for
-	var since time.Time // when it was first seen
-	holders := 0
-	pause := firstPause
-	for {
-		l, err := storeCall(s, ctx, origin, "lease", func(ctx context.Context) (Lease, error) {
-			return s.store.Lease(ctx, origin, token, s.leaseTTL)
+	storeTimeout := orDefault(o.StoreTimeout, DefaultStoreTimeout)
+	s.lease = lease.New[state](leaseStore{o.Store},
+		codec{lease.Binding{Agent: grammar.LowerString(agent), Key: bytes.Clone(o.StoreKey)}},
+		lease.Config{
+			Timeout:         timeout,
+			StoreTimeout:    storeTimeout,
+			LeaseTTL:        orDefault(o.LeaseTTL, DefaultLeaseTTL+2*storeTimeout),
+			Keep:            orDefault(o.StoreKeep, giveUpAfter),
+			Retry:           orDefault(o.StoreRetry, DefaultStoreRetry),
+			Now:             now,
+			TooLarge:        ErrValueTooLarge,
+			TooLargeRefusal: errEntryTooLarge,
+			Refused:         s.countRefused,
 		})
-		if err != nil {
-			ev.StoreErr = err
-			p.save = false
-			if holders > 0 {
-				s.gaveUp.Add(1)
-			}
-			return p
-		}
-		if l.TooLarge {
-			s.refuse(ev, errEntryTooLarge)
-		}
-		if s.adopt(&p, origin, l.Value, ev) {
-			if l.Holder == token {
-				// The holder saved between the load and the lease.
-				s.release(ctx, origin, token, ev)
-			}
-			return p
-		}
-		if l.Holder == token {
-			p.token = token
-			if holders > 0 {
-				s.takenOver.Add(1)
-			}
-			return p
-		}
-		now := time.Now()
-		if l.Holder != holder {
-			// The lease changed hands: wait for the new holder.
-			holder, since, pause = l.Holder, now, firstPause
-			if holders++; holders > maxHolders {
-				s.gaveUp.Add(1)
-				return p
-			}
-		}
-		// A live holder renews its lease until its fetch ends, within
-		// Timeout, and saves; one whose lease never runs out is broken.
-		limit := s.timeout + s.leaseTTL + 2*s.storeTimeout
-		if l.Left <= 0 {
-			limit = s.leaseTTL + s.storeTimeout
-		}
-		if now.Sub(since) > limit {
-			s.gaveUp.Add(1)
-			return p
-		}
-		d := pause*3/4 + rand.N(pause/2)
-		if l.Left > 0 {
-			d = min(d, l.Left+time.Millisecond) // look again as it runs out
-		}
-		time.Sleep(d)
-		ev.Waited = time.Since(start)
-		pause = min(2*pause, maxPause)
-	}
 }
 
-// adopt merges the Store's value v for origin into p.state and reports
-// whether it is fresh. A value that does not load is refused.
-func (s *shared) adopt(p *plan, origin string, v []byte, ev *FetchEvent) bool {
-	if v == nil {
-		return false
-	}
-	b := s.bind
-	b.origin = origin
-	st, err := decodeState(v, b)
-	if err != nil {
-		s.refuse(ev, err)
-		return false
-	}
-	if s.now().Before(st.latest.Expires) {
-		p.state, p.fresh = st, true
-		return true
-	}
-	if st.newer(p.state) {
-		p.state = st
-	}
-	return false
+// leaseStore is a Store as the lease protocol calls it.
+type leaseStore struct{ Store }
+
+func (s leaseStore) Lease(ctx context.Context, origin, token string, ttl time.Duration) (lease.Lease, error) {
+	l, err := s.Store.Lease(ctx, origin, token, ttl)
+	return lease.Lease(l), err
 }
 
-// refuse reports and counts a value refused for err, once per refresh.
-func (s *shared) refuse(ev *FetchEvent, err error) {
-	if se := (*StoreError)(nil); ev.StoreErr != nil && errors.As(ev.StoreErr, &se) && se.Op == "decode" {
-		return
+// codec reads and writes an origin's history as a value of the Store,
+// bound to the origin, the crawler and the fleet's key (see encodeState).
+type codec struct{ bind lease.Binding }
+
+func (c codec) Decode(v []byte, origin string) (state, error) {
+	b := c.bind
+	b.Origin = origin
+	return decodeState(v, b)
+}
+
+func (c codec) Encode(st state, origin string) ([]byte, error) {
+	b := c.bind
+	b.Origin = origin
+	return encodeState(st, b)
+}
+
+func (codec) Fresh(st state, now time.Time) bool { return now.Before(st.latest.Expires) }
+func (codec) Newer(st, t state) bool             { return st.newer(t) }
+func (codec) Expires(st state) time.Time         { return st.latest.Expires }
+
+// storeError is err, an error of the lease protocol, as a *StoreError.
+func storeError(err error) error {
+	if e, ok := err.(*lease.Error); ok {
+		return &StoreError{Op: e.Op, Err: e.Err}
 	}
-	if ev.StoreErr == nil {
-		ev.StoreErr = &StoreError{Op: "decode", Err: err}
-	}
-	reason := refusedDamaged
+	return err
+}
+
+// countRefused counts a value refused for reason.
+func (s *shared) countRefused(reason error) {
+	i := refusedDamaged
 	switch {
-	case errors.Is(err, errEntryFormat):
-		reason = refusedFormat
-	case errors.Is(err, errEntrySeal):
-		reason = refusedSeal
-	case errors.Is(err, errEntryOrigin):
-		reason = refusedOrigin
-	case errors.Is(err, errEntryAgent):
-		reason = refusedAgent
-	case errors.Is(err, errEntryTooLarge):
-		reason = refusedTooLarge
+	case errors.Is(reason, lease.ErrFormat):
+		i = refusedFormat
+	case errors.Is(reason, lease.ErrSeal):
+		i = refusedSeal
+	case errors.Is(reason, lease.ErrOrigin):
+		i = refusedOrigin
+	case errors.Is(reason, lease.ErrAgent):
+		i = refusedAgent
+	case errors.Is(reason, errEntryTooLarge):
+		i = refusedTooLarge
 	}
-	s.refused[reason].Add(1)
+	s.refused[i].Add(1)
 }
 
 // refusedTotal returns the number of values refused, for every reason.
@@ -449,100 +238,32 @@ func (s *shared) refusedTotal() uint64 {
 	return n
 }
 
-// keep renews the lease token on origin every third of LeaseTTL until the
-// function it returns is called, which waits for it to stop.
-func (s *shared) keep(ctx context.Context, origin, token string) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(max(s.leaseTTL/3, time.Millisecond))
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			l, err := storeCall(s, ctx, origin, "lease", func(ctx context.Context) (Lease, error) {
-				return s.store.Lease(ctx, origin, token, s.leaseTTL)
-			})
-			if err != nil || l.Holder != token {
-				return // the lease is lost; the save writes all the same
-			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
+// gaveUp and takenOver return the protocol's counters; 0 without a Store.
+func (s *shared) gaveUp() uint64 {
+	if s.lease == nil {
+		return 0
 	}
+	return s.lease.GaveUp()
 }
 
-// save writes the history st of origin to the Store, dropping the lease
-// token when not "".
-func (s *shared) save(ctx context.Context, origin, token string, st state, ev *FetchEvent) {
-	if err := s.storeReady(origin); err != nil {
-		// The Store failed during the fetch; a lease held runs out.
-		ev.StoreErr = err
-		return
+func (s *shared) takenOver() uint64 {
+	if s.lease == nil {
+		return 0
 	}
-	b := s.bind
-	b.origin = origin
-	value, err := encodeState(st, b)
-	if err != nil {
-		// Rules that cannot be encoded, or that no cache would read: the
-		// cache works on without saving, and says so.
-		ev.StoreErr = &StoreError{Op: "save", Err: err}
-		s.release(ctx, origin, token, ev)
-		return
-	}
-	ttl := max(st.latest.Expires.Sub(s.now()), 0) + s.storeKeep
-	_, err = storeCall(s, ctx, origin, "save", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, s.store.Save(ctx, origin, token, value, ttl)
-	})
-	if err != nil {
-		ev.StoreErr = err
-	}
-}
-
-// release drops the lease token on origin, if not "".
-func (s *shared) release(ctx context.Context, origin, token string, ev *FetchEvent) {
-	if token == "" {
-		return
-	}
-	_, err := storeCall(s, ctx, origin, "release", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, s.store.Release(ctx, origin, token)
-	})
-	if err != nil {
-		ev.StoreErr = err
-	}
+	return s.lease.TakenOver()
 }
 
 // forget deletes origin's value from the Store, bounded by StoreTimeout
 // rather than by ctx, and counts a failure.
 func (s *shared) forget(ctx context.Context, origin string) error {
-	if err := s.storeReady(origin); err != nil {
+	if err := s.lease.Forget(ctx, origin); err != nil {
 		s.storeErrs.Add(1)
-		return err
+		return storeError(err)
 	}
-	// The caller giving up is not the Store failing: StoreTimeout bounds
-	// the call instead.
-	_, err := storeCall(s, context.WithoutCancel(ctx), origin, "delete", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, s.store.Delete(ctx, origin)
-	})
-	if err != nil {
-		s.storeErrs.Add(1)
-	}
-	return err
+	return nil
 }
 
 // newer reports whether s holds a later fetch than t.
 func (s state) newer(t state) bool {
 	return s.latest != nil && (t.latest == nil || s.latest.Fetched.After(t.latest.Fetched))
-}
-
-// newToken returns a random lease name, unique across a fleet.
-func newToken() string {
-	var b [16]byte
-	crand.Read(b[:]) // never fails
-	return hex.EncodeToString(b[:])
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 	"io"
 	"net/http"
 	"sync"
@@ -205,7 +206,7 @@ func runSharedSteps(t *testing.T, o *Options, steps []step, n int) {
 		if st.set != nil {
 			st.set(s)
 		}
-		d, err := caches[i%n].Decide(context.Background(), "Foobot", srv.URL+st.path)
+		d, err := caches[i%n].For("Foobot").Decide(context.Background(), srv.URL+st.path)
 		if err := stepErr(st, err); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -268,7 +269,7 @@ func TestStoreOneFetchPerOrigin(t *testing.T) {
 		wg.Go(func() {
 			for j := range origins {
 				o := (j + i*7) % origins // each goroutine in its own order
-				ok, err := cs[i%caches].Allowed(context.Background(), "Foobot", fmt.Sprintf("http://o%d.test/x", o))
+				ok, err := cs[i%caches].For("Foobot").Allowed(context.Background(), fmt.Sprintf("http://o%d.test/x", o))
 				if ok || err != nil {
 					wrong.Add(1)
 				}
@@ -311,7 +312,7 @@ func TestStoreDown(t *testing.T) {
 	store.set(down, 0)
 	ask := func(host string) FetchEvent {
 		t.Helper()
-		ok, err := c.Allowed(context.Background(), "Foobot", "http://"+host+"/x")
+		ok, err := c.For("Foobot").Allowed(context.Background(), "http://"+host+"/x")
 		if ok || err != nil {
 			t.Fatalf("%s: Allowed = %v, %v; want false, nil", host, ok, err)
 		}
@@ -342,7 +343,7 @@ func TestStoreDown(t *testing.T) {
 		t.Errorf("Stats = %+v; want 5 store errors, 5 fetches", st)
 	}
 	other := NewCache(&Options{Client: client, Store: store})
-	if ok, err := other.Allowed(context.Background(), "Foobot", "http://e.test/x"); ok || err != nil || s.fetches.Load() != 5 {
+	if ok, err := other.For("Foobot").Allowed(context.Background(), "http://e.test/x"); ok || err != nil || s.fetches.Load() != 5 {
 		t.Errorf("another cache: %v, %v after %d fetches; want the stored rules, no fetch", ok, err, s.fetches.Load())
 	}
 }
@@ -386,7 +387,7 @@ func TestStoreOneOriginFailing(t *testing.T) {
 			if i > 0 {
 				host = fmt.Sprintf("good%d.test", i)
 			}
-			if ok, err := c.Allowed(ctx, "Foobot", "http://"+host+"/x"); ok || err != nil {
+			if ok, err := c.For("Foobot").Allowed(ctx, "http://"+host+"/x"); ok || err != nil {
 				t.Fatalf("%s: %v, %v", host, ok, err)
 			}
 			idle(t, c)
@@ -411,7 +412,7 @@ func TestStoreSlow(t *testing.T) {
 	var evs events
 	c := NewCache(&Options{Client: srv.Client(), Store: store, StoreTimeout: 20 * time.Millisecond, OnFetch: evs.add})
 	start := time.Now()
-	ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	elapsed := time.Since(start)
 	if ok || err != nil {
 		t.Fatalf("Allowed = %v, %v", ok, err)
@@ -430,7 +431,7 @@ func TestStoreCorruptValue(t *testing.T) {
 	good := func(t *testing.T, origin string) []byte {
 		st := state{}
 		st.record(&Result{RobotsURL: "http://x.test/robots.txt", Robots: robotsOf(200, disallowX), Expires: time.Now().Add(time.Hour)})
-		v, err := encodeState(st, binding{origin: origin})
+		v, err := encodeState(st, lease.Binding{Origin: origin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -442,7 +443,7 @@ func TestStoreCorruptValue(t *testing.T) {
 	}{
 		{"another program's text", func(*testing.T, string) []byte { return []byte("hello") }},
 		{"empty", func(*testing.T, string) []byte { return []byte{} }},
-		{"a later format version", func(t *testing.T, o string) []byte { v := good(t, o); v[len(entryMagic)]++; return v }},
+		{"a later format version", func(t *testing.T, o string) []byte { v := good(t, o); v[len(lease.Magic)]++; return v }},
 		{"one byte changed", func(t *testing.T, o string) []byte { v := good(t, o); v[len(v)/2] ^= 0x40; return v }},
 		{"cut short", func(t *testing.T, o string) []byte { v := good(t, o); return v[:len(v)-5] }},
 	}
@@ -454,7 +455,7 @@ func TestStoreCorruptValue(t *testing.T) {
 			store.put(origin, tt.value(t, origin))
 			var evs events
 			c := NewCache(&Options{Client: srv.Client(), Store: store, OnFetch: evs.add})
-			d, err := c.Decide(context.Background(), "Foobot", srv.URL+"/y")
+			d, err := c.For("Foobot").Decide(context.Background(), srv.URL+"/y")
 			if err != nil || d.Allowed || s.fetches.Load() != 1 {
 				t.Errorf("Decide = %v, %v with %d fetches; want the fetched rules", d.Allowed, err, s.fetches.Load())
 			}
@@ -462,7 +463,7 @@ func TestStoreCorruptValue(t *testing.T) {
 				t.Errorf("event %+v; want a decode problem and a fetch", ev)
 			}
 			idle(t, c)
-			st, err := decodeState(store.value(origin), binding{origin: origin})
+			st, err := decodeState(store.value(origin), lease.Binding{Origin: origin})
 			if err != nil || st.latest.Robots.Allowed("Foobot", "/y") {
 				t.Errorf("the value was not replaced by the fetch: %v", err)
 			}
@@ -483,7 +484,7 @@ func TestStoreDeadHolder(t *testing.T) {
 	var evs events
 	c := NewCache(&Options{Client: srv.Client(), Store: store, OnFetch: evs.add})
 	start := time.Now()
-	ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	elapsed := time.Since(start)
 	if ok || err != nil || s.fetches.Load() != 1 {
 		t.Fatalf("Allowed = %v, %v with %d fetches", ok, err, s.fetches.Load())
@@ -516,11 +517,11 @@ func TestStoreWaitForHolder(t *testing.T) {
 	b := NewCache(&Options{Client: srv.Client(), Store: store, OnFetch: evs.add})
 	done := make(chan error)
 	go func() {
-		_, err := a.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+		_, err := a.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 		done <- err
 	}()
 	<-started // a holds the lease and is fetching
-	ok, err := b.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	ok, err := b.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	if ok || err != nil {
 		t.Errorf("b: Allowed = %v, %v", ok, err)
 	}
@@ -544,12 +545,12 @@ func TestStoreSavedBeforeLease(t *testing.T) {
 	s, srv := newSite(t, disallowX)
 	store := newMemStore()
 	a := NewCache(&Options{Client: srv.Client(), Store: store})
-	if _, err := a.Allowed(context.Background(), "Foobot", srv.URL+"/x"); err != nil {
+	if _, err := a.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); err != nil {
 		t.Fatal(err)
 	}
 	idle(t, a)
 	b := NewCache(&Options{Client: srv.Client(), Store: missedLoad{store}})
-	ok, err := b.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	ok, err := b.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	if ok || err != nil || s.fetches.Load() != 1 {
 		t.Errorf("Allowed = %v, %v with %d fetches; want the stored rules, one fetch", ok, err, s.fetches.Load())
 	}
@@ -566,7 +567,7 @@ func TestStoreTTLs(t *testing.T) {
 	var leaseTTL time.Duration
 	spy := leaseSpy{store, &leaseTTL}
 	c := NewCache(&Options{Client: srv.Client(), Store: spy, Now: newClock().Now, Timeout: 3 * time.Second, StoreTimeout: 100 * time.Millisecond})
-	if _, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); err != nil {
+	if _, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); err != nil {
 		t.Fatal(err)
 	}
 	if want := 2200 * time.Millisecond; leaseTTL != want {
@@ -593,16 +594,16 @@ func (s leaseSpy) Lease(ctx context.Context, origin, token string, ttl time.Dura
 func TestStoreHitNoAllocs(t *testing.T) {
 	_, srv := newSite(t, disallowX)
 	store := newMemStore()
-	c := NewCache(&Options{Client: srv.Client(), Store: store, Now: newClock().Now})
+	c := NewCache(&Options{Client: srv.Client(), UserAgent: "Foobot", Store: store, Now: newClock().Now})
 	ctx := context.Background()
 	u := srv.URL + "/x/y?z"
-	if _, err := c.Allowed(ctx, "Foobot", u); err != nil {
+	if _, err := c.Allowed(ctx, u); err != nil {
 		t.Fatal(err)
 	}
 	idle(t, c)
 	calls := store.calls.Load()
 	n := testing.AllocsPerRun(1000, func() {
-		if ok, err := c.Allowed(ctx, "Foobot", u); ok || err != nil {
+		if ok, err := c.Allowed(ctx, u); ok || err != nil {
 			t.Fatalf("Allowed = %v, %v", ok, err)
 		}
 	})

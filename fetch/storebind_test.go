@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 	"io"
 	"net/http"
 	"strconv"
@@ -31,38 +32,38 @@ func TestStoreRefusesUnbound(t *testing.T) {
 	}{
 		{"another origin's value (issue 18: copied keys answered for the wrong site)", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh("http://a.example"), binding{origin: "http://a.example", agent: "foobot"})
+				v, _ := encodeState(fresh("http://a.example"), lease.Binding{Origin: "http://a.example", Agent: "foobot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Origin }},
 		{"another crawler's value", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "barbot"})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "barbot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Agent }},
 		{"a value sealed with another key", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: []byte("other")})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: []byte("other")})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"an unsealed value where a key is set: a writer without the key", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot"})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot"})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"a sealed value where no key is set", nil,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
 				return v
 			},
 			func(r StoreRefused) uint64 { return r.Seal }},
 		{"a forged value: HMAC of another body", key,
 			func(origin string) []byte {
-				v, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
-				w, _ := encodeState(fresh(origin), binding{origin: origin, agent: "foobot", key: key})
+				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
+				w, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
 				w[len(w)-40] ^= 1
 				return append(w[:len(w)-32:len(w)-32], v[len(v)-32:]...)
 			},
@@ -82,7 +83,7 @@ func TestStoreRefusesUnbound(t *testing.T) {
 			store.put(origin, tt.value(origin))
 			var evs events
 			c := NewCache(&Options{Client: srv.Client(), Agent: "Foobot", Store: store, StoreKey: tt.key, OnFetch: evs.add})
-			ok, err := c.Allowed(context.Background(), "Foobot", origin+"/x")
+			ok, err := c.For("Foobot").Allowed(context.Background(), origin+"/x")
 			if !ok || err != nil || s.fetches.Load() != 1 {
 				t.Errorf("Allowed(/x) = %v, %v after %d fetches; want the origin's own rules, fetched", ok, err, s.fetches.Load())
 			}
@@ -93,7 +94,7 @@ func TestStoreRefusesUnbound(t *testing.T) {
 			if tt.want(st.StoreRefused) != 1 || st.StoreCorrupt != 1 {
 				t.Errorf("Stats %+v; want the value refused once, for its reason", st)
 			}
-			b := binding{origin: origin, agent: "foobot", key: tt.key}
+			b := lease.Binding{Origin: origin, Agent: "foobot", Key: tt.key}
 			if got, err := decodeState(store.value(origin), b); err != nil || got.latest.Robots.Allowed("Foobot", "/y") {
 				t.Errorf("the value was not replaced: %v", err)
 			}
@@ -110,7 +111,7 @@ func TestStoreKeyShared(t *testing.T) {
 	a := NewCache(&Options{Client: srv.Client(), Agent: "Foobot", Store: store, StoreKey: key})
 	b := NewCache(&Options{Client: srv.Client(), UserAgent: "foobot/2.0", Store: store, StoreKey: key})
 	for _, c := range []*Cache{a, b} {
-		if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+		if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 			t.Fatal(ok, err)
 		}
 		idle(t, c)
@@ -139,7 +140,7 @@ func TestMaxStoreValue(t *testing.T) {
 	down := worst(503, "", errors.New(strings.Repeat("e", 2*maxEntryErr)))
 	down.Fetched = good.Fetched.Add(time.Hour)
 	s := history(good, down)
-	v, err := encodeState(s, binding{origin: url[:19], agent: "foobot", key: []byte("k")})
+	v, err := encodeState(s, lease.Binding{Origin: url[:19], Agent: "foobot", Key: []byte("k")})
 	if err != nil {
 		t.Fatalf("the largest history does not encode: %v", err)
 	}
@@ -170,7 +171,7 @@ func TestStoreLeaseChangesHands(t *testing.T) {
 		c := NewCache(&Options{Client: srv.Client(), Store: store, LeaseTTL: leaseTTL, StoreTimeout: 100 * time.Millisecond})
 		caches = append(caches, c)
 		wg.Go(func() {
-			if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+			if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 				t.Errorf("Allowed = %v, %v", ok, err)
 			}
 		})
@@ -199,7 +200,7 @@ func TestStoreWaitGivesUp(t *testing.T) {
 	stuck := stuckLease{store}
 	c := NewCache(&Options{Client: srv.Client(), Store: stuck, LeaseTTL: 100 * time.Millisecond, StoreTimeout: 200 * time.Millisecond})
 	start := time.Now()
-	if ok, err := c.Allowed(context.Background(), "Foobot", srv.URL+"/x"); ok || err != nil {
+	if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	if d := time.Since(start); d > 2*time.Second || s.fetches.Load() != 1 || c.Stats().StoreGaveUp != 1 {
@@ -239,13 +240,13 @@ func TestFlush(t *testing.T) {
 	if err := c.Flush(ctx); err != nil {
 		t.Errorf("Flush of an idle cache: %v", err)
 	}
-	c.Allowed(ctx, "Foobot", "http://a.test/x")
+	c.For("Foobot").Allowed(ctx, "http://a.test/x")
 	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
 	if err := c.Flush(short); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Flush with a save under way and a 10ms context: %v", err)
 	}
-	c.Allowed(ctx, "Foobot", "http://b.test/x") // answers before its save
+	c.For("Foobot").Allowed(ctx, "http://b.test/x") // answers before its save
 	if err := c.Flush(ctx); err != nil || store.saved.Load() != 2 || c.Stats().InFlight != 0 {
 		t.Errorf("Flush = %v with %d saves done, %d in flight; want both saves done", err, store.saved.Load(), c.Stats().InFlight)
 	}
@@ -271,7 +272,7 @@ func TestFetchEventOrigin(t *testing.T) {
 	_, srv := newSite(t, disallowX)
 	var evs events
 	c := NewCache(&Options{Client: srv.Client(), OnFetch: evs.add})
-	c.Allowed(context.Background(), "Foobot", srv.URL+"/x")
+	c.For("Foobot").Allowed(context.Background(), srv.URL+"/x")
 	ev := evs.last(t, c)
 	if want := ev.Scheme + "://" + ev.Host + ":" + strconv.Itoa(ev.Port); want != srv.URL {
 		t.Errorf("event origin parts %q, %q, %d; want those of %s", ev.Scheme, ev.Host, ev.Port, srv.URL)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/lease"
 )
 
 func robotsOf(status int, body string) *robotstxt.Robots {
@@ -45,7 +46,7 @@ func history(rs ...*Result) state {
 }
 
 // testBind is the binding of the values of these tests.
-var testBind = binding{origin: "https://example.com", agent: "foobot"}
+var testBind = lease.Binding{Origin: "https://example.com", Agent: "foobot"}
 
 const probeFile = "User-agent: *\nDisallow: /x\nAllow: /x/y\nSitemap: https://example.com/s.xml\n"
 
@@ -136,7 +137,7 @@ func sameResult(t *testing.T, which string, got, want *Result) {
 // sealed appends the checksum to body, so that a test can write values
 // whose damage the checksum does not catch.
 func sealed(body []byte) []byte {
-	return binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crcTable))
+	return binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 // reseal changes a valid value with change, then fixes its checksum.
@@ -153,36 +154,36 @@ func reseal(t *testing.T, s state, change func([]byte) []byte) []byte {
 func TestEntryDecodeRejects(t *testing.T) {
 	good := history(result(200, probeFile, nil))
 	down := history(result(503, "", nil))
-	head := len(entryMagic) + 2 + len(appendString(appendString(nil, testBind.origin), testBind.agent)) // the shape byte's index
+	head := len(lease.Magic) + 2 + len(lease.AppendString(lease.AppendString(nil, testBind.Origin), testBind.Agent)) // the shape byte's index
 	tests := []struct {
 		name  string
 		value []byte
 		want  error
 	}{
-		{"nil", nil, errEntryFormat},
-		{"text of another program", []byte("OK"), errEntryFormat},
-		{"another magic", []byte("rtxX\x01\x00"), errEntryFormat},
-		{"format version 1", reseal(t, good, func(b []byte) []byte { b[len(entryMagic)] = 1; return b }), errEntryFormat},
-		{"format version 3", reseal(t, good, func(b []byte) []byte { b[len(entryMagic)] = 3; return b }), errEntryFormat},
-		{"magic and version, no more", []byte(entryMagic + "\x02"), errEntryCorrupt},
-		{"only a checksum", sealed([]byte(entryMagic + "\x02\x00")), errEntryCorrupt},
-		{"unknown shape", reseal(t, good, func(b []byte) []byte { b[head] = 3; return b }), errEntryCorrupt},
-		{"shape 0 but the latest is unreachable", reseal(t, down, func(b []byte) []byte { b[head] = 0; return b }), errEntryCorrupt},
-		{"shape 2 but the latest is good", reseal(t, good, func(b []byte) []byte { b[head] = 2; return b }), errEntryCorrupt},
-		{"bytes left over", reseal(t, good, func(b []byte) []byte { return append(b, 0) }), errEntryCorrupt},
-		{"cut inside the rules", reseal(t, good, func(b []byte) []byte { return b[:len(b)-3] }), errEntryCorrupt},
+		{"nil", nil, lease.ErrFormat},
+		{"text of another program", []byte("OK"), lease.ErrFormat},
+		{"another magic", []byte("rtxX\x01\x00"), lease.ErrFormat},
+		{"format version 1", reseal(t, good, func(b []byte) []byte { b[len(lease.Magic)] = 1; return b }), lease.ErrFormat},
+		{"format version 3", reseal(t, good, func(b []byte) []byte { b[len(lease.Magic)] = 3; return b }), lease.ErrFormat},
+		{"magic and version, no more", []byte(lease.Magic + "\x02"), lease.ErrCorrupt},
+		{"only a checksum", sealed([]byte(lease.Magic + "\x02\x00")), lease.ErrCorrupt},
+		{"unknown shape", reseal(t, good, func(b []byte) []byte { b[head] = 3; return b }), lease.ErrCorrupt},
+		{"shape 0 but the latest is unreachable", reseal(t, down, func(b []byte) []byte { b[head] = 0; return b }), lease.ErrCorrupt},
+		{"shape 2 but the latest is good", reseal(t, good, func(b []byte) []byte { b[head] = 2; return b }), lease.ErrCorrupt},
+		{"bytes left over", reseal(t, good, func(b []byte) []byte { return append(b, 0) }), lease.ErrCorrupt},
+		{"cut inside the rules", reseal(t, good, func(b []byte) []byte { return b[:len(b)-3] }), lease.ErrCorrupt},
 		{"rules that do not load", reseal(t, good, func(b []byte) []byte {
 			// The rules are the last run: replace them with a short junk one.
 			r, _ := good.latest.Robots.MarshalBinary()
 			b = b[:len(b)-len(r)-len(binary.AppendUvarint(nil, uint64(len(r))))]
 			return append(b, 3, 0xff, 0xff, 0xff)
-		}), errEntryCorrupt},
+		}), lease.ErrCorrupt},
 		{"a status code of four digits", func() []byte {
 			r := result(200, probeFile, nil)
 			r.StatusCode = 1000
 			v, _ := encodeState(history(r), testBind)
 			return v
-		}(), errEntryCorrupt},
+		}(), lease.ErrCorrupt},
 	}
 	for _, tt := range tests {
 		if _, err := decodeState(tt.value, testBind); !errors.Is(err, tt.want) {

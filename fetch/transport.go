@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt"
-	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
 // ErrDisallowed is what a [Transport], [Cache.Check] and [Pacer.Reserve]
@@ -119,10 +118,6 @@ func (e *RetryError) Unwrap() []error {
 // ended while it waited. Match it with errors.Is.
 var ErrWaitPastDeadline = errors.New("robotstxt: the wait for the origin's turn would pass the request's deadline")
 
-// ErrIdentityConflict is the error of every request through a [Transport]
-// made with an agent that is not its cache's.
-var ErrIdentityConflict = errors.New("robotstxt: NewTransport's agent is not its cache's: pass \"\" to use the cache's")
-
 // WaitError is the error of a request that was not sent because its turn
 // at the origin came too late: after the request's deadline (the request
 // fails at once, before any wait, and Err is ErrWaitPastDeadline), or
@@ -164,7 +159,8 @@ func (e *WaitError) Unwrap() []error {
 // robots.txt of its origin allows it, and refuses it with a
 // [*DisallowedError] otherwise. Create it with [NewTransport]:
 //
-//	client := &http.Client{Transport: fetch.NewTransport(nil, "Foobot/1.0 (+https://foo.example/bot)", nil)}
+//	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+//	client := &http.Client{Transport: fetch.NewTransport(nil, cache)}
 //
 // The crawler has one identity, its cache's ([Cache.UserAgent],
 // [Cache.Agent]): the Transport sends that User-Agent header with every
@@ -216,65 +212,38 @@ type Transport struct {
 }
 
 // NewTransport returns a Transport that sends allowed requests through base
-// (nil: http.DefaultTransport) and checks them with cache. The crawler's
-// identity is the cache's ([Cache.UserAgent], [Cache.Agent]); agent should
-// then be "". A nil cache means a new one with default [Options], fetching
-// through base, with agent as the crawler's User-Agent header: a product
-// token ("Foobot") or a whole header ("Foobot/1.0 (+https://foo.example/bot)")
-// in which the token is found. A cache configured with no identity takes
-// agent's the same way. An agent naming another token than the cache's
-// makes every request fail with ErrIdentityConflict, as the crawler would
-// otherwise obey robots.txt under one name and fetch under another; an
-// identity in which no product token can be read makes every request fail
-// with an [*AgentError] that says how to set one. Both are decided here,
-// once: [Transport.Err] returns the error.
-func NewTransport(base http.RoundTripper, agent string, cache *Cache) *Transport {
+// (nil: http.DefaultTransport) and checks them with cache, whose identity
+// is the crawler's ([Cache.UserAgent], [Cache.Agent]): the one set in its
+// [Options]. A cache whose identity gives no product token, or a nil
+// cache, which has none, makes every request fail with an [*AgentError]
+// that says how to set one; [Transport.Err] returns it. A tool that sends
+// requests as another crawler passes a view of the cache for that agent
+// ([Cache.For]).
+func NewTransport(base http.RoundTripper, cache *Cache) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	t := &Transport{base: base}
-	switch {
-	case cache == nil:
-		cache = NewCache(&Options{Client: &http.Client{Transport: base}, UserAgent: agent})
-		t.userAgent, t.agent = cache.UserAgent(), cache.Agent()
-	case cache.UserAgent() == "" && agent != "":
-		t.userAgent, t.agent = agent, tokenOf(agent)
-	default:
-		t.userAgent, t.agent = cache.UserAgent(), cache.Agent()
-		if agent != "" && !grammar.EqualFold(tokenOf(agent), t.agent) {
-			t.err = ErrIdentityConflict
-		}
+	if cache == nil {
+		cache = NewCache(&Options{Client: &http.Client{Transport: base}})
 	}
-	t.cache = cache
-	if t.err == nil {
-		if e := identityError(t.userAgent, t.agent); e != nil {
-			t.err = e
-		}
+	t := &Transport{base: base, userAgent: cache.UserAgent(), agent: cache.Agent(), cache: cache}
+	if err := cache.IdentityErr(); err != nil {
+		t.err = err
 	}
 	return t
 }
 
 // Err returns the error that every request through t fails with, before
-// anything is sent, because of the crawler's identity: an [*AgentError]
-// (see [Cache.IdentityErr]) or ErrIdentityConflict; nil when t can send.
-// NewTransport cannot return it: a crawler calls Err right after it to
-// fail at start-up rather than at its first request.
+// anything is sent, because of the crawler's identity: the [*AgentError]
+// of [Cache.IdentityErr]; nil when t can send. NewTransport cannot return
+// it: a crawler calls Err right after it to fail at start-up rather than
+// at its first request.
 func (t *Transport) Err() error { return t.err }
-
-// tokenOf returns the product token of an identity given as a token or as
-// a User-Agent header.
-func tokenOf(agent string) string {
-	if robotstxt.ValidAgent(agent) {
-		return agent
-	}
-	return robotstxt.ProductToken(agent)
-}
 
 // WithPacer returns a copy of t that also paces the requests it sends
 // with p: each allowed request waits for its turn ([Pacer.Reserve]), and
 // each answer is told to [Pacer.Observe]. A nil p paces nothing. The pacer
-// should read the Crawl-delay for the same crawler: give it the same Cache
-// and no PacerOptions.Agent.
+// should read the Crawl-delay for the same crawler: give it the same Cache.
 func (t *Transport) WithPacer(p *Pacer) *Transport {
 	t2 := *t
 	t2.pacer = p
@@ -303,7 +272,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	out, u := t.wire(req)
 	err := t.err
 	if err == nil {
-		_, err = t.cache.check(req.Context(), t.agent, u)
+		_, err = t.cache.check(req.Context(), u)
 	}
 	if err == nil && t.pacer != nil {
 		err = t.pace(req.Context(), u)

@@ -54,7 +54,7 @@ func TestTransport(t *testing.T) {
 		{"Otherbot", "/robots.txt", true, 0, "robots.txt itself always passes through"},
 	}
 	for _, tt := range tests {
-		client := &http.Client{Transport: NewTransport(base, tt.agent, nil)}
+		client := &http.Client{Transport: NewTransport(base, NewCache(&Options{Client: &http.Client{Transport: base}, UserAgent: tt.agent}))}
 		resp, err := client.Get(srv.URL + tt.path)
 		if tt.allowed {
 			if err != nil {
@@ -84,7 +84,7 @@ func TestTransport(t *testing.T) {
 // TestTransportClosesBody checks the RoundTripper contract on refusal.
 func TestTransportClosesBody(t *testing.T) {
 	_, srv := newSite(t, "User-agent: *\nDisallow: /\n")
-	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil)}
+	client := &http.Client{Transport: NewTransport(srv.Client().Transport, clientCache(srv.Client(), "Foobot"))}
 	body := &closeTracker{Reader: strings.NewReader("data")}
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/form", body)
 	if _, err := client.Do(req); !errors.Is(err, ErrDisallowed) {
@@ -101,7 +101,7 @@ func TestTransportClosesBody(t *testing.T) {
 func TestTransportUnreachable(t *testing.T) {
 	s, srv := newSite(t, "")
 	s.set(503, "", "")
-	client := &http.Client{Transport: NewTransport(srv.Client().Transport, "Foobot", nil), Timeout: 10 * time.Second}
+	client := &http.Client{Transport: NewTransport(srv.Client().Transport, clientCache(srv.Client(), "Foobot")), Timeout: 10 * time.Second}
 	start := time.Now()
 	_, err := client.Get(srv.URL + "/page")
 	var re *RetryError
@@ -134,7 +134,7 @@ func TestTransportNoRecursion(t *testing.T) {
 	base := srv.Client().Transport
 	var tr *Transport
 	loop := roundTripFunc(func(r *http.Request) (*http.Response, error) { return tr.RoundTrip(r) })
-	tr = NewTransport(base, "Foobot", NewCache(&Options{Client: &http.Client{Transport: loop}}))
+	tr = NewTransport(base, NewCache(&Options{Client: &http.Client{Transport: loop}, UserAgent: "Foobot"}))
 	client := &http.Client{Transport: tr}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -145,24 +145,26 @@ func TestTransportNoRecursion(t *testing.T) {
 	}
 }
 
-// TestTransportIdentity checks where the Transport's agent comes from and
-// that an invalid one refuses every request before anything is sent.
+// TestTransportIdentity checks that the Transport's agent is its cache's,
+// or a view's, and that an invalid one refuses every request before
+// anything is sent.
 func TestTransportIdentity(t *testing.T) {
 	tests := []struct {
-		agent   string
-		options *Options // nil: NewTransport makes the cache
+		agent   string   // "": the cache itself, else the view Cache.For(agent)
+		options *Options // nil: no cache
 		path    string
 		allowed bool
 		invalid bool
 		reason  string
 	}{
-		{"", &Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"}, "/foo/x", false, false, "agent \"\": the cache's token, found in its User-Agent"},
-		{"", &Options{Agent: "Foobot"}, "/all/x", true, false, "agent \"\": the cache's Agent, whose group does not name /all/"},
-		{"Barbot", &Options{Agent: "Foobot"}, "/all/x", false, true, "issue 17: another token than the cache's is refused (ErrIdentityConflict), not obeyed under one name while fetching under another"},
-		{"Foobot/1.0", &Options{}, "/foo/x", false, false, "a cache with no identity takes the Transport's, a header whose token is Foobot"},
+		{"", &Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"}, "/foo/x", false, false, "the cache's token, found in its User-Agent"},
+		{"", &Options{Agent: "Foobot"}, "/all/x", true, false, "the cache's Agent, whose group does not name /all/"},
+		{"Barbot", &Options{Agent: "Foobot"}, "/all/x", false, false, "a view for another agent obeys that agent's rules, not the cache's"},
+		{"Foobot/1.0", &Options{}, "/", false, true, "a view for a header, not a product token, is refused"},
 		{"", &Options{}, "/", false, true, "no agent anywhere"},
-		{"Mozilla/5.0 (compatible; Foobot/1.0)", nil, "/foo/x", false, false, "a header as agent with no cache: its token, Foobot, is obeyed"},
-		{"Mozilla/5.0 (X11; Linux x86_64)", nil, "/", false, true, "issue 17 item 5: a header with no readable token is refused, saying so"},
+		{"", nil, "/", false, true, "no cache: no identity"},
+		{"", &Options{UserAgent: "Mozilla/5.0 (compatible; Foobot/1.0)"}, "/foo/x", false, false, "a browser-like header: its token, Foobot, is obeyed"},
+		{"", &Options{UserAgent: "Mozilla/5.0 (X11; Linux x86_64)"}, "/", false, true, "a header with no readable token is refused, saying so"},
 		{"", &Options{UserAgent: "Barbot/1.0"}, "/%c3%bc/x", false, false, "the URL is normalised: a lower-case escape meets Disallow: /ü/"},
 	}
 	for _, tt := range tests {
@@ -171,12 +173,15 @@ func TestTransportIdentity(t *testing.T) {
 		if tt.options != nil {
 			tt.options.Client = sites.Client()
 			cache = NewCache(tt.options)
+			if tt.agent != "" {
+				cache = cache.For(tt.agent)
+			}
 		}
-		client := &http.Client{Transport: NewTransport(sites, tt.agent, cache)}
+		client := &http.Client{Transport: NewTransport(sites, cache)}
 		resp, err := client.Get("http://example.com" + tt.path)
 		switch {
 		case tt.invalid:
-			if !errors.Is(err, ErrInvalidAgent) && !errors.Is(err, ErrIdentityConflict) || sites.Pages("example.com") != 0 {
+			if !errors.Is(err, ErrInvalidAgent) || sites.Pages("example.com") != 0 {
 				t.Errorf("agent %q: %v, %d pages sent; want ErrInvalidAgent and none (%s)", tt.agent, err, sites.Pages("example.com"), tt.reason)
 			}
 		case tt.allowed:
@@ -215,7 +220,7 @@ func TestTransportPacer(t *testing.T) {
 			"b.example": {Body: "User-agent: *\nCrawl-delay: 5\n"},
 		}, pages)
 		cache := NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-		tr := NewTransport(sites, "", cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
+		tr := NewTransport(sites, cache).WithPacer(NewPacer(&PacerOptions{Cache: cache}))
 		client := &http.Client{Transport: tr}
 		for _, u := range []string{"http://a.example/1", "http://b.example/1", "http://a.example/private", "http://a.example/2",
 			"http://a.example/busy", "http://b.example/2", "http://a.example/3"} {
@@ -243,4 +248,10 @@ func TestTransportPacer(t *testing.T) {
 			}
 		}
 	})
+}
+
+// clientCache returns a cache that fetches with client for the crawler
+// whose User-Agent header is userAgent.
+func clientCache(client *http.Client, userAgent string) *Cache {
+	return NewCache(&Options{Client: client, UserAgent: userAgent})
 }

@@ -52,7 +52,7 @@ func TestWaitEndedIsPastDeadline(t *testing.T) {
 			"a.example": {Body: "User-agent: *\nCrawl-delay: 1e3\nCrawl-delay: 5\n"},
 		}, nil)
 		p := newPacer(sites, PacerOptions{})
-		tr := NewTransport(sites, "", p.cache).WithPacer(p)
+		tr := NewTransport(sites, p.cache).WithPacer(p)
 		ctx := context.Background()
 		if err := p.Wait(ctx, "http://a.example/0"); err != nil {
 			t.Fatal(err)
@@ -103,7 +103,7 @@ func TestWaitPushedPastClientTimeout(t *testing.T) {
 			"a.example": {Body: "User-agent: *\nCrawl-delay: 4\n"},
 		}, nil)
 		p := newPacer(sites, PacerOptions{})
-		client := &http.Client{Transport: NewTransport(sites, "", p.cache).WithPacer(p), Timeout: 5 * time.Second}
+		client := &http.Client{Transport: NewTransport(sites, p.cache).WithPacer(p), Timeout: 5 * time.Second}
 		resp, err := client.Get("http://a.example/first")
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnreachableAnswers checks that every answer of the Cache for a URL
@@ -16,45 +17,37 @@ import (
 // a nil error. RFC 9309 §2.3.1.4 has the crawler assume a complete
 // disallow while the file is unreachable; that is a reason to wait, not an
 // answer about the URL, and a caller that reads (false, nil) drops URLs a
-// site allows. Check and the Transport said so already; Allowed,
-// AllowedURL, Decide, DecideURL, ReadPage and PageOf answered (false, nil).
+// site allows. Check and the Transport said so already; Allowed and
+// Decide (for the cache's agent and a view's) answered (false, nil).
+// pagerules.ReadPage and PageOf, which ask Decide, are held to the same in
+// TestPageUnreachable.
 func TestUnreachableAnswers(t *testing.T) {
 	type answer func(ctx context.Context, c *Cache, u string) (allowed bool, err error)
 	methods := []struct {
 		name string
 		ask  answer
 	}{
+		{"For.Allowed", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			return c.For("Foobot").Allowed(ctx, u)
+		}},
 		{"Allowed", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			return c.Allowed(ctx, "Foobot", u)
+			return c.Allowed(ctx, u)
 		}},
-		{"AllowedURL", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			return c.AllowedURL(ctx, u)
-		}},
-		{"Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			d, err := c.Decide(ctx, "Foobot", u)
+		{"For.Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			d, err := c.For("Foobot").Decide(ctx, u)
 			return d.Allowed, err
 		}},
-		{"DecideURL", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			d, err := c.DecideURL(ctx, u)
+		{"Decide", func(ctx context.Context, c *Cache, u string) (bool, error) {
+			d, err := c.Decide(ctx, u)
 			return d.Allowed, err
 		}},
 		{"Check", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			send, err := c.Check(ctx, u)
 			return err == nil && send != "", err
 		}},
-		{"ReadPage", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			req, _ := http.NewRequest(http.MethodGet, u, nil)
-			resp := &http.Response{Request: req, Header: http.Header{"Content-Type": {"text/html"}}}
-			p, err := c.ReadPage(ctx, resp)
-			return p != nil && p.Robots.Allowed, err
-		}},
-		{"PageOf", func(ctx context.Context, c *Cache, u string) (bool, error) {
-			p, err := c.PageOf(ctx, u, http.Header{"Content-Type": {"text/html"}}, []byte("<html>"))
-			return p != nil && p.Robots.Allowed, err
-		}},
 		{"Transport", func(ctx context.Context, c *Cache, u string) (bool, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-			resp, err := NewTransport(nil, "", c).RoundTrip(req)
+			resp, err := NewTransport(nil, c).RoundTrip(req)
 			if resp != nil {
 				resp.Body.Close()
 			}
@@ -120,14 +113,31 @@ func errString(err error) string {
 func TestAllowedWaitsAsCheck(t *testing.T) {
 	srv := newRobotsServer(t, busy("1"))
 	cache := NewCache(&Options{UserAgent: "Foobot/1.0"})
-	if _, err := cache.Rules(context.Background(), srv.URL+"/"); err != nil {
+	if _, err := cache.File(context.Background(), srv.URL+"/"); err != nil {
 		t.Fatal(err)
 	}
 	srv.mu.Lock()
 	srv.answer = func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "User-agent: *\nDisallow: /no\n") }
 	srv.mu.Unlock()
-	ok, err := cache.AllowedURL(context.Background(), srv.URL+"/yes")
+	ok, err := cache.Allowed(context.Background(), srv.URL+"/yes")
 	if !ok || err != nil || srv.count() != 2 {
-		t.Errorf("AllowedURL = %v, %v after %d fetches; want true, nil on the refetched file", ok, err, srv.count())
+		t.Errorf("Allowed = %v, %v after %d fetches; want true, nil on the refetched file", ok, err, srv.count())
+	}
+}
+
+// TestDecideNowUnreachable checks the one answer that does not wait for an
+// unreachable robots.txt: DecideNow answers at once, with no error, by the
+// file in effect: everything disallowed (RFC 9309 §2.3.1.4), Source
+// Unreachable, and Latest naming when the robots.txt is asked again.
+func TestDecideNowUnreachable(t *testing.T) {
+	srv := newRobotsServer(t, busy(""))
+	cache := NewCache(&Options{UserAgent: "Foobot/1.0"}) // the default MaxRetryWait: Decide would wait
+	start := time.Now()
+	d, err := cache.DecideNow(context.Background(), srv.URL+"/page")
+	if err != nil || d.Allowed || d.Source != Unreachable || d.Latest == nil || !d.Latest.Expires.After(start) {
+		t.Fatalf("DecideNow = %+v, %v; want disallowed, Source Unreachable, Latest due later, no error", d, err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("DecideNow took %v, want at once", took)
 	}
 }

@@ -32,16 +32,16 @@ func TestCacheDecideUsage(t *testing.T) {
 		{"/open/x", robotstxt.PrefYes, 4, robotstxt.PrefNo},
 		{"/private/x", robotstxt.PrefNotCrawlable, 0, robotstxt.PrefNotCrawlable},
 	} {
-		d, err := c.Decide(context.Background(), "Foobot", srv.URL+tt.path)
+		d, err := c.For("Foobot").Decide(context.Background(), srv.URL+tt.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := d.Usage.ContentUsage[robotstxt.TrainAI]
-		if got.Pref != tt.train || got.Line != tt.line || d.Usage.Signal(robotstxt.SignalAIInput) != tt.signal {
-			t.Errorf("%s: train-ai %+v, ai-input %v; want %v on line %d, %v", tt.path, got, d.Usage.Signal(robotstxt.SignalAIInput), tt.train, tt.line, tt.signal)
+		got := d.Usage().ContentUsage[robotstxt.TrainAI]
+		if got.Pref != tt.train || got.Line != tt.line || d.Usage().Signal(robotstxt.SignalAIInput) != tt.signal {
+			t.Errorf("%s: train-ai %+v, ai-input %v; want %v on line %d, %v", tt.path, got, d.Usage().Signal(robotstxt.SignalAIInput), tt.train, tt.line, tt.signal)
 		}
-		if d.Usage.Decision != d.Decision {
-			t.Errorf("%s: the usage's decision %+v is not the answer's %+v", tt.path, d.Usage.Decision, d.Decision)
+		if d.Usage().Decision != d.Decision {
+			t.Errorf("%s: the usage's decision %+v is not the answer's %+v", tt.path, d.Usage().Decision, d.Decision)
 		}
 	}
 }

@@ -144,10 +144,10 @@ func (c *wireCounts) add(d wireCounts) {
 //
 //   - the Transport sends the href, made with http.NewRequest, to a real
 //     local server with the request target that NormalizeURL writes;
-//   - Cache.DecideURL(raw) equals the core's answer on the URL made of
+//   - Cache.Decide(raw) equals the core's answer on the URL made of
 //     that request target, as it arrived at the server;
-//   - the Transport refuses the href exactly when DecideURL says no;
-//   - and a plain http.Client that sends the URL DecideURL hands back
+//   - the Transport refuses the href exactly when Decide says no;
+//   - and a plain http.Client that sends the URL Decide hands back
 //     (Decision.URL) puts the same request target on the wire, so a
 //     crawler without the Transport is answered for what it sends.
 //
@@ -181,7 +181,7 @@ func TestURLAskedIsURLSent(t *testing.T) {
 	base := &http.Transport{MaxIdleConnsPerHost: 128}
 	defer base.CloseIdleConnections()
 	cache := NewCache(&Options{UserAgent: ua})
-	client := &http.Client{Transport: NewTransport(base, "", cache)}
+	client := &http.Client{Transport: NewTransport(base, cache)}
 	plain := &http.Client{Transport: base}
 	ctx := context.Background()
 
@@ -206,9 +206,9 @@ func TestURLAskedIsURLSent(t *testing.T) {
 			return req, err
 		}
 		raw := site.URL + tail
-		d, err := cache.DecideURL(ctx, raw)
+		d, err := cache.Decide(ctx, raw)
 		if err != nil {
-			return c, fmt.Errorf("DecideURL(%q): %v", raw, err)
+			return c, fmt.Errorf("Decide(%q): %v", raw, err)
 		}
 		// The wire form, as it reaches a server that allows everything.
 		req, err := get(client, open.URL+tail)
@@ -237,7 +237,7 @@ func TestURLAskedIsURLSent(t *testing.T) {
 		// would read as a host).
 		core := r.Allowed("Foobot", site.URL+wire)
 		if d.Allowed != core {
-			return c, fmt.Errorf("robots.txt:\n%s\nDecideURL(%q) = %v, but the core says %v for %q, the request target sent",
+			return c, fmt.Errorf("robots.txt:\n%s\nDecide(%q) = %v, but the core says %v for %q, the request target sent",
 				site.robots, raw, d.Allowed, core, wire)
 		}
 		if r.Allowed("Foobot", raw) != core {
@@ -249,7 +249,7 @@ func TestURLAskedIsURLSent(t *testing.T) {
 		case errors.As(err, &de):
 			c.refused++
 			if d.Allowed {
-				return c, fmt.Errorf("the Transport refused %q (%v), which DecideURL allows", raw, err)
+				return c, fmt.Errorf("the Transport refused %q (%v), which Decide allows", raw, err)
 			}
 			if de.URL != site.URL+wire {
 				return c, fmt.Errorf("refused %q as %q, want %q", raw, de.URL, site.URL+wire)
@@ -258,7 +258,7 @@ func TestURLAskedIsURLSent(t *testing.T) {
 			return c, fmt.Errorf("GET %q: %v", raw, err)
 		default:
 			if !d.Allowed {
-				return c, fmt.Errorf("the Transport sent %q, which DecideURL disallows", raw)
+				return c, fmt.Errorf("the Transport sent %q, which Decide disallows", raw)
 			}
 			if got := site.got(id); got != wire {
 				return c, fmt.Errorf("href %q went out as %q to one server and %q to another", tail, got, wire)
@@ -337,7 +337,7 @@ func FuzzWire(f *testing.F) {
 	}
 	f.Add("/a b?c d#e f")
 	f.Add("//x")
-	tr := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network") }), "Foobot", nil)
+	tr := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network") }), NewCache(&Options{UserAgent: "Foobot"}))
 	f.Fuzz(func(t *testing.T, tail string) {
 		req, err := http.NewRequest(http.MethodGet, "http://example.com"+tail, nil)
 		if err != nil {

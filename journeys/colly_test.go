@@ -21,7 +21,7 @@ func TestColly(t *testing.T) {
 	// The README's lines.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	c.WithTransport(fetch.NewTransport(nil, "", cache).WithPacer(pacer))
+	c.WithTransport(fetch.NewTransport(nil, cache).WithPacer(pacer))
 
 	var refused atomic.Int64
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {

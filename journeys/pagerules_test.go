@@ -58,7 +58,7 @@ func pageSite(t *testing.T) (*httptest.Server, func() []string) {
 
 // A colly crawler with its defaults, made to obey robots.txt by a
 // fetch.Transport and to read each page's rules as the recipe in
-// fetch/page.go does: it never requests a disallowed URL, drops a noindex
+// pagerules/page.go does: it never requests a disallowed URL, drops a noindex
 // PDF at its header, follows no links of a nofollow page, and indexes the
 // rest with the snippet limit and usage preferences the page and robots.txt
 // state together.
@@ -67,10 +67,10 @@ func TestCollyPageRules(t *testing.T) {
 	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 
 	c := colly.NewCollector(colly.UserAgent("Foobot/1.0 (+https://foo.example/bot)"))
-	c.WithTransport(fetch.NewTransport(http.DefaultTransport, "", cache))
+	c.WithTransport(fetch.NewTransport(http.DefaultTransport, cache))
 
 	var mu sync.Mutex
-	indexed := map[string]*fetch.Page{}
+	indexed := map[string]*pagerules.Page{}
 	var responded, refused []string
 	c.OnResponseHeaders(func(r *colly.Response) {
 		var rules pagerules.Rules
@@ -80,7 +80,7 @@ func TestCollyPageRules(t *testing.T) {
 		}
 	})
 	c.OnResponse(func(r *colly.Response) {
-		page, err := cache.PageOf(context.Background(), r.Request.URL.String(), *r.Headers, r.Body)
+		page, err := pagerules.PageOf(context.Background(), cache, r.Request.URL.String(), *r.Headers, r.Body)
 		if err != nil {
 			t.Error(err)
 			return
@@ -132,7 +132,7 @@ func TestCollyPageRules(t *testing.T) {
 		t.Errorf("indexed %q, want %q", paths, want)
 	}
 	if p := indexed["/indexed"]; p != nil {
-		if n := p.Rules.SnippetLimit(); n != 30 {
+		if n := p.Tags.SnippetLimit(); n != 30 {
 			t.Errorf("/indexed snippet limit %d, want 30 (its foobot meta tag)", n)
 		}
 		train := p.Usage.Prefs[robotstxt.TrainAI]

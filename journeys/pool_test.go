@@ -38,7 +38,7 @@ func TestWorkerPool(t *testing.T) {
 	// The README's lines.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 	sched := fetch.NewScheduler(pacer)
 
 	for _, u := range urls {

@@ -125,7 +125,7 @@ func TestWorkerPoolServesEveryOrigin(t *testing.T) {
 	// The README's lines.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	client := &http.Client{Transport: fetch.NewTransport(nil, "", cache).WithPacer(pacer), Timeout: 10 * time.Second}
+	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
 	sched := fetch.NewScheduler(pacer)
 
 	for _, u := range urls {
@@ -167,7 +167,7 @@ func TestCollyServesEveryOrigin(t *testing.T) {
 
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
-	transport := fetch.NewTransport(nil, "", cache).WithPacer(pacer)
+	transport := fetch.NewTransport(nil, cache).WithPacer(pacer)
 	sched := fetch.NewScheduler(pacer)
 	for _, u := range urls {
 		if err := sched.Add(u); err != nil {

@@ -28,11 +28,12 @@
 //
 // These rules can be seen only on a page the crawler was allowed to fetch:
 // a page that robots.txt disallows may still be indexed from the links to
-// it, and its noindex is never read. Package fetch joins the three sources
-// for a response, warns about that case, and answers its two questions
-// apart: may the content be indexed (fetch.Page.IndexContent: not when
-// robots.txt disallows it), and may the URL be shown (fetch.Page.ShowURL:
-// yes when robots.txt disallows it, as Google shows such URLs).
+// it, and its noindex is never read. [ReadPage] joins the three sources for
+// a response, with the crawler's robots.txt answer from a [fetch.Cache],
+// warns about that case, and answers its two questions apart: may the
+// content be indexed ([Page.IndexContent]: not when robots.txt disallows
+// it), and may the URL be shown ([Page.ShowURL]: yes when robots.txt
+// disallows it, as Google shows such URLs).
 //
 // Deviations, and why: robots meta tags are read only in the head of the
 // page (repext §4: "implementors should consider only the meta elements
@@ -205,7 +206,7 @@ func (r *Rules) Origin(x Rule) Origin {
 // MayIndex reports whether the page's rules let it be indexed and shown in
 // search results at time now: no noindex, and now is not after an
 // unavailable_after date. It says nothing about robots.txt, under which
-// the two differ: fetch.Page.IndexContent and fetch.Page.ShowURL ask it.
+// the two differ: [Page.IndexContent] and [Page.ShowURL] ask it.
 func (r *Rules) MayIndex(now time.Time) bool {
 	if r.Has(NoIndex) {
 		return false

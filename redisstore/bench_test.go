@@ -35,19 +35,19 @@ func BenchmarkAllowed(b *testing.B) {
 	b.Run("local-hit", func(b *testing.B) {
 		c := fetch.NewCache(&fetch.Options{Client: o.client(b), Store: store})
 		u := "http://" + host(0) + "/x/y?z"
-		c.Allowed(ctx, "Foobot", u)
-		timeEach(b, func(int) { c.Allowed(ctx, "Foobot", u) })
+		c.For("Foobot").Allowed(ctx, u)
+		timeEach(b, func(int) { c.For("Foobot").Allowed(ctx, u) })
 	})
 
 	b.Run("redis-hit", func(b *testing.B) {
 		warm := fetch.NewCache(&fetch.Options{Client: o.client(b), Store: store})
 		urls := []string{"http://" + host(1) + "/x", "http://" + host(2) + "/x"}
 		for _, u := range urls {
-			warm.Allowed(ctx, "Foobot", u)
+			warm.For("Foobot").Allowed(ctx, u)
 		}
 		idleCache(warm)
 		c := fetch.NewCache(&fetch.Options{Client: o.client(b), Store: store, MaxEntries: 1})
-		timeEach(b, func(i int) { c.Allowed(ctx, "Foobot", urls[i%2]) })
+		timeEach(b, func(i int) { c.For("Foobot").Allowed(ctx, urls[i%2]) })
 		if st := c.Stats(); st.Fetches != 0 {
 			b.Fatalf("%d fetches; want every question served by Redis", st.Fetches)
 		}
@@ -57,7 +57,7 @@ func BenchmarkAllowed(b *testing.B) {
 	b.Run("redis-miss", func(b *testing.B) {
 		c := fetch.NewCache(&fetch.Options{Client: o.client(b), Store: store})
 		n := run.Add(1)
-		timeEach(b, func(i int) { c.Allowed(ctx, "Foobot", fmt.Sprintf("http://m%d-%d.test/x", n, i)) })
+		timeEach(b, func(i int) { c.For("Foobot").Allowed(ctx, fmt.Sprintf("http://m%d-%d.test/x", n, i)) })
 		idleCache(c)
 		if st := c.Stats(); st.Fetches != uint64(b.N) {
 			b.Fatalf("%d fetches for %d new origins", st.Fetches, b.N)

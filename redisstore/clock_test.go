@@ -84,7 +84,7 @@ func TestRulesAcrossCaches(t *testing.T) {
 		if st.set != nil {
 			o.set(st.set.status, st.set.body, 0)
 		}
-		d, err := caches[st.cache].Decide(context.Background(), "Foobot", st.url)
+		d, err := caches[st.cache].For("Foobot").Decide(context.Background(), st.url)
 		// Unreachable with no good copy is no answer yet: a RetryError,
 		// with the Decision filled in all the same.
 		if st.source == fetch.Unreachable && !errors.Is(err, fetch.ErrRetryLater) || st.source != fetch.Unreachable && err != nil {

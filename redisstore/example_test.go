@@ -31,7 +31,7 @@ func Example() {
 		},
 	})
 
-	ok, err := cache.Allowed(context.Background(), "Foobot", "https://example.com/some/page")
+	ok, err := cache.Allowed(context.Background(), "https://example.com/some/page")
 	if err != nil {
 		log.Fatal(err)
 	}

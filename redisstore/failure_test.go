@@ -64,7 +64,7 @@ func TestCorruptValue(t *testing.T) {
 			origin := "http://" + host(i)
 			o.set(200, disallowX, 0)
 			a := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
-			if _, err := a.Allowed(ctx, "Foobot", origin+"/x"); err != nil {
+			if _, err := a.For("Foobot").Allowed(ctx, origin+"/x"); err != nil {
 				t.Fatal(err)
 			}
 			idleCache(a)
@@ -78,7 +78,7 @@ func TestCorruptValue(t *testing.T) {
 			var rec recorder
 			b := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s, OnFetch: rec.add})
 			start := time.Now()
-			ok, err := b.Allowed(ctx, "Foobot", origin+"/y")
+			ok, err := b.For("Foobot").Allowed(ctx, origin+"/y")
 			t.Logf("%s: %s fetched %d times (the first save included); the answer took %v", tt.name, host(i), o.count(host(i)), time.Since(start))
 			if ok || err != nil || o.count(host(i)) != 2 {
 				t.Errorf("with a damaged value: %v, %v after %d fetches; want the new file fetched", ok, err, o.count(host(i)))
@@ -91,7 +91,7 @@ func TestCorruptValue(t *testing.T) {
 				t.Errorf("StoreCorrupt = %d, want 1", n)
 			}
 			c := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
-			if ok, err := c.Allowed(ctx, "Foobot", origin+"/y"); ok || err != nil || o.count(host(i)) != 2 {
+			if ok, err := c.For("Foobot").Allowed(ctx, origin+"/y"); ok || err != nil || o.count(host(i)) != 2 {
 				t.Errorf("a third cache: %v, %v after %d fetches; want the replaced value, no fetch", ok, err, o.count(host(i)))
 			}
 		})
@@ -123,7 +123,7 @@ func TestSlowRedis(t *testing.T) {
 	ask := func(c *fetch.Cache, i int) time.Duration {
 		t.Helper()
 		start := time.Now()
-		ok, err := c.Allowed(ctx, "Foobot", "http://"+host(i)+"/x")
+		ok, err := c.For("Foobot").Allowed(ctx, "http://"+host(i)+"/x")
 		if ok || err != nil {
 			t.Errorf("%s: Allowed = %v, %v; want false, nil", host(i), ok, err)
 		}

@@ -54,7 +54,7 @@ func child(spec string) int {
 	if mode == "hold" {
 		o.LeaseTTL = holdLease
 		c := fetch.NewCache(o)
-		c.Allowed(context.Background(), "Foobot", "http://"+host(0)+"/x")
+		c.For("Foobot").Allowed(context.Background(), "http://"+host(0)+"/x")
 		fmt.Println("the fetch ended: it should have been killed")
 		return 1
 	}
@@ -278,7 +278,7 @@ func TestLeaseHolderKilled(t *testing.T) {
 		Client: o.client(t), Store: s,
 		OnFetch: func(ev fetch.FetchEvent) { events = append(events, ev) },
 	})
-	ok, err := c.Allowed(context.Background(), "Foobot", "http://"+host(0)+"/x")
+	ok, err := c.For("Foobot").Allowed(context.Background(), "http://"+host(0)+"/x")
 	// expiry is late by the PTTL round trip, and PTTL counts whole
 	// milliseconds: allow a little before it.
 	late := time.Since(expiry)

@@ -26,7 +26,7 @@ type answers struct {
 
 func (a *answers) ask(c *fetch.Cache, rawURL string, allowed bool) {
 	start := time.Now()
-	ok, err := c.Allowed(context.Background(), "Foobot", rawURL)
+	ok, err := c.For("Foobot").Allowed(context.Background(), rawURL)
 	d := time.Since(start)
 	if err != nil || ok != allowed {
 		a.wrong.Add(1)
@@ -49,7 +49,7 @@ func TestScenarioForeignValue(t *testing.T) {
 	o.setHost(host(1), "User-agent: *\nDisallow: /y\n", 0) // host(0) disallows /x
 
 	first := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
-	if ok, err := first.Allowed(ctx, "Foobot", a+"/x"); ok || err != nil {
+	if ok, err := first.For("Foobot").Allowed(ctx, a+"/x"); ok || err != nil {
 		t.Fatalf("%s/x: %v, %v", a, ok, err)
 	}
 	idleCache(first)
@@ -259,7 +259,7 @@ func TestScenarioPlantedValue(t *testing.T) {
 
 	o.set(404, "", 0) // the planter's copy: everything allowed
 	planter := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: New(rdb, "planted:")})
-	if ok, err := planter.Allowed(ctx, "Foobot", origin+"/x"); !ok || err != nil {
+	if ok, err := planter.For("Foobot").Allowed(ctx, origin+"/x"); !ok || err != nil {
 		t.Fatalf("planter: %v, %v", ok, err)
 	}
 	idleCache(planter)
@@ -308,7 +308,7 @@ func TestScenarioUnreachableShared(t *testing.T) {
 	u := "http://" + host(0) + "/x"
 	for i := range 4 {
 		c := fetch.NewCache(&fetch.Options{Client: o.client(t), Store: s})
-		ok, err := c.Allowed(context.Background(), "Foobot", u)
+		ok, err := c.For("Foobot").Allowed(context.Background(), u)
 		var re *fetch.RetryError
 		if ok || !errors.As(err, &re) || re.Status != 503 {
 			t.Errorf("cache %d: Allowed = %v, %v; want false and a RetryError with status 503", i, ok, err)

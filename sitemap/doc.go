@@ -60,7 +60,9 @@
 // host's robots.txt names the sitemap (cross-submission), passes its own
 // [Options].Allow. Entries outside are reported and dropped.
 //
-// Fetching sitemaps (through a robots.txt-checking transport, following an
-// index one level down, with caps on the number of sitemaps and redirects)
-// is the job of package fetch; this package does no I/O of its own.
+// [Walk] follows the sitemaps of a site: it fetches them through the
+// crawler's robots.txt-checking [fetch.Transport], under its identity and
+// at its pace, follows an index one level down, caps the sitemaps and
+// redirects, and can give each entry the crawler's decision from its
+// [fetch.Cache]. The reader itself does no I/O.
 package sitemap

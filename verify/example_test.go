@@ -129,7 +129,8 @@ func ExampleMiddleware() {
 func ExampleNewSigner_fetch() {
 	_, key, _ := ed25519.GenerateKey(nil)
 	signer := verify.NewSigner(nil, key, "https://crawler.example")
-	client := &http.Client{Transport: fetch.NewTransport(signer, "Foobot/1.0 (+https://crawler.example/bot)", nil)}
+	cache := fetch.NewCache(&fetch.Options{Client: &http.Client{Transport: signer}, UserAgent: "Foobot/1.0 (+https://crawler.example/bot)"})
+	client := &http.Client{Transport: fetch.NewTransport(signer, cache)}
 	resp, err := client.Get("https://example.com/page")
 	if err != nil {
 		fmt.Println(err) // among them fetch.ErrDisallowed, when robots.txt says no

@@ -38,11 +38,12 @@ const (
 // replaced. The request given is not changed: a clone is sent.
 //
 // To sign what package fetch sends, make the Signer the base of its
-// Transport: the robots.txt fetches of the Transport's cache go through the
-// same base, so they are signed too (ExampleNewSigner_fetch):
+// Transport and of its cache's client, so that the robots.txt fetches are
+// signed too (ExampleNewSigner_fetch):
 //
 //	signer := verify.NewSigner(nil, key, "https://crawler.example")
-//	client := &http.Client{Transport: fetch.NewTransport(signer, "Foobot/1.0 (+https://crawler.example/bot)", nil)}
+//	cache := fetch.NewCache(&fetch.Options{Client: &http.Client{Transport: signer}, UserAgent: "Foobot/1.0 (+https://crawler.example/bot)"})
+//	client := &http.Client{Transport: fetch.NewTransport(signer, cache)}
 type Signer struct {
 	base   http.RoundTripper
 	key    ed25519.PrivateKey

@@ -91,9 +91,9 @@ func (c *cli) page(args []string) int {
 // standInNamed says where the site names standIn, under which page
 // fetched a page for "*": there its answers are those for standIn, not
 // for every crawler.
-func standInNamed(p *fetch.Page) []string {
+func standInNamed(p *pagerules.Page) []string {
 	var w []string
-	if p.Robots.Robots.NamesAgent(standIn) {
+	if p.RobotsTxt.Robots.NamesAgent(standIn) {
 		w = append(w, fmt.Sprintf("robots.txt names %s, the name page fetches under for \"*\": the robots.txt answer is its group's, not the group for \"*\"", standIn))
 	}
 	for _, r := range []*pagerules.Rules{&p.Header, &p.Meta} {
@@ -107,13 +107,13 @@ func standInNamed(p *fetch.Page) []string {
 }
 
 // fetchPage fetches the robots.txt of url's site and then url, as the
-// crawler token does, sending header, and answers with fetch.ReadPage.
-func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
+// crawler token does, sending header, and answers with pagerules.ReadPage.
+func (c *cli) fetchPage(url, token, header string) (*pagerules.Page, int, error) {
 	client := &http.Client{Timeout: fetch.DefaultTimeout}
 	cache := fetch.NewCache(&fetch.Options{Client: client, UserAgent: header, Agent: token})
 	ctx := context.Background()
 	// robots.txt first, as a crawler asks before it fetches.
-	if _, err := cache.DecideURL(ctx, url); err != nil {
+	if _, err := cache.Decide(ctx, url); err != nil {
 		return nil, 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -126,7 +126,7 @@ func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	p, err := cache.ReadPage(ctx, resp)
+	p, err := pagerules.ReadPage(ctx, cache, resp)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -134,14 +134,14 @@ func (c *cli) fetchPage(url, token, header string) (*fetch.Page, int, error) {
 }
 
 // pageText is what page prints.
-func pageText(p *fetch.Page, status int, header string, now time.Time) string {
+func pageText(p *pagerules.Page, status int, header string, now time.Time) string {
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k, v) }
 	row("url", p.URL)
 	row("agent", p.Agent)
 	row("user-agent", header)
 	row("status", strconv.Itoa(status))
-	row("robots.txt", robotsAnswer(p.Robots))
+	row("robots.txt", robotsAnswer(p.RobotsTxt))
 	for _, line := range ruleLines(&p.Header) {
 		row("header", line)
 	}
@@ -200,12 +200,12 @@ func ruleLines(r *pagerules.Rules) []string {
 }
 
 // answerLines says what the rules add up to, with the rule that decided.
-func answerLines(p *fetch.Page, now time.Time) []string {
+func answerLines(p *pagerules.Page, now time.Time) []string {
 	from := func(x pagerules.Rule) string {
-		if !p.Rules.Has(x) {
+		if !p.Tags.Has(x) {
 			return ""
 		}
-		o := p.Rules.Origin(x)
+		o := p.Tags.Origin(x)
 		return fmt.Sprintf("  (%s in %s)", o.Text, o)
 	}
 	yes := func(ok bool) string {
@@ -216,41 +216,41 @@ func answerLines(p *fetch.Page, now time.Time) []string {
 	}
 	index := "index: " + yes(p.MayIndex(now))
 	switch {
-	case !p.Robots.Allowed:
+	case !p.RobotsTxt.Allowed:
 		index += "  (robots.txt disallows fetching it)"
-	case p.Rules.Has(pagerules.NoIndex):
+	case p.Tags.Has(pagerules.NoIndex):
 		index += from(pagerules.NoIndex)
 	case !p.MayIndex(now):
 		index += from(pagerules.UnavailableAfter)
 	}
 	follow := "follow: " + yes(p.MayFollow())
-	if p.Robots.Allowed {
+	if p.RobotsTxt.Allowed {
 		follow += from(pagerules.NoFollow)
 	}
 	out := []string{index, follow}
-	switch n := p.Rules.SnippetLimit(); {
-	case n == 0 && p.Rules.Has(pagerules.NoSnippet):
+	switch n := p.Tags.SnippetLimit(); {
+	case n == 0 && p.Tags.Has(pagerules.NoSnippet):
 		out = append(out, "snippet: none"+from(pagerules.NoSnippet))
 	case n < 0:
 		out = append(out, "snippet: no limit")
 	default:
 		out = append(out, fmt.Sprintf("snippet: at most %s%s", plural(n, "character"), from(pagerules.MaxSnippet)))
 	}
-	if pv, ok := p.Rules.ImagePreview(); ok {
+	if pv, ok := p.Tags.ImagePreview(); ok {
 		out = append(out, "image preview: "+pv.String()+from(pagerules.MaxImagePreview))
 	}
-	switch n := p.Rules.VideoPreviewLimit(); {
+	switch n := p.Tags.VideoPreviewLimit(); {
 	case n < 0:
 	case n == 0:
 		out = append(out, "video preview: a static image at most")
 	default:
 		out = append(out, fmt.Sprintf("video preview: at most %s%s", plural(n, "second"), from(pagerules.MaxVideoPreview)))
 	}
-	if t, ok := p.Rules.UnavailableAfter(); ok {
+	if t, ok := p.Tags.UnavailableAfter(); ok {
 		out = append(out, "unavailable after: "+t.UTC().Format(time.RFC3339)+from(pagerules.UnavailableAfter))
 	}
 	for _, x := range []pagerules.Rule{pagerules.IndexIfEmbedded, pagerules.NoTranslate, pagerules.NoImageIndex, pagerules.NoArchive} {
-		if p.Rules.Has(x) {
+		if p.Tags.Has(x) {
 			out = append(out, x.String()+from(x))
 		}
 	}

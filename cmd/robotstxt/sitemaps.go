@@ -71,8 +71,8 @@ func (c *cli) sitemaps(args []string) int {
 	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token)")
 	asJSON := fs.Bool("json", false, "print JSON Lines: entries, findings, sitemaps and a summary")
 	delay := fs.Duration("delay", fetch.DefaultDelay, "space requests to a site by `D` when its robots.txt has no Crawl-delay")
-	maxSitemaps := fs.Int("max-sitemaps", fetch.DefaultMaxSitemaps, "read at most `N` sitemaps, indexes included")
-	timeout := fs.Duration("timeout", fetch.DefaultSitemapTimeout, "bound the fetch and reading of each sitemap by `D`")
+	maxSitemaps := fs.Int("max-sitemaps", sitemap.DefaultMaxSitemaps, "read at most `N` sitemaps, indexes included")
+	timeout := fs.Duration("timeout", sitemap.DefaultTimeout, "bound the fetch and reading of each sitemap by `D`")
 	progress := fs.Bool("progress", isTerminal(c.terminal), "draw a progress line on standard error (default: when it is a terminal)")
 	pos, status, ok := c.parse(fs, sitemapsHelp, args)
 	if !ok {
@@ -95,7 +95,7 @@ func (c *cli) sitemaps(args []string) int {
 	}
 	cache := fetch.NewCache(&fetch.Options{UserAgent: header, Agent: token})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: *delay})
-	transport := fetch.NewTransport(http.DefaultTransport, "", cache).WithPacer(pacer)
+	transport := fetch.NewTransport(http.DefaultTransport, cache).WithPacer(pacer)
 
 	s := &sitemapsRun{c: c, asJSON: *asJSON, progress: *progress, byCode: map[sitemap.Code]int{}, standingIn: standingIn}
 	if s.asJSON {
@@ -104,12 +104,12 @@ func (c *cli) sitemaps(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	o := &fetch.SitemapOptions{
+	o := &sitemap.WalkOptions{
 		Cache: cache, Transport: transport, Decide: true,
 		MaxSitemaps: *maxSitemaps, Timeout: *timeout,
 		OnFinding: s.finding, OnSitemap: s.visit,
 	}
-	for e, err := range fetch.WalkSitemaps(ctx, pos[0], o) {
+	for e, err := range sitemap.Walk(ctx, pos[0], o) {
 		if err != nil {
 			s.clearProgress()
 			return c.fail("robotstxt sitemaps: %v", err)
@@ -138,7 +138,7 @@ func isTerminal(f any) bool {
 }
 
 // entry prints a page and its decision.
-func (s *sitemapsRun) entry(e fetch.SitemapEntry) error {
+func (s *sitemapsRun) entry(e sitemap.WalkEntry) error {
 	s.entries++
 	d := e.Decision
 	if !d.Allowed {
@@ -220,7 +220,7 @@ func (s *sitemapsRun) finding(f sitemap.Finding) {
 const maxPrinted = 10
 
 // visit counts a sitemap read.
-func (s *sitemapsRun) visit(v fetch.SitemapVisit) {
+func (s *sitemapsRun) visit(v sitemap.Visit) {
 	s.sitemaps++
 	if s.asJSON {
 		j := sitemapVisitJSON{Type: "sitemap", URL: v.URL, Parent: v.Parent, NamedBy: v.NamedBy, Status: v.Status,

@@ -169,14 +169,14 @@ func ExampleSites() {
 	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	ctx := context.Background()
 	for _, u := range []string{"http://example.com/", "http://example.com/private/x", "http://down.example/"} {
-		d, err := cache.DecideURL(ctx, u)
-		fmt.Println(u, d.Allowed, d.Source, err)
+		d, err := cache.Decide(ctx, u)
+		fmt.Println(u, d.Allowed, d.Source, "ask again later:", errors.Is(err, fetch.ErrRetryLater))
 	}
 	fmt.Println("robots.txt requests to example.com:", sites.Fetches("example.com"))
 	// Output:
-	// http://example.com/ true fresh <nil>
-	// http://example.com/private/x false fresh <nil>
-	// http://down.example/ false unreachable <nil>
+	// http://example.com/ true fresh ask again later: false
+	// http://example.com/private/x false fresh ask again later: false
+	// http://down.example/ false unreachable ask again later: true
 	// robots.txt requests to example.com: 1
 }
 

@@ -1,4 +1,4 @@
-package fetch_test
+package sitemap_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/sitemap"
 )
 
 // TestCrawlerFollowsSitemaps is the crawler of the README: one identity,
@@ -60,11 +61,11 @@ func TestCrawlerFollowsSitemaps(t *testing.T) {
 			// The README's crawler.
 			cache := fetch.NewCache(&fetch.Options{UserAgent: ua})
 			pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache, Delay: 5 * time.Millisecond})
-			transport := fetch.NewTransport(nil, "", cache).WithPacer(pacer)
+			transport := fetch.NewTransport(nil, cache).WithPacer(pacer)
 			client := &http.Client{Transport: transport, Timeout: 10 * time.Second}
 
 			refused := 0
-			for e, err := range fetch.WalkSitemaps(ctx, s.URL, &fetch.SitemapOptions{Cache: cache, Transport: transport, Decide: true}) {
+			for e, err := range sitemap.Walk(ctx, s.URL, &sitemap.WalkOptions{Cache: cache, Transport: transport, Decide: true}) {
 				if err != nil {
 					t.Fatal(err)
 				}

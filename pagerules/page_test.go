@@ -1,4 +1,4 @@
-package fetch_test
+package pagerules_test
 
 import (
 	"bytes"
@@ -82,19 +82,19 @@ func bigPage(n int) []byte {
 
 // getPage fetches path as a crawler does and answers with ReadPage; then it
 // reads the whole body, as the crawler goes on to do.
-func getPage(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte) {
+func getPage(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*pagerules.Page, []byte) {
 	p, body, _ := getPageHeader(t, c, srv, path)
 	return p, body
 }
 
-func getPageHeader(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*fetch.Page, []byte, http.Header) {
+func getPageHeader(t *testing.T, c *fetch.Cache, srv *httptest.Server, path string) (*pagerules.Page, []byte, http.Header) {
 	t.Helper()
 	resp, err := srv.Client().Get(srv.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	p, err := c.ReadPage(context.Background(), resp)
+	p, err := pagerules.ReadPage(context.Background(), c, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,19 +112,19 @@ func TestReadPage(t *testing.T) {
 
 	t.Run("header", func(t *testing.T) {
 		p, _ := getPage(t, c, srv, "/header")
-		if p.MayIndex(now) || p.MayFollow() || p.Rules.SnippetLimit() != 20 {
-			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false false 20", p.MayIndex(now), p.MayFollow(), p.Rules.SnippetLimit())
+		if p.MayIndex(now) || p.MayFollow() || p.Tags.SnippetLimit() != 20 {
+			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false false 20", p.MayIndex(now), p.MayFollow(), p.Tags.SnippetLimit())
 		}
-		if got := p.Rules.Origin(pagerules.NoFollow).String(); got != "X-Robots-Tag line 2 (foobot)" {
+		if got := p.Tags.Origin(pagerules.NoFollow).String(); got != "X-Robots-Tag line 2 (foobot)" {
 			t.Errorf("nofollow origin = %q", got)
 		}
 	})
 	t.Run("meta", func(t *testing.T) {
 		p, _ := getPage(t, c, srv, "/meta")
-		if p.MayIndex(now) || !p.MayFollow() || p.Rules.SnippetLimit() != 0 {
-			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false true 0", p.MayIndex(now), p.MayFollow(), p.Rules.SnippetLimit())
+		if p.MayIndex(now) || !p.MayFollow() || p.Tags.SnippetLimit() != 0 {
+			t.Errorf("MayIndex %v MayFollow %v SnippetLimit %d, want false true 0", p.MayIndex(now), p.MayFollow(), p.Tags.SnippetLimit())
 		}
-		if got := p.Rules.Origin(pagerules.NoIndex).String(); got != "meta tag 2 (Foobot)" {
+		if got := p.Tags.Origin(pagerules.NoIndex).String(); got != "meta tag 2 (Foobot)" {
 			t.Errorf("noindex origin = %q", got)
 		}
 	})
@@ -146,7 +146,7 @@ func TestReadPage(t *testing.T) {
 	})
 	t.Run("disallowed noindex", func(t *testing.T) {
 		p, _ := getPage(t, c, srv, "/private/noindex")
-		if p.Robots.Allowed || p.MayIndex(now) {
+		if p.RobotsTxt.Allowed || p.MayIndex(now) {
 			t.Fatal("disallowed page answered as allowed")
 		}
 		if !hasWarning(p, "disallowed by robots.txt, so its noindex cannot be seen") {
@@ -155,7 +155,7 @@ func TestReadPage(t *testing.T) {
 	})
 	t.Run("not HTML", func(t *testing.T) {
 		p, body := getPage(t, c, srv, "/pdf")
-		if p.HTML || p.MetaScan.Read != 0 || p.Rules.Has(pagerules.NoFollow) || !p.Rules.Has(pagerules.NoIndex) {
+		if p.HTML || p.MetaScan.Read != 0 || p.Tags.Has(pagerules.NoFollow) || !p.Tags.Has(pagerules.NoIndex) {
 			t.Errorf("a PDF was read for meta tags: %+v", p.MetaScan)
 		}
 		if !strings.Contains(string(body), "nofollow") {
@@ -167,14 +167,14 @@ func TestReadPage(t *testing.T) {
 		if !bytes.Equal(body, bigPage(5<<20)) {
 			t.Fatalf("the crawler read %d bytes, not the page it was sent", len(body))
 		}
-		if !p.MetaScan.Ended || !p.Rules.Has(pagerules.NoImageIndex) || p.MetaScan.Read > 8<<10 {
-			t.Errorf("scan %+v, noimageindex %v: want the head found within 8 KiB", p.MetaScan, p.Rules.Has(pagerules.NoImageIndex))
+		if !p.MetaScan.Ended || !p.Tags.Has(pagerules.NoImageIndex) || p.MetaScan.Read > 8<<10 {
+			t.Errorf("scan %+v, noimageindex %v: want the head found within 8 KiB", p.MetaScan, p.Tags.Has(pagerules.NoImageIndex))
 		}
 		t.Logf("bytes read from a %d-byte page to find its meta tags: %d", len(body), p.MetaScan.Read)
 	})
 	t.Run("endless head", func(t *testing.T) {
 		p, body := getPage(t, c, srv, "/endless")
-		if p.MetaScan.Ended || p.MetaScan.Read != pagerules.DefaultHeadLimit || p.Rules.Has(pagerules.NoIndex) {
+		if p.MetaScan.Ended || p.MetaScan.Read != pagerules.DefaultHeadLimit || p.Tags.Has(pagerules.NoIndex) {
 			t.Errorf("scan %+v: want the bound reached, the noindex past it unseen", p.MetaScan)
 		}
 		if !hasWarning(p, "did not end within") {
@@ -186,7 +186,7 @@ func TestReadPage(t *testing.T) {
 	})
 }
 
-func hasWarning(p *fetch.Page, s string) bool {
+func hasWarning(p *pagerules.Page, s string) bool {
 	for _, w := range p.Warnings {
 		if strings.Contains(w, s) {
 			return true
@@ -202,19 +202,19 @@ func TestPageOfEqualsReadPage(t *testing.T) {
 	c := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0"})
 	for _, path := range []string{"/header", "/meta", "/open/usage", "/private/noindex", "/pdf", "/big"} {
 		p, body, h := getPageHeader(t, c, srv, path)
-		q, err := c.PageOf(context.Background(), srv.URL+path, h, body)
+		q, err := pagerules.PageOf(context.Background(), c, srv.URL+path, h, body)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !equalPages(p, q) {
-			t.Errorf("%s: PageOf %+v\nReadPage %+v", path, q.Rules, p.Rules)
+			t.Errorf("%s: PageOf %+v\nReadPage %+v", path, q.Tags, p.Tags)
 		}
 	}
 }
 
-func equalPages(p, q *fetch.Page) bool {
-	return reflect.DeepEqual(p.Rules, q.Rules) && reflect.DeepEqual(p.Usage, q.Usage) &&
-		reflect.DeepEqual(p.Warnings, q.Warnings) && p.Robots.Allowed == q.Robots.Allowed &&
+func equalPages(p, q *pagerules.Page) bool {
+	return reflect.DeepEqual(p.Tags, q.Tags) && reflect.DeepEqual(p.Usage, q.Usage) &&
+		reflect.DeepEqual(p.Warnings, q.Warnings) && p.RobotsTxt.Allowed == q.RobotsTxt.Allowed &&
 		p.MetaScan.Ended == q.MetaScan.Ended && p.MetaScan.Tags == q.MetaScan.Tags
 }
 
@@ -275,14 +275,14 @@ func TestPageContentType(t *testing.T) {
 		if !reflect.DeepEqual(h["Content-Type"], tt.lines) {
 			t.Fatalf("%s: the server sent Content-Type %q, not %q", tt.why, h["Content-Type"], tt.lines)
 		}
-		q, err := c.PageOf(context.Background(), p.URL, h, got)
+		q, err := pagerules.PageOf(context.Background(), c, p.URL, h, got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []*fetch.Page{p, q} {
-			if p.HTML != tt.html || p.Rules.Has(pagerules.NoIndex) != tt.html || p.MayIndex(now) == tt.html {
+		for _, p := range []*pagerules.Page{p, q} {
+			if p.HTML != tt.html || p.Tags.Has(pagerules.NoIndex) != tt.html || p.MayIndex(now) == tt.html {
 				t.Errorf("%s\nContent-Type %q: HTML %v, noindex seen %v, MayIndex %v; want HTML and noindex %v",
-					tt.why, tt.lines, p.HTML, p.Rules.Has(pagerules.NoIndex), p.MayIndex(now), tt.html)
+					tt.why, tt.lines, p.HTML, p.Tags.Has(pagerules.NoIndex), p.MayIndex(now), tt.html)
 			}
 			if hasWarning(p, "Content-Type") != tt.malformed {
 				t.Errorf("%s\nContent-Type %q: warnings %q, want a malformed Content-Type warning: %v", tt.why, tt.lines, p.Warnings, tt.malformed)
@@ -332,7 +332,7 @@ func TestPageAnswers(t *testing.T) {
 		if url.May != tt.url || url.Source() != tt.urlBy {
 			t.Errorf("%s\n%s: ShowURL = %v by %q, want %v by %q", tt.why, tt.path, url.May, url.Source(), tt.url, tt.urlBy)
 		}
-		for _, a := range []fetch.PageAnswer{content, url} {
+		for _, a := range []pagerules.Answer{content, url} {
 			if a.RobotsTxt != tt.robotsTxt || (a.Origin.Source != 0) != tt.fromRow {
 				t.Errorf("%s\n%s: %+v: want robots.txt deciding %v, a page rule %v", tt.why, tt.path, a, tt.robotsTxt, tt.fromRow)
 			}

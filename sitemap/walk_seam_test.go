@@ -1,4 +1,4 @@
-package fetch_test
+package sitemap_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
+	"github.com/robotstxt-go/robotstxt/sitemap"
 )
 
 // TestSitemapDecisionIsTransport holds the decision an entry carries to
@@ -66,10 +67,10 @@ func TestSitemapDecisionIsTransport(t *testing.T) {
 				mu.Unlock()
 			}))
 		cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-		transport := fetch.NewTransport(sites, "", cache)
+		transport := fetch.NewTransport(sites, cache)
 		client := &http.Client{Transport: transport}
 		ctx := context.Background()
-		for e, err := range fetch.WalkSitemaps(ctx, "https://example.com/", &fetch.SitemapOptions{Cache: cache, Transport: transport, Decide: true}) {
+		for e, err := range sitemap.Walk(ctx, "https://example.com/", &sitemap.WalkOptions{Cache: cache, Transport: transport, Decide: true}) {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package grammar
+package redirect
 
 import (
 	"net/http"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestRedirectIsNetHTTPs holds Redirect to what net/http's Client, which
+// TestFollowsIsNetHTTPs holds Follows to what net/http's Client, which
 // package fetch uses, follows: for every final status, 200 to 599, a
-// response with a Location is followed exactly when Redirect says so, and
+// response with a Location is followed exactly when Follows says so, and
 // a package that reads recorded responses (audit) follows the same ones.
-func TestRedirectIsNetHTTPs(t *testing.T) {
+func TestFollowsIsNetHTTPs(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/target" {
 			w.WriteHeader(200)
@@ -30,19 +30,19 @@ func TestRedirectIsNetHTTPs(t *testing.T) {
 		}
 		resp.Body.Close()
 		followed := resp.Request.URL.Path == "/target"
-		if followed != Redirect(code) {
-			t.Errorf("status %d: net/http follows it: %v, Redirect: %v", code, followed, Redirect(code))
+		if followed != Follows(code) {
+			t.Errorf("status %d: net/http follows it: %v, Follows: %v", code, followed, Follows(code))
 		}
 	}
 }
 
-// TestPastRedirects: five redirects are followed (RFC 9309 §2.3.1.2: at
+// TestPast: five redirects are followed (RFC 9309 §2.3.1.2: at
 // least five); the sixth is read as a 404.
-func TestPastRedirects(t *testing.T) {
+func TestPast(t *testing.T) {
 	for n := 0; n <= 8; n++ {
-		status, past := PastRedirects(n)
+		status, past := Past(n)
 		if past != (n > 5) || past && status != 404 || !past && status != 0 {
-			t.Errorf("PastRedirects(%d) = %d, %v", n, status, past)
+			t.Errorf("Past(%d) = %d, %v", n, status, past)
 		}
 	}
 }

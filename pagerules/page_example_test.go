@@ -1,4 +1,4 @@
-package fetch_test
+package pagerules_test
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/pagerules"
 )
 
 // ReadPage answers what a crawler may do with a page it fetched, from
 // robots.txt, the X-Robots-Tag header and the robots meta tags, and hands
 // the body back whole for the crawler to read.
-func ExampleCache_ReadPage() {
+func ExampleReadPage() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			io.WriteString(w, "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\n")
@@ -34,7 +35,7 @@ func ExampleCache_ReadPage() {
 		return
 	}
 	defer resp.Body.Close()
-	page, err := cache.ReadPage(context.Background(), resp)
+	page, err := pagerules.ReadPage(context.Background(), cache, resp)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -44,7 +45,7 @@ func ExampleCache_ReadPage() {
 	fmt.Println("index content:", page.IndexContent(time.Now()).May)
 	fmt.Println("show URL:", page.ShowURL(time.Now()).May)
 	fmt.Println("follow:", page.MayFollow())
-	fmt.Println("snippet limit:", page.Rules.SnippetLimit())
+	fmt.Println("snippet limit:", page.Tags.SnippetLimit())
 	fmt.Println("train-ai:", page.Usage.Pref(robotstxt.TrainAI), "from", page.Usage.Prefs[robotstxt.TrainAI].Source())
 	fmt.Println("body bytes:", len(body))
 	// Output:
@@ -71,7 +72,7 @@ func ExamplePage_ShowURL() {
 	header := http.Header{"X-Robots-Tag": {"noindex"}}
 	now := time.Now()
 	for _, path := range []string{"/private/page", "/public/page"} {
-		page, err := cache.PageOf(context.Background(), srv.URL+path, header, nil)
+		page, err := pagerules.PageOf(context.Background(), cache, srv.URL+path, header, nil)
 		if err != nil {
 			fmt.Println(err)
 			return

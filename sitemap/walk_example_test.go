@@ -1,4 +1,4 @@
-package fetch_test
+package sitemap_test
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // own Transport, and gets each page with its decision. The sitemap lists a
 // page on another host, which is dropped: that host's robots.txt does not
 // name the sitemap.
-func ExampleWalkSitemaps() {
+func ExampleWalk() {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
@@ -34,8 +34,8 @@ func ExampleWalkSitemaps() {
 	defer site.Close()
 
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
-	transport := fetch.NewTransport(nil, "", cache)
-	walk := fetch.WalkSitemaps(context.Background(), site.URL, &fetch.SitemapOptions{
+	transport := fetch.NewTransport(nil, cache)
+	walk := sitemap.Walk(context.Background(), site.URL, &sitemap.WalkOptions{
 		Cache: cache, Transport: transport, Decide: true,
 		OnFinding: func(f sitemap.Finding) { fmt.Println("finding:", f.Code, f.URL) },
 	})

@@ -1,4 +1,4 @@
-package fetch
+package sitemap
 
 import (
 	"context"
@@ -10,56 +10,58 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/robotstxt-go/robotstxt/sitemap"
+	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 )
 
-// Defaults of [SitemapOptions].
+// Defaults of [WalkOptions].
 const (
 	// DefaultMaxSitemaps caps the sitemaps read in one walk, indexes
 	// included.
 	DefaultMaxSitemaps = 1000
-	// DefaultSitemapTimeout bounds the fetch and reading of one sitemap.
-	DefaultSitemapTimeout = 2 * time.Minute
+	// DefaultTimeout bounds the fetch and reading of one sitemap.
+	DefaultTimeout = 2 * time.Minute
 	// DefaultMaxTracked bounds the URLs remembered to find duplicates
-	// across a walk: a 64-bit hash of each, in a map ([sitemap.Seen]).
+	// across a walk: a 64-bit hash of each, in a map ([Seen]).
 	DefaultMaxTracked = 200000
 	// DefaultMaxCrossHosts bounds the other hosts whose robots.txt is read
 	// to see whether it names a sitemap (cross-submission).
 	DefaultMaxCrossHosts = 16
 )
 
-// SitemapOptions configure [WalkSitemaps]. The zero value of each field
-// picks its default.
-type SitemapOptions struct {
+// WalkOptions configure [Walk]. The zero value of each field picks its
+// default.
+type WalkOptions struct {
 	// Cache holds the robots.txt rules: the Sitemap lines of each host,
 	// and the decision for each entry. Nil means a new cache with default
 	// Options, which has no identity: give the crawler's.
-	Cache *Cache
+	Cache *fetch.Cache
 
 	// Transport fetches the sitemaps: give the crawler's own, made with
 	// the same Cache and paced as its pages are, so that sitemaps are
 	// fetched under its identity, at its pace, and only where the
 	// robots.txt of the sitemap's own host allows. Nil means
-	// NewTransport(nil, "", Cache).
-	Transport *Transport
+	// fetch.NewTransport(nil, Cache).
+	Transport *fetch.Transport
 
 	// Decide, when set, has each entry carry the crawler's decision for
-	// its URL ([Cache.DecideURL]): allowed or not, and the deciding line.
-	// An entry whose robots.txt is unreachable stops no walk: its
-	// Decision says so by its Source, at once, where DecideURL would wait
-	// and return a [*RetryError].
+	// its URL ([fetch.Cache.DecideNow]): allowed or not, and the deciding
+	// line. An entry whose robots.txt is unreachable stops no walk: its
+	// Decision says so by its Source, at once, where [fetch.Cache.Decide]
+	// would wait and return a [*fetch.RetryError].
 	Decide bool
 
 	// MaxSitemaps caps the sitemaps read (default DefaultMaxSitemaps);
 	// MaxRedirects caps the redirects followed for each (default
-	// MaxRedirects); Timeout bounds each sitemap's fetch and reading
-	// (default DefaultSitemapTimeout).
+	// fetch.MaxRedirects); Timeout bounds each sitemap's fetch and reading
+	// (default DefaultTimeout).
 	MaxSitemaps  int
 	MaxRedirects int
 	Timeout      time.Duration
 
-	// MaxURLs and MaxBytes bound each file as [sitemap.Options] does
-	// (defaults sitemap.MaxURLs and sitemap.MaxBytes).
+	// MaxURLs and MaxBytes bound each file as [Options] does
+	// (defaults MaxURLs and MaxBytes).
 	MaxURLs  int
 	MaxBytes int64
 
@@ -72,34 +74,34 @@ type SitemapOptions struct {
 
 	// OnFinding, when not nil, is called with each finding, of the files
 	// and of the walk, as it is found.
-	OnFinding func(sitemap.Finding)
+	OnFinding func(Finding)
 
 	// OnSitemap, when not nil, is called after each sitemap is read.
-	OnSitemap func(SitemapVisit)
+	OnSitemap func(Visit)
 }
 
-// SitemapEntry is a page that a site's sitemaps list.
-type SitemapEntry struct {
-	sitemap.Entry
+// WalkEntry is a page that a site's sitemaps list.
+type WalkEntry struct {
+	Entry
 	// Decision is the crawler's decision for Loc when
-	// SitemapOptions.Decide is set, nil otherwise.
-	Decision *Decision
+	// WalkOptions.Decide is set, nil otherwise.
+	Decision *fetch.Decision
 }
 
-// SitemapVisit tells what reading one sitemap gave.
-type SitemapVisit struct {
-	URL      string       // the sitemap's URL, as listed
-	Served   string       // the URL it was read from, after redirects; "" when no answer came
-	Parent   string       // the index that listed it (its Served URL), or ""
-	NamedBy  string       // the robots.txt that names it (or its index), or ""
-	Status   int          // the HTTP status, 0 when no answer came
-	Kind     sitemap.Kind // the format read
-	Entries  int          // the entries read: pages, or the sitemaps of an index
-	Findings int          // the findings of the file
-	Err      error        // why it could not be fetched or read to its end, if so
+// Visit tells what reading one sitemap gave.
+type Visit struct {
+	URL      string // the sitemap's URL, as listed
+	Served   string // the URL it was read from, after redirects; "" when no answer came
+	Parent   string // the index that listed it (its Served URL), or ""
+	NamedBy  string // the robots.txt that names it (or its index), or ""
+	Status   int    // the HTTP status, 0 when no answer came
+	Kind     Kind   // the format read
+	Entries  int    // the entries read: pages, or the sitemaps of an index
+	Findings int    // the findings of the file
+	Err      error  // why it could not be fetched or read to its end, if so
 }
 
-// WalkSitemaps returns an iterator over the pages that the sitemaps of a
+// Walk returns an iterator over the pages that the sitemaps of a
 // site list, read one file at a time as they stream in. start is a site
 // ("https://example.com/": the sitemaps its robots.txt names, or
 // /sitemap.xml when it names none) or a sitemap (any other URL).
@@ -107,7 +109,7 @@ type SitemapVisit struct {
 // An index is followed one level down, as sitemaps.org allows: an index
 // listed by an index is reported (NestedIndex), not read. Each sitemap is
 // read at most once (Loop), at most MaxSitemaps in all. A sitemap may list
-// the URLs of its own directory (sitemap.InScope), and any URL of a host
+// the URLs of its own directory (InScope), and any URL of a host
 // whose robots.txt names it or the index that listed it (sitemaps.org,
 // "Sitemaps & Cross Submits"); other entries are reported (Outside) and
 // dropped. A redirected sitemap is judged where it was served from: its
@@ -115,7 +117,7 @@ type SitemapVisit struct {
 // index; after a redirect to another origin, the robots.txt that named the
 // URL as listed grants it nothing, so that a redirect never lets another
 // host list the URLs of the host that redirected. Its entries and
-// findings name the URL that served it (SitemapVisit.Served). A URL listed
+// findings name the URL that served it (Visit.Served). A URL listed
 // twice in the walk is yielded once.
 //
 // Timeout bounds each sitemap, so that a server that drips its bytes
@@ -125,24 +127,24 @@ type SitemapVisit struct {
 // many robots.txt requests, not a million; past them, entries on new hosts
 // are outside.
 //
-// What is wrong is a [sitemap.Finding] given to OnFinding; a sitemap that
+// What is wrong is a [Finding] given to OnFinding; a sitemap that
 // cannot be fetched is one of them. The iterator yields a non-nil error
 // only when the walk cannot go on: ctx ended, start is no http(s) URL, or
-// a decision failed (an [*AgentError]).
-func WalkSitemaps(ctx context.Context, start string, o *SitemapOptions) iter.Seq2[SitemapEntry, error] {
-	return func(yield func(SitemapEntry, error) bool) {
+// a decision failed (an [*fetch.AgentError]).
+func Walk(ctx context.Context, start string, o *WalkOptions) iter.Seq2[WalkEntry, error] {
+	return func(yield func(WalkEntry, error) bool) {
 		w := newWalker(o)
 		if err := w.walk(ctx, start, yield); err != nil {
-			yield(SitemapEntry{}, err)
+			yield(WalkEntry{}, err)
 		}
 	}
 }
 
-// walker is one walk of WalkSitemaps.
+// walker is one walk of Walk.
 type walker struct {
-	o      SitemapOptions
+	o      WalkOptions
 	client *http.Client
-	seen   *sitemap.Seen       // page URLs yielded, and sitemaps listed by indexes
+	seen   *Seen               // page URLs yielded, and sitemaps listed by indexes
 	read   map[string]bool     // sitemaps queued or read
 	queue  []sitemapItem       // sitemaps to read, in order
 	named  map[string][]string // host prefix → the sitemaps its robots.txt names
@@ -163,25 +165,25 @@ var (
 	errSitemapRedirects = errors.New("too many redirects")
 )
 
-func newWalker(o *SitemapOptions) *walker {
+func newWalker(o *WalkOptions) *walker {
 	w := &walker{read: map[string]bool{}, named: map[string][]string{}}
 	if o != nil {
 		w.o = *o
 	}
 	if w.o.Cache == nil {
-		w.o.Cache = NewCache(nil)
+		w.o.Cache = fetch.NewCache(nil)
 	}
 	if w.o.Transport == nil {
-		w.o.Transport = NewTransport(nil, "", w.o.Cache)
+		w.o.Transport = fetch.NewTransport(nil, w.o.Cache)
 	}
 	if w.o.MaxSitemaps <= 0 {
 		w.o.MaxSitemaps = DefaultMaxSitemaps
 	}
 	if w.o.MaxRedirects <= 0 {
-		w.o.MaxRedirects = MaxRedirects
+		w.o.MaxRedirects = fetch.MaxRedirects
 	}
 	if w.o.Timeout <= 0 {
-		w.o.Timeout = DefaultSitemapTimeout
+		w.o.Timeout = DefaultTimeout
 	}
 	if w.o.MaxTracked <= 0 {
 		w.o.MaxTracked = DefaultMaxTracked
@@ -189,12 +191,12 @@ func newWalker(o *SitemapOptions) *walker {
 	if w.o.MaxCrossHosts <= 0 {
 		w.o.MaxCrossHosts = DefaultMaxCrossHosts
 	}
-	w.seen = sitemap.NewSeen(w.o.MaxTracked)
+	w.seen = NewSeen(w.o.MaxTracked)
 	maxRedirects := w.o.MaxRedirects
 	w.client = &http.Client{
 		Transport: w.o.Transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if looped(req, via) {
+			if redirect.Looped(req, via) {
 				return errSitemapLoop
 			}
 			if len(via) > maxRedirects {
@@ -207,7 +209,7 @@ func newWalker(o *SitemapOptions) *walker {
 }
 
 // walk reads the sitemaps of start and yields their pages.
-func (w *walker) walk(ctx context.Context, start string, yield func(SitemapEntry, error) bool) error {
+func (w *walker) walk(ctx context.Context, start string, yield func(WalkEntry, error) bool) error {
 	u, err := url.Parse(start)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return errors.New("robotstxt: " + strconv.Quote(start) + " is no http or https URL")
@@ -232,19 +234,19 @@ func (w *walker) walk(ctx context.Context, start string, yield func(SitemapEntry
 func (w *walker) begin(ctx context.Context, u *url.URL) error {
 	root := u.Scheme + "://" + u.Host + "/"
 	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
-		rules, err := w.o.Cache.Rules(ctx, root)
+		file, err := w.o.Cache.File(ctx, root)
 		if err != nil {
 			return err
 		}
-		robots := rootRobots(rules, root)
-		names := rules.Sitemaps()
+		robots := rootRobots(file, root)
+		names := file.Sitemaps()
 		w.rememberNamed(root, names)
-		prefix, _ := sitemap.Prefix(root)
+		prefix, _ := Prefix(root)
 		for _, s := range names {
 			w.enqueue(sitemapItem{url: s, namedBy: prefix, robots: robots})
 		}
 		if len(names) == 0 {
-			w.find(sitemap.Finding{Sitemap: robots, Code: sitemap.NoSitemaps, Message: "robots.txt names no sitemap: " + root + "sitemap.xml is tried"})
+			w.find(Finding{Sitemap: robots, Code: NoSitemaps, Message: "robots.txt names no sitemap: " + root + "sitemap.xml is tried"})
 			w.enqueue(sitemapItem{url: root + "sitemap.xml"})
 		}
 		return nil
@@ -260,7 +262,7 @@ func (w *walker) begin(ctx context.Context, u *url.URL) error {
 }
 
 // rootRobots returns the URL of the robots.txt the rules came from.
-func rootRobots(r Rules, root string) string {
+func rootRobots(r fetch.File, root string) string {
 	if r.Result != nil && r.Result.RobotsURL != "" {
 		return r.Result.RobotsURL
 	}
@@ -275,13 +277,13 @@ func (w *walker) enqueue(it sitemapItem) bool {
 		if it.url == it.parent {
 			what = "an index listing itself"
 		}
-		w.find(sitemap.Finding{Sitemap: it.parent, Code: sitemap.Loop, Message: what + ": not read again", URL: it.url})
+		w.find(Finding{Sitemap: it.parent, Code: Loop, Message: what + ": not read again", URL: it.url})
 		return true
 	}
 	if len(w.read) >= w.o.MaxSitemaps {
 		if !w.capped {
 			w.capped = true
-			w.find(sitemap.Finding{Sitemap: it.parent, Code: sitemap.TooManySitemaps,
+			w.find(Finding{Sitemap: it.parent, Code: TooManySitemaps,
 				Message: "more than " + strconv.Itoa(w.o.MaxSitemaps) + " sitemaps: the rest are not read", URL: it.url})
 		}
 		return false
@@ -291,7 +293,7 @@ func (w *walker) enqueue(it sitemapItem) bool {
 	return true
 }
 
-func (w *walker) find(f sitemap.Finding) {
+func (w *walker) find(f Finding) {
 	if w.o.OnFinding != nil {
 		w.o.OnFinding(f)
 	}
@@ -299,8 +301,8 @@ func (w *walker) find(f sitemap.Finding) {
 
 // readSitemap fetches one sitemap and yields its pages, or queues the
 // sitemaps of an index. It reports whether the walk goes on.
-func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(SitemapEntry, error) bool) (bool, error) {
-	visit := SitemapVisit{URL: it.url, Parent: it.parent, NamedBy: it.robots}
+func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(WalkEntry, error) bool) (bool, error) {
+	visit := Visit{URL: it.url, Parent: it.parent, NamedBy: it.robots}
 	defer func() {
 		if w.o.OnSitemap != nil {
 			w.o.OnSitemap(visit)
@@ -321,18 +323,18 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 	doc := served(it, resp)
 	visit.Status, visit.Served = resp.StatusCode, doc.url
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.Status, Message: "answered " + resp.Status + ": not read"})
+		w.find(Finding{Sitemap: it.url, Code: Status, Message: "answered " + resp.Status + ": not read"})
 		return true, nil
 	}
-	dir, _ := sitemap.Prefix(doc.url) // once per sitemap; "" when none, and Under refuses every loc
-	r := sitemap.NewReader(resp.Body, &sitemap.Options{
+	dir, _ := Prefix(doc.url) // once per sitemap; "" when none, and Under refuses every loc
+	r := NewReader(resp.Body, &Options{
 		URL:         doc.url,
 		ContentType: resp.Header.Get("Content-Type"),
 		MaxURLs:     w.o.MaxURLs,
 		MaxBytes:    w.o.MaxBytes,
 		Allow:       func(loc string) bool { return w.allowed(ctx, doc, dir, loc) },
 		Seen:        w.seen,
-		OnFinding:   func(f sitemap.Finding) { visit.Findings++; w.find(f) },
+		OnFinding:   func(f Finding) { visit.Findings++; w.find(f) },
 	})
 	more, err := w.entries(ctx, doc, r, yield)
 	visit.Kind, visit.Entries = r.Kind(), r.Count()
@@ -342,7 +344,7 @@ func (w *walker) readSitemap(ctx context.Context, it sitemapItem, yield func(Sit
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.Unreachable,
+		w.find(Finding{Sitemap: it.url, Code: Unreachable,
 			Message: "reading stopped after " + strconv.Itoa(r.Count()) + " entries: " + rerr.err.Error()})
 		return true, nil
 	}
@@ -365,8 +367,8 @@ func served(it sitemapItem, resp *http.Response) sitemapItem {
 		return it // not redirected: Request.Response is the redirect that made a request
 	}
 	u := final.URL.String()
-	from, err1 := httpOrigin(it.url)
-	to, err2 := httpOrigin(u)
+	from, err1 := robotstxt.Origin(it.url)
+	to, err2 := robotstxt.Origin(u)
 	if err1 != nil || err2 != nil || from != to {
 		it.namedBy, it.robots = "", ""
 	}
@@ -380,14 +382,14 @@ type readError struct{ err error }
 func (e *readError) Error() string { return e.err.Error() }
 
 // entries reads the entries of one sitemap, it as served.
-func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader, yield func(SitemapEntry, error) bool) (bool, error) {
+func (w *walker) entries(ctx context.Context, it sitemapItem, r *Reader, yield func(WalkEntry, error) bool) (bool, error) {
 	for e, err := range r.All() {
 		if err != nil {
 			return true, &readError{err}
 		}
-		if r.Kind() == sitemap.Index {
+		if r.Kind() == Index {
 			if it.parent != "" {
-				w.find(sitemap.Finding{Sitemap: it.url, Code: sitemap.NestedIndex,
+				w.find(Finding{Sitemap: it.url, Code: NestedIndex,
 					Message: "an index listed by the index " + it.parent + ": sitemaps.org allows one level, its sitemaps are not read"})
 				return true, nil
 			}
@@ -396,9 +398,9 @@ func (w *walker) entries(ctx context.Context, it sitemapItem, r *sitemap.Reader,
 			}
 			continue
 		}
-		se := SitemapEntry{Entry: e}
+		se := WalkEntry{Entry: e}
 		if w.o.Decide {
-			d, err := w.o.Cache.decide(ctx, w.o.Cache.Agent(), e.Loc)
+			d, err := w.o.Cache.DecideNow(ctx, e.Loc)
 			if err != nil {
 				return false, err
 			}
@@ -422,29 +424,29 @@ func (w *walker) get(ctx context.Context, u string) (*http.Response, error) {
 
 // fetchFailed reports a sitemap that could not be fetched.
 func (w *walker) fetchFailed(it sitemapItem, err error) {
-	f := sitemap.Finding{Sitemap: it.url, Code: sitemap.Unreachable, Message: "not fetched: " + err.Error()}
-	var d *DisallowedError
+	f := Finding{Sitemap: it.url, Code: Unreachable, Message: "not fetched: " + err.Error()}
+	var d *fetch.DisallowedError
 	switch {
 	case errors.As(err, &d):
-		f.Code = sitemap.Disallowed
+		f.Code = Disallowed
 		f.Message = "disallowed by " + d.RobotsURL
 		if d.Line > 0 {
 			f.Message += " line " + strconv.Itoa(d.Line) + " (Disallow: " + d.Rule + ")"
 		}
 		f.Message += ": not fetched"
 	case errors.Is(err, errSitemapLoop), errors.Is(err, errSitemapRedirects):
-		f.Code = sitemap.Redirects
+		f.Code = Redirects
 	}
 	w.find(f)
 }
 
 // allowed reports whether the sitemap it, as served, may list loc: loc is
-// in the sitemap's directory dir (sitemap.Prefix of it.url, "" for none),
+// in the sitemap's directory dir (Prefix of it.url, "" for none),
 // or under the host whose robots.txt named the sitemap or its index, or on
 // another host whose robots.txt names the sitemap or its index
 // (cross-submission).
 func (w *walker) allowed(ctx context.Context, it sitemapItem, dir, loc string) bool {
-	if sitemap.Under(dir, loc) || it.namedBy != "" && sitemap.Under(it.namedBy, loc) {
+	if Under(dir, loc) || it.namedBy != "" && Under(it.namedBy, loc) {
 		return true
 	}
 	by, _, err := w.namedIn(ctx, loc, it.url, it.parent)
@@ -460,7 +462,7 @@ func (w *walker) namedIn(ctx context.Context, loc string, sitemaps ...string) (b
 		return "", "", nil
 	}
 	root := u.Scheme + "://" + u.Host + "/"
-	prefix, ok := sitemap.Prefix(root)
+	prefix, ok := Prefix(root)
 	if !ok {
 		return "", "", nil
 	}
@@ -469,11 +471,11 @@ func (w *walker) namedIn(ctx context.Context, loc string, sitemaps ...string) (b
 		if len(w.named) >= w.o.MaxCrossHosts {
 			return "", "", nil
 		}
-		rules, err := w.o.Cache.Rules(ctx, root)
+		file, err := w.o.Cache.File(ctx, root)
 		if err != nil {
 			return "", "", err
 		}
-		names = rules.Sitemaps()
+		names = file.Sitemaps()
 		w.rememberNamed(root, names)
 	}
 	for _, s := range sitemaps {
@@ -486,7 +488,7 @@ func (w *walker) namedIn(ctx context.Context, loc string, sitemaps ...string) (b
 
 // rememberNamed keeps the sitemaps that the robots.txt of root names.
 func (w *walker) rememberNamed(root string, names []string) {
-	if prefix, ok := sitemap.Prefix(root); ok {
+	if prefix, ok := Prefix(root); ok {
 		w.named[prefix] = names
 	}
 }

@@ -1,4 +1,4 @@
-package fetch_test
+package sitemap_test
 
 import (
 	"bytes"
@@ -23,9 +23,9 @@ import (
 
 // walkResult is what a walk gave.
 type walkResult struct {
-	entries  []fetch.SitemapEntry
+	entries  []sitemap.WalkEntry
 	findings []sitemap.Finding
-	visits   []fetch.SitemapVisit
+	visits   []sitemap.Visit
 	err      error
 }
 
@@ -50,7 +50,7 @@ func (w walkResult) has(c sitemap.Code) bool { return slices.Contains(w.codes(),
 
 // walkSite walks start with a fresh cache for Foobot and o's other
 // settings.
-func walkSite(t *testing.T, start string, o fetch.SitemapOptions) walkResult {
+func walkSite(t *testing.T, start string, o sitemap.WalkOptions) walkResult {
 	t.Helper()
 	if o.Cache == nil {
 		o.Cache = fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
@@ -58,10 +58,10 @@ func walkSite(t *testing.T, start string, o fetch.SitemapOptions) walkResult {
 	var res walkResult
 	var mu sync.Mutex
 	o.OnFinding = func(f sitemap.Finding) { mu.Lock(); res.findings = append(res.findings, f); mu.Unlock() }
-	o.OnSitemap = func(v fetch.SitemapVisit) { res.visits = append(res.visits, v) }
+	o.OnSitemap = func(v sitemap.Visit) { res.visits = append(res.visits, v) }
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for e, err := range fetch.WalkSitemaps(ctx, start, &o) {
+	for e, err := range sitemap.Walk(ctx, start, &o) {
 		if err != nil {
 			res.err = err
 			break
@@ -148,7 +148,7 @@ func TestWalkSite(t *testing.T) {
 		},
 		"/sitemaps/more.txt": text("text/plain", "{host}/d?x=1&y=2\n{host}/ü\n"),
 	})
-	res := walkSite(t, s.URL, fetch.SitemapOptions{Decide: true})
+	res := walkSite(t, s.URL, sitemap.WalkOptions{Decide: true})
 	if res.err != nil {
 		t.Fatal(res.err)
 	}
@@ -205,7 +205,7 @@ func TestWalkCrossSubmission(t *testing.T) {
 		},
 	})
 	port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
-	res := walkSite(t, s.URL+"/sitemaps/cross.xml", fetch.SitemapOptions{})
+	res := walkSite(t, s.URL+"/sitemaps/cross.xml", sitemap.WalkOptions{})
 	want := []string{"http://localhost:" + port + "/x", "http://127.0.0.1:" + port + "/sitemaps/y"}
 	if got := res.locs(); !slices.Equal(got, want) {
 		t.Errorf("locs %v, want %v (findings %v)", got, want, res.findings)
@@ -284,7 +284,7 @@ func TestWalkRedirectScope(t *testing.T) {
 				},
 			})
 			port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
-			res := walkSite(t, s.URL+tt.start, fetch.SitemapOptions{})
+			res := walkSite(t, s.URL+tt.start, sitemap.WalkOptions{})
 			var want []string
 			for _, l := range tt.want {
 				want = append(want, strings.ReplaceAll(l, "{port}", port))
@@ -328,7 +328,7 @@ func TestWalkCrossSubmissionAsWritten(t *testing.T) {
 		},
 	})
 	port = s.URL[strings.LastIndexByte(s.URL, ':')+1:]
-	res := walkSite(t, s.URL, fetch.SitemapOptions{})
+	res := walkSite(t, s.URL, sitemap.WalkOptions{})
 	want := []string{"http://localhost:" + port + "/x"}
 	if got := res.locs(); !slices.Equal(got, want) {
 		t.Errorf("locs %v, want %v (findings %v)", got, want, res.findings)
@@ -344,7 +344,7 @@ func TestWalkHostile(t *testing.T) {
 	tests := []struct {
 		name   string
 		routes map[string]http.HandlerFunc
-		o      fetch.SitemapOptions
+		o      sitemap.WalkOptions
 		start  string // path; "" is the site
 		locs   int
 		codes  []sitemap.Code // each must be among the findings
@@ -453,7 +453,7 @@ func TestWalkHostile(t *testing.T) {
 				"/s1.xml":     text(xmlType, urlset("{host}/1")),
 				"/s2.xml":     text(xmlType, urlset("{host}/2")),
 			},
-			o:    fetch.SitemapOptions{MaxSitemaps: 3},
+			o:    sitemap.WalkOptions{MaxSitemaps: 3},
 			locs: 2, codes: []sitemap.Code{sitemap.TooManySitemaps}, visits: 3,
 			reason: "sitemaps per walk are capped",
 		},
@@ -512,7 +512,7 @@ func TestWalkSlowDrip(t *testing.T) {
 		},
 	})
 	start := time.Now()
-	res := walkSite(t, s.URL, fetch.SitemapOptions{Timeout: 500 * time.Millisecond})
+	res := walkSite(t, s.URL, sitemap.WalkOptions{Timeout: 500 * time.Millisecond})
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("the walk took %v", took)
 	}
@@ -543,10 +543,10 @@ func TestWalkYieldsAsRead(t *testing.T) {
 			}
 		},
 	})
-	o := fetch.SitemapOptions{Timeout: 10 * time.Second, Cache: fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0"})}
+	o := sitemap.WalkOptions{Timeout: 10 * time.Second, Cache: fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0"})}
 	start := time.Now()
 	var got []string
-	for e, err := range fetch.WalkSitemaps(context.Background(), s.URL, &o) {
+	for e, err := range sitemap.Walk(context.Background(), s.URL, &o) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -586,7 +586,7 @@ func TestWalkMemory(t *testing.T) {
 		},
 	})
 	var res walkResult
-	peak := sitemaptest.PeakHeap(func() { res = walkSite(t, s.URL, fetch.SitemapOptions{}) })
+	peak := sitemaptest.PeakHeap(func() { res = walkSite(t, s.URL, sitemap.WalkOptions{}) })
 	t.Logf("gzip bomb and 200 MB sitemap: peak heap %.1f MiB (bound %d MiB); the server wrote %d MB of the 200 MB",
 		float64(peak)/(1<<20), sitemaptest.HeapLimit>>20, written.Load()>>20)
 	if peak > sitemaptest.HeapLimit && !sitemaptest.Race {
@@ -627,7 +627,7 @@ func TestWalkNamedByHostCase(t *testing.T) {
 		"/maps/sitemap.xml": text(xmlType, urlset("{host}/top", "{host}/maps/x")),
 	})
 	upper := strings.Replace(s.URL, "127.0.0.1", "LOCALHOST", 1)
-	res := walkSite(t, upper+"/", fetch.SitemapOptions{})
+	res := walkSite(t, upper+"/", sitemap.WalkOptions{})
 	if len(res.entries) != 2 || len(res.findings) != 0 {
 		t.Errorf("entries %v, findings %v: want both, the robots.txt names the sitemap", res.locs(), res.findings)
 	}
@@ -651,8 +651,8 @@ func TestWalkCrossHostsCapped(t *testing.T) {
 		sites.Set(fmt.Sprintf("host%d.example", i), fetchtest.Answer{Body: "User-agent: *\nAllow: /\nSitemap: https://maps.example/sitemap.xml\n"})
 	}
 	cache := fetch.NewCache(&fetch.Options{Client: sites.Client(), UserAgent: "Foobot/1.0"})
-	res := walkSite(t, "https://maps.example/sitemap.xml", fetch.SitemapOptions{
-		Cache: cache, Transport: fetch.NewTransport(sites, "", cache), MaxCrossHosts: 5})
+	res := walkSite(t, "https://maps.example/sitemap.xml", sitemap.WalkOptions{
+		Cache: cache, Transport: fetch.NewTransport(sites, cache), MaxCrossHosts: 5})
 	asked := 0
 	for i := range 50 {
 		asked += sites.Fetches(fmt.Sprintf("host%d.example", i))

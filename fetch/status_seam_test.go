@@ -2,10 +2,13 @@ package fetch
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/fetch/fetchtest"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 )
 
 // TestStatusIsFromStatus is the seam between a fetch and
@@ -32,5 +35,17 @@ func TestStatusIsFromStatus(t *testing.T) {
 				t.Errorf("status %d, %s: fetch answers %v, FromStatus %v", code, p, res.Robots.Allowed("Foobot", p), want.Allowed("Foobot", p))
 			}
 		}
+	}
+}
+
+// TestTooManyRedirectsNamesTheLimit: the error of a chain past the limit
+// states the limit (internal/redirect.Max, RFC 9309 §2.3.1.2) and what
+// the chain is read as.
+func TestTooManyRedirectsNamesTheLimit(t *testing.T) {
+	if want := "more than " + strconv.Itoa(MaxRedirects) + " redirects, answered as a 404"; !strings.Contains(ErrTooManyRedirects.Error(), want) {
+		t.Errorf("ErrTooManyRedirects = %q, want it to say %q", ErrTooManyRedirects, want)
+	}
+	if status, past := redirect.Past(MaxRedirects + 1); !past || status != 404 {
+		t.Errorf("a chain of %d redirects: read as %d (past: %v), want 404", MaxRedirects+1, status, past)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,5 +54,30 @@ func TestCutAsLint(t *testing.T) {
 		case src.cut != fmt.Sprintf("f:%d: warning: %s", want.Line, want.Msg):
 			t.Fatalf("file %d, %d bytes: the CLI warns\n%s\nlint finds\nf:%d: warning: %s", i, len(full), src.cut, want.Line, want.Msg)
 		}
+	}
+}
+
+// TestTesterPageCutsAtTheLimit: the tester page, which cuts a pasted file
+// before it sends it (page/app.js, maxRobots), cuts it where the server
+// and every other part do: grammar.MaxBodySize.
+func TestTesterPageCutsAtTheLimit(t *testing.T) {
+	js, err := pageFiles.ReadFile("page/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^const maxRobots = ([0-9 *]+);`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("page/app.js: no \"const maxRobots = N;\"")
+	}
+	n := 1
+	for _, f := range strings.Split(string(m[1]), "*") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatalf("page/app.js: maxRobots = %s: %v", m[1], err)
+		}
+		n *= v
+	}
+	if n != grammar.MaxBodySize {
+		t.Errorf("page/app.js cuts a file at %d bytes, the server at %d", n, grammar.MaxBodySize)
 	}
 }

@@ -813,11 +813,11 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	putWords(buf[pats+4*int(at):], links)
 	for k := range rules {
 		binary.LittleEndian.PutUint32(buf[pats+4*(int(x.perm)+k):], rules[k].i)
+		binary.LittleEndian.PutUint64(buf[pats+4*int(x.heads()+2*uint32(k)):], b.literalHead(&rules[k]))
 	}
+	// Every byte is written: from here on buf is the index's text, which
+	// nothing may change (unsafe.String).
 	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
-	for k := range n {
-		binary.LittleEndian.PutUint64(buf[pats+4*int(x.heads()+2*k):], x.r.literalHead(k))
-	}
 	return x
 }
 
@@ -880,7 +880,24 @@ func (r *Robots) literalHead(i uint32) uint64 {
 	}
 	// The records follow the patterns: eight bytes from any pattern's
 	// start are in the text.
-	v := le64(r.text[off : off+8])
+	return headOf(le64(r.text[off:off+8]), n, star)
+}
+
+// literalHead is Robots.literalHead for a rule of a builder whose file is
+// a Robots's text (see Robots.buildIndex): its pattern, in index order, is
+// read from the text the index is built from, so the heads are written
+// with the rest of the index, before it becomes a string.
+func (b *builder) literalHead(ru *rule) uint64 {
+	pat := b.patternBytes(ru)
+	// The records follow the patterns in the text: eight bytes from any
+	// pattern's start are in it.
+	return headOf(binary.LittleEndian.Uint64(pat[:8:8]), len(pat), ru.flags&ruleStar != 0)
+}
+
+// headOf returns the head of a literal prefix (see literalHead) from v,
+// the eight bytes from its pattern's start, little-endian, and the
+// pattern's length without a final '$'.
+func headOf(v uint64, n int, star bool) uint64 {
 	if star {
 		if t := zeros(v^'*'*ones) & highs; t != 0 {
 			n = min(n, bits.TrailingZeros64(t)/8)

@@ -642,6 +642,35 @@ func TestLiteralReaders(t *testing.T) {
 	}
 }
 
+// TestIndexHeads pins the heads an index keeps for its binary search (see
+// groupIndex): buildIndex writes each from the builder's rule before the
+// buffer becomes the index's text, and each must be literalHead of the
+// rule as that text holds it, for random indexed files and the longer
+// pieces whose heads of eight bytes tie.
+func TestIndexHeads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 9))
+	for range 40 {
+		body := randIndexedFile(rng)
+		body = append(body, "User-agent: *\nDisallow: /abcdefgh*x\nDisallow: /abcdefghij$\nAllow: /abcdefg*\nDisallow: /abcdefgh\nDisallow: /a*\nDisallow: /ab$\n"...)
+		r := parseWith(body, 1)
+		if !r.hasWords() {
+			continue
+		}
+		for id := range r.numGroups() {
+			start, wild, end := r.groupRules(id)
+			if wild&idxBit == 0 {
+				continue
+			}
+			x := r.buildIndex(id, start, end, true)
+			for k := range x.n {
+				if got, want := le64(x.r.words(x.heads()+2*k, 2)), x.r.literalHead(k); got != want {
+					t.Fatalf("group %d, rule %d, literal %q: head %#x, want %#x", id, k, x.r.literalOf(k), got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestProbesOfMergedCopies pins where a keyed wildcard rule keeps its
 // probes (see probesPay): 0 in the text, as every group is laid out to be
 // walked by key, and the pattern's probes in the index of a merged group

@@ -61,6 +61,8 @@ func TestInlining(t *testing.T) {
 		// The answer, once a rule or a query.
 		"ruleKey",
 		"precedence",
+		"orderOf",
+		"(*Robots).Allowed",
 		"keyHolds",
 		"rule.allows",
 		"urlPath.key",

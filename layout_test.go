@@ -88,7 +88,7 @@ func TestUsageRecordFields(t *testing.T) {
 }
 
 // orderAt returns the order of rule i (see patternOrder), read from its
-// record as a query's walk reads it (see Robots.first).
+// record as a query's walk reads it (see Robots.walk).
 func (r *Robots) orderAt(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))

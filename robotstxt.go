@@ -243,24 +243,7 @@ func FromStatus(code int, body []byte) *Robots {
 // should go through [NormalizeURL] first, which writes it in the form the
 // patterns are stored in. A crawler that holds a User-Agent header finds
 // its agent with [ProductToken].
-func (r *Robots) Allowed(agent, url string) bool {
-	// r.Group(agent).Allowed(url), without building the Group.
-	if r == nil {
-		return true
-	}
-	if r.srcN != 0 {
-		// A file whose parse is deferred (see lazy.go): its compiled
-		// Robots, once a query has made it.
-		c := r.full.Load()
-		if !built(c) {
-			return r.allowedDeferred(agent, url)
-		}
-		r = c
-	}
-	at, n, merged := r.groupsOf(agent)
-	_, o := r.decide(at, n, merged, nil, url)
-	return r.answer(o)
-}
+func (r *Robots) Allowed(agent, url string) bool { return r.allowed(agent, url) }
 
 // Decide is [Robots.Allowed] with the reason: the deciding line and rule.
 func (r *Robots) Decide(agent, url string) Decision {

@@ -1,10 +1,6 @@
 package robotstxt
 
-import (
-	"unsafe"
-
-	"github.com/robotstxt-go/robotstxt/internal/grammar"
-)
+import "unsafe"
 
 // The stream strategy (see engine.go): the first question of a file whose
 // parse is deferred (see lazy.go), answered by the builder as it reads the
@@ -70,65 +66,12 @@ func firstOrder(src, agent, url string) uint64 {
 	return b.decideAsked(b.ask.p)
 }
 
-// asks reports whether the rules of the current group may decide the
-// query: whether the group names its agent or "*". It is decided at the
-// group's first rule, when all the group's User-agent lines are read.
-func (b *builder) asks() bool {
-	a := &b.ask
-	if g := len(b.groups) - 1; a.group != g {
-		n := len(b.global)
-		a.group, a.keep = g, n > 0 && b.global[n-1] == uint32(g) || b.namesAgent(g)
-	}
-	return a.keep
-}
-
-// namesAgent reports whether a User-agent line of group g names the
-// query's agent. Names of group g are the last ones read.
-func (b *builder) namesAgent(g int) bool {
-	for i := len(b.names) - 1; i >= 0 && b.names[i].group == uint32(g); i-- {
-		if b.ask.isAgent(b.token(b.names[i])) {
-			return true
-		}
-	}
-	return false
-}
-
-// isAgent reports whether a name's token is the query's agent, compared
-// as Robots.findAgent compares them. It takes the token, not the name, to
-// stay small enough to be inlined.
-func (a *asking) isAgent(tok []byte) bool {
-	return grammar.CompareFold(a.agent, tok) == 0
-}
-
 // decideAsked returns the order of the rule that decides for path p among
-// the rules the builder kept, as Robots.decide does: those of the groups
-// that name the query's agent or, when none does, those of the groups
-// that name "*".
+// the rules the builder kept, as Robots.decide does, in the groups that
+// decide for the query's agent (see askedGroups).
 func (b *builder) decideAsked(p urlPath) uint64 {
-	named := false
-	for _, nm := range b.names {
-		if b.ask.isAgent(b.token(nm)) {
-			named = true
-			break
-		}
-	}
 	var best uint64
-	ni, gi := 0, 0 // b.names and b.global from group g on
-	for g := range b.groups {
-		var decides bool
-		if named {
-			for ; ni < len(b.names) && b.names[ni].group <= uint32(g); ni++ {
-				decides = decides || b.names[ni].group == uint32(g) && b.ask.isAgent(b.token(b.names[ni]))
-			}
-		} else {
-			for gi < len(b.global) && b.global[gi] < uint32(g) {
-				gi++
-			}
-			decides = gi < len(b.global) && b.global[gi] == uint32(g)
-		}
-		if !decides {
-			continue
-		}
+	b.askedGroups(func(g int) {
 		end := uint32(len(b.rules))
 		if g+1 < len(b.groups) {
 			end = b.groups[g+1].start
@@ -139,7 +82,7 @@ func (b *builder) decideAsked(p urlPath) uint64 {
 				best = o
 			}
 		}
-	}
+	})
 	return best
 }
 

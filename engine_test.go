@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -198,4 +199,60 @@ func TestStrategiesAgreeWithSlow(t *testing.T) {
 			check(t, fmt.Sprintf("random file %d", k), body, qs)
 		}
 	})
+}
+
+// TestAskedGroupsAgree holds the two forms of the choice of the groups
+// that decide for an agent (see decides) to the slow reference, on random
+// files: the rules of the groups the builder's names select for the first
+// question of a deferred parse (askedGroups), and those of the Group the
+// compiled lists select (groupsOf), are the rules of the slow reference's
+// selected groups, by line.
+func TestAskedGroupsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9309, 13))
+	agents := []string{"a", "A", "b", "c", "", "*", "a/1.0", "ab", "b-_"}
+	for range 2000 {
+		body := randRobots(rng)
+		slow := slowParse(body)
+		r := parse(body)
+		for _, agent := range agents {
+			var want []int
+			for _, sr := range slow.rules(agent) {
+				want = append(want, sr.line)
+			}
+			slices.Sort(want)
+
+			var compiled []int
+			for _, ru := range r.Group(agent).Rules() {
+				compiled = append(compiled, ru.Line)
+			}
+
+			sc := scratchPool.Get().(*scratch)
+			var b builder
+			b.init(sc, body, indexMin)
+			// A path with the virtual '/' rejects no rule (see
+			// asking.rejects): the builder keeps every rule of the
+			// groups that name the agent or "*".
+			b.ask = asking{on: true, agent: agent, p: urlPath{slash: true}, group: -1}
+			b.read()
+			var asked []int
+			b.askedGroups(func(g int) {
+				end := uint32(len(b.rules))
+				if g+1 < len(b.groups) {
+					end = b.groups[g+1].start
+				}
+				for k := b.groups[g].start; k < end; k++ {
+					if b.rules[k].flags&ruleIndex == 0 {
+						asked = append(asked, int(b.rules[k].line))
+					}
+				}
+			})
+			sc.release()
+			slices.Sort(asked)
+
+			if !slices.Equal(compiled, want) || !slices.Equal(asked, want) {
+				t.Fatalf("%q, agent %q: rules on lines %v (compiled) and %v (builder), slow reference says %v",
+					clipBody(body), agent, compiled, asked, want)
+			}
+		}
+	}
 }

@@ -160,21 +160,6 @@ func (r *Robots) Group(agent string) Group {
 	return Group{r: r, at: at, n: n, merged: merged}
 }
 
-// groupsOf returns the groups that decide for agent as agentGroups does:
-// the agent's, or else those that name "*"; none when r has no records.
-func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
-	if !r.hasWords() {
-		return 0, 0, 0
-	}
-	// As findAgent and agentGroups do, reading the header once.
-	h := r.words(hAgents, 2)
-	base, lists := le32(h[0:4]), le32(h[4:8])
-	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
-		return r.agentGroupsFrom(base, lists, i)
-	}
-	return r.globalList(lists)
-}
-
 // NoGroup returns the group of a crawler that obeys no group of r, as one
 // that ignores the "*" group obeys none when no group names it (see
 // crawlers.Group). No rule applies to it, so it may fetch every URL but
@@ -187,19 +172,6 @@ func (r *Robots) NoGroup() Group {
 	}
 	return Group{r: r}
 }
-
-// globalGroup returns the merged groups that name "*".
-func (r *Robots) globalGroup() Group {
-	if !r.hasWords() {
-		return Group{r: r}
-	}
-	at, n, merged := r.globalList(r.word(hLists))
-	return Group{r: r, at: at, n: n, merged: merged}
-}
-
-// globalList returns the groups that name "*", from the group lists that
-// start at word lists: theirs is the first list (see layout.go).
-func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
 
 // GroupFor returns the merged group that decides for a crawler that
 // answers to several agents, as Google's parser takes a list of them: every
@@ -239,6 +211,7 @@ func (r *Robots) GroupFor(agents []string) Group {
 		}
 	}
 	if named == 0 {
+		// As for one agent (see decides): those that name "*".
 		return r.globalGroup()
 	}
 	if g.ids != nil {

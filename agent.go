@@ -106,12 +106,12 @@ func (b *builder) sortNames() []uint64 {
 	return keys
 }
 
-// lenBit is the bit of Robots.lens for an agent or token of n bytes.
+// lenBit is the bit of compiledFile.lens for an agent or token of n bytes.
 func lenBit(n int) uint64 { return 1 << min(uint(n), 63) }
 
-// agentLens returns Robots.lens as r's agent records give it; finish and
+// agentLens returns compiledFile.lens as r's agent records give it; finish and
 // UnmarshalBinary both set it so.
-func (r *Robots) agentLens() uint64 {
+func (r *compiledFile) agentLens() uint64 {
 	base, n := r.agents()
 	var lens uint64
 	for i := range n {
@@ -139,7 +139,7 @@ func decides(named, own, global bool) bool { return own || !named && global }
 // the compiled lists, which hold both sets: the agent's list when a group
 // names it, else the list of those that name "*"; none when r has no
 // records.
-func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
+func (r *compiledFile) groupsOf(agent string) (at, n, merged uint32) {
 	if !r.hasWords() {
 		return 0, 0, 0
 	}
@@ -153,7 +153,7 @@ func (r *Robots) groupsOf(agent string) (at, n, merged uint32) {
 }
 
 // globalGroup returns the merged groups that name "*".
-func (r *Robots) globalGroup() Group {
+func (r *compiledFile) globalGroup() Group {
 	if !r.hasWords() {
 		return Group{r: r}
 	}
@@ -163,12 +163,12 @@ func (r *Robots) globalGroup() Group {
 
 // globalList returns the groups that name "*", from the group lists that
 // start at word lists: theirs is the first list (see layout.go).
-func (r *Robots) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
+func (r *compiledFile) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
 
 // findAgent returns the agent of r that agent names, by ASCII
 // case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
 // no token, and the search finds none for it.
-func (r *Robots) findAgent(agent string) (uint32, bool) {
+func (r *compiledFile) findAgent(agent string) (uint32, bool) {
 	if !r.hasWords() {
 		return 0, false
 	}
@@ -177,7 +177,7 @@ func (r *Robots) findAgent(agent string) (uint32, bool) {
 }
 
 // searchAgent is findAgent over the n agent records from word base.
-func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
+func (r *compiledFile) searchAgent(agent string, base, n uint32) (uint32, bool) {
 	if r.lens&lenBit(len(agent)) == 0 {
 		// No token has the agent's length: it names none (tokens are
 		// ordered, and equal, by length first).
@@ -235,7 +235,7 @@ func (b *builder) namesAgent(g int) bool {
 }
 
 // isAgent reports whether a name's token is the query's agent, compared
-// as Robots.findAgent compares them. It takes the token, not the name, to
+// as compiledFile.findAgent compares them. It takes the token, not the name, to
 // stay small enough to be inlined.
 func (a *asking) isAgent(tok []byte) bool {
 	return grammar.CompareFold(a.agent, tok) == 0

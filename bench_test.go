@@ -155,13 +155,13 @@ func BenchmarkAllowedSteps(b *testing.B) {
 		}
 	})
 	agents := Parse(readTestdata(b, "agents.txt"))
-	if _, ok := agents.findAgent("GPTBot"); !ok {
+	if _, ok := agents.compiled().findAgent("GPTBot"); !ok {
 		b.Fatal("agents.txt names no GPTBot")
 	}
 	b.Run("agent-among-42", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, boolSink = agents.findAgent("GPTBot")
+			_, boolSink = agents.compiled().findAgent("GPTBot")
 		}
 	})
 	one := Parse([]byte("User-agent: *\nDisallow: /private/\n"))

@@ -27,18 +27,17 @@ func (r *Robots) allowed(agent, url string) bool {
 	if r == nil {
 		return true
 	}
+	f := &r.file
 	if r.srcN != 0 {
 		// A file whose parse is deferred (see lazy.go): its compiled
-		// Robots, once a query has made it.
-		c := r.full.Load()
-		if !built(c) {
+		// file, once a query has made it.
+		if f = r.full.Load(); !built(f) {
 			return r.allowedDeferred(agent, url)
 		}
-		r = c
 	}
-	at, n, merged := r.groupsOf(agent)
-	_, o := r.decide(at, n, merged, nil, url)
-	return r.answer(o)
+	at, n, merged := f.groupsOf(agent)
+	_, o := f.decide(at, n, merged, nil, url)
+	return f.answer(o)
 }
 
 // decide is Group.decide for the groups at, n, merged and ids of a Group:
@@ -46,9 +45,9 @@ func (r *Robots) allowed(agent, url string) bool {
 // a compiled file's strategy is chosen, group by group: a group laid out
 // by key is walked; a group with an index is scanned by the first query
 // that reaches it, and searched once a later one has built the index (see
-// Robots.index). Each strategy takes the best rule so far and returns it
+// compiledFile.index). Each strategy takes the best rule so far and returns it
 // or a better one of the group.
-func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint32, o uint64) {
+func (r *compiledFile) decide(at, n, merged uint32, ids []uint32, url string) (i uint32, o uint64) {
 	if n == 0 {
 		return 0, 0
 	}
@@ -86,11 +85,11 @@ func (r *Robots) decide(at, n, merged uint32, ids []uint32, url string) (i uint3
 
 // allowsUnmatched reports whether a URL that no rule matches is allowed:
 // always, but for the Robots of an unreachable robots.txt.
-func (r *Robots) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
+func (r *compiledFile) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
 
 // answer reports whether a URL is allowed when the rule of order o decides
 // for it (see patternOrder), or, for o 0, when no rule matches it.
-func (r *Robots) answer(o uint64) bool {
+func (r *compiledFile) answer(o uint64) bool {
 	if o == 0 {
 		return r.allowsUnmatched()
 	}

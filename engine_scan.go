@@ -2,12 +2,12 @@ package robotstxt
 
 // The scan strategy (see engine.go): a group with an index that no query
 // has built yet keeps its rules in file order, and the first query that
-// reaches it tests each that could beat the best so far (see Robots.index).
+// reaches it tests each that could beat the best so far (see compiledFile.index).
 
 // scan is walk for the rules [start, end) of a group with an index that no
 // query has built yet, which are in file order: each rule that would take
 // precedence over the best so far is tested.
-func (r *Robots) scan(start, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+func (r *compiledFile) scan(start, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	// A rule keyed other than the path (see ruleKey) cannot match it: its
 	// key is one byte of the text, against a test of the whole rule. pk is
 	// the path's key, or none of a byte's values when the path has none.

@@ -67,7 +67,7 @@ func firstOrder(src, agent, url string) uint64 {
 }
 
 // decideAsked returns the order of the rule that decides for path p among
-// the rules the builder kept, as Robots.decide does, in the groups that
+// the rules the builder kept, as compiledFile.decide does, in the groups that
 // decide for the query's agent (see askedGroups).
 func (b *builder) decideAsked(p urlPath) uint64 {
 	var best uint64

@@ -8,7 +8,7 @@ package robotstxt
 // by key, each part in precedence order. It returns the rule that decides
 // among them and the best so far, rule bi of order bo (see decideGroup).
 // Be careful when changing it: it is the inner loop of Allowed.
-func (r *Robots) walk(wild, wildEnd, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+func (r *compiledFile) walk(wild, wildEnd, end uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	keyed, keyedEnd := end, end
 	if c, ok := q.p.key(); ok {
 		// The rules keyed c: binary search for the first, then walk.
@@ -61,7 +61,7 @@ func (r *Robots) walk(wild, wildEnd, end uint32, q *query, bi uint32, bo uint64)
 
 // matchesAt reports whether the pattern of rule i matches the query's
 // path.
-func (r *Robots) matchesAt(i uint32, q *query) bool {
+func (r *compiledFile) matchesAt(i uint32, q *query) bool {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
 	w1 := le32(s[4:8])
 	star := recStar(w1)

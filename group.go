@@ -8,7 +8,7 @@ import (
 )
 
 // rule is one compiled Allow or Disallow line. Its pattern lives in
-// Robots.text. The rules of a group are laid out for lookup, see group and
+// compiledFile.text. The rules of a group are laid out for lookup, see group and
 // layout.go.
 type rule struct {
 	off   uint32 // normalised pattern, without a final '$', at text[off:off+n] (see builder.src)
@@ -28,7 +28,7 @@ const (
 	ruleAllow    ruleFlags = 1 << iota // must be 1: see rank
 	ruleAnchored                       // the pattern ended in '$'; must be 2: see priority
 	ruleIndex                          // the "/index.htm" fallback of an Allow rule: "<dir>/$"
-	ruleRawApart                       // the value as written differs from the pattern, see Robots.raw
+	ruleRawApart                       // the value as written differs from the pattern, see compiledFile.raw
 	ruleStar                           // the pattern has a '*'
 	ruleEscaped                        // builder only: the pattern is in builder.pats, not in the file
 )
@@ -130,7 +130,7 @@ func sortLayout(rules []rule, s *sortScratch) (wild, size int) {
 // everything. A Group is a small value that refers into its Robots; it is
 // safe for concurrent use.
 type Group struct {
-	r      *Robots
+	r      *compiledFile
 	at, n  uint32   // the indexes of the groups are n words from word at,
 	ids    []uint32 // or these n, when several agents are merged (see GroupFor)
 	merged uint32   // a group merging them all + 1, which queries ask, or 0
@@ -141,7 +141,7 @@ func (g Group) id(i uint32) uint32 { return g.r.groupID(g.at, g.ids, i) }
 
 // groupID returns the index of the i-th group of a Group whose at and ids
 // are at and ids (see Group.id).
-func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
+func (r *compiledFile) groupID(at uint32, ids []uint32, i uint32) uint32 {
 	if ids != nil {
 		return ids[i]
 	}
@@ -153,11 +153,12 @@ func (r *Robots) groupID(at uint32, ids []uint32, i uint32) uint32 {
 // parse Parse deferred, the compiled file, once (see the package
 // documentation).
 func (r *Robots) Group(agent string) Group {
-	if r = r.compiled(); r == nil {
+	f := r.compiled()
+	if f == nil {
 		return Group{}
 	}
-	at, n, merged := r.groupsOf(agent)
-	return Group{r: r, at: at, n: n, merged: merged}
+	at, n, merged := f.groupsOf(agent)
+	return Group{r: f, at: at, n: n, merged: merged}
 }
 
 // NoGroup returns the group of a crawler that obeys no group of r, as one
@@ -167,10 +168,11 @@ func (r *Robots) Group(agent string) Group {
 // before the first group, which apply to every crawler whose groups state
 // none. It allocates nothing but the compiled file, as Group.
 func (r *Robots) NoGroup() Group {
-	if r = r.compiled(); r == nil {
+	f := r.compiled()
+	if f == nil {
 		return Group{}
 	}
-	return Group{r: r}
+	return Group{r: f}
 }
 
 // GroupFor returns the merged group that decides for a crawler that
@@ -184,35 +186,36 @@ func (r *Robots) NoGroup() Group {
 // group of another crawler (Googlebot-Image falls back to Googlebot) asks
 // [Robots.NamesAgent] first, then [Robots.Group].
 func (r *Robots) GroupFor(agents []string) Group {
-	if r = r.compiled(); r == nil {
+	f := r.compiled()
+	if f == nil {
 		return Group{}
 	}
 	var g Group
 	named := 0
 	for _, agent := range agents {
-		i, ok := r.findAgent(agent)
+		i, ok := f.findAgent(agent)
 		if !ok {
 			continue
 		}
-		at, n, merged := r.agentGroups(i)
+		at, n, merged := f.agentGroups(i)
 		if named++; named == 1 {
-			g = Group{r: r, at: at, n: n, merged: merged}
+			g = Group{r: f, at: at, n: n, merged: merged}
 			continue
 		}
 		g.merged = 0
 		if g.ids == nil {
 			g.ids = make([]uint32, 0, g.n+n)
 			for k := range g.n {
-				g.ids = append(g.ids, r.word(g.at+k))
+				g.ids = append(g.ids, f.word(g.at+k))
 			}
 		}
 		for k := range n {
-			g.ids = append(g.ids, r.word(at+k))
+			g.ids = append(g.ids, f.word(at+k))
 		}
 	}
 	if named == 0 {
 		// As for one agent (see decides): those that name "*".
-		return r.globalGroup()
+		return f.globalGroup()
 	}
 	if g.ids != nil {
 		slices.Sort(g.ids)
@@ -226,10 +229,11 @@ func (r *Robots) GroupFor(agents []string) Group {
 // compared as in [Robots.Allowed]: whether agent has groups of its own
 // rather than those for "*".
 func (r *Robots) NamesAgent(agent string) bool {
-	if r = r.compiled(); r == nil {
+	f := r.compiled()
+	if f == nil {
 		return false
 	}
-	_, ok := r.findAgent(agent)
+	_, ok := f.findAgent(agent)
 	return ok
 }
 
@@ -266,7 +270,7 @@ func (g Group) decide(url string) (i uint32, o uint64) {
 }
 
 // raw returns the value of ru as written in the file.
-func (r *Robots) raw(ru rule) string {
+func (r *compiledFile) raw(ru rule) string {
 	if ru.flags&ruleRawApart != 0 {
 		return r.rawValue(ru.i)
 	}

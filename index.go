@@ -44,9 +44,9 @@ import (
 //
 // An index is not built by Parse, nor kept in the text or the binary form:
 // a group that has one keeps its rules in file order, and the first query
-// of a Robots that reaches such a group scans them (see Robots.scan). The
+// of a Robots that reaches such a group scans them (see compiledFile.scan). The
 // next query that reaches it builds the index, once, in an allocation of
-// its own, and every later one searches it (see Robots.index). A crawler
+// its own, and every later one searches it (see compiledFile.index). A crawler
 // often asks a file one question; building the indexes of the files of at
 // most 4 KiB of the corpus was a sixth of the time spent parsing each and
 // asking it one question (bench/README.md, "Small files: the index on the
@@ -664,7 +664,7 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see Robots.index): a text of its own, laid
+// when a query first needs it (see compiledFile.index): a text of its own, laid
 // out as a Robots's (see layout.go) for the one group, its rules in index
 // order: their patterns, a header left empty, their records, the word
 // where the patterns end, their probes and links from word at (see the
@@ -677,13 +677,13 @@ const linkWords = 2
 // itself, reading the rules of a run, and the patterns the search
 // compares, side by side.
 type groupIndex struct {
-	r     Robots // the group alone
-	n, at uint32 // its rules; the word where its links start
-	perm  uint32 // the word where the rules' indexes start
-	id    uint32 // the group's id
+	r     compiledFile // the group alone
+	n, at uint32       // its rules; the word where its links start
+	perm  uint32       // the word where the rules' indexes start
+	id    uint32       // the group's id
 
 	// The indexes of the Robots's other groups, when this one was built
-	// first (see Robots.index).
+	// first (see compiledFile.index).
 	others atomic.Pointer[indexTable]
 }
 
@@ -705,7 +705,7 @@ type indexTable struct {
 }
 
 // scannedOnce is what a Robots holds as its first index once a query has
-// scanned one of its groups with an index (see Robots.index): no index,
+// scanned one of its groups with an index (see compiledFile.index): no index,
 // and the id of no group.
 var scannedOnce = &groupIndex{id: ^uint32(0)}
 
@@ -722,7 +722,7 @@ var scannedOnce = &groupIndex{id: ^uint32(0)}
 // of the others: a file's one large group, the usual case, is found with
 // one load from the Robots, and the Robots stays as small as it was
 // before any query.
-func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) index(id, start, end uint32, always bool) *groupIndex {
 	var y *groupIndex // this group's index, once built
 	for {
 		x := r.indexes.Load()
@@ -750,7 +750,7 @@ func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
 // otherIndex is index for a group other than that of x, the first index
 // built: its index from x's table, stored there first if need be, from y
 // when built already.
-func (r *Robots) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
 	t := x.others.Load()
 	if t == nil {
 		x.others.CompareAndSwap(nil, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
@@ -772,7 +772,7 @@ func (r *Robots) otherIndex(x, y *groupIndex, id, start, end uint32, always bool
 // buildIndex builds the index of group id, whose rules are [start, end)
 // in file order, with a builder whose file is the text: their patterns are
 // there.
-func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	var b builder
 	b.scratch = scratchPool.Get().(*scratch)
 	b.reset()
@@ -824,7 +824,7 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 // rule i's literal prefix, big-endian and padded with zeros. The padding
 // sorts no higher than any byte, so heads that differ compare as the
 // strings do; equal heads say nothing.
-func (r *Robots) literalHead(i uint32) uint64 {
+func (r *compiledFile) literalHead(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
 	w1 := le32(s[4:8])
 	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
@@ -837,8 +837,8 @@ func (r *Robots) literalHead(i uint32) uint64 {
 	return headOf(le64(r.text[off:off+8]), n, star)
 }
 
-// literalHead is Robots.literalHead for a rule of a builder whose file is
-// a Robots's text (see Robots.buildIndex): its pattern, in index order, is
+// literalHead is compiledFile.literalHead for a rule of a builder whose file is
+// a Robots's text (see compiledFile.buildIndex): its pattern, in index order, is
 // read from the text the index is built from, so the heads are written
 // with the rest of the index, before it becomes a string.
 func (b *builder) literalHead(ru *rule) uint64 {

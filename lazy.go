@@ -30,23 +30,27 @@ var _ = uint16(lazyMax) // compiles only while it fits
 
 // streamedOnce is what Robots.full points to once a query has read the
 // file's lines without compiling it.
-var streamedOnce Robots
+var streamedOnce compiledFile
 
 // deferParse returns the Robots of data, 1 to lazyMax bytes, whose parse
 // is deferred: a copy of data, compiled when a query needs it.
 func deferParse(data []byte) *Robots {
 	src := string(data)
-	r := &Robots{kind: Parsed, srcN: uint16(len(src))}
+	r := &Robots{srcN: uint16(len(src))}
 	r.src.Store(unsafe.StringData(src))
 	return r
 }
 
-// compiled returns the Robots that answers for r: r itself, or the
-// compiled file of a Robots whose parse is deferred, compiled now if no
-// query has compiled it yet.
-func (r *Robots) compiled() *Robots {
-	if r == nil || r.srcN == 0 {
-		return r
+// compiled returns the compiled file that answers for r, or nil for a nil
+// r: r's own, or, for a Robots whose parse is deferred, the one a query
+// compiled, compiled now if no query has yet. Every query but the first
+// of a deferred parse (see Robots.allowed) asks the file it returns.
+func (r *Robots) compiled() *compiledFile {
+	switch {
+	case r == nil:
+		return nil
+	case r.srcN == 0:
+		return &r.file
 	}
 	if c := r.full.Load(); built(c) {
 		return c
@@ -56,7 +60,7 @@ func (r *Robots) compiled() *Robots {
 
 // built reports whether c, loaded from Robots.full, is the compiled file:
 // neither nil nor streamedOnce.
-func built(c *Robots) bool { return c != nil && c != &streamedOnce }
+func built(c *compiledFile) bool { return c != nil && c != &streamedOnce }
 
 // allowedDeferred is Allowed for a Robots whose parse is deferred and that
 // no query has compiled yet: the first query reads the file's lines, the
@@ -64,16 +68,19 @@ func built(c *Robots) bool { return c != nil && c != &streamedOnce }
 func (r *Robots) allowedDeferred(agent, url string) bool {
 	if r.full.CompareAndSwap(nil, &streamedOnce) {
 		if p := r.src.Load(); p != nil {
-			return r.answer(firstOrder(unsafe.String(p, int(r.srcN)), agent, url))
+			// A parsed file allows what no rule matches.
+			o := firstOrder(unsafe.String(p, int(r.srcN)), agent, url)
+			return o == 0 || orderAllows(o)
 		}
 	}
-	return r.compile().Allowed(agent, url)
+	r.compile()
+	return r.allowed(agent, url) // now asks the compiled file
 }
 
 // compile parses r's bytes into the compiled file and stores it. Queries
 // that race each compile and keep the one stored first; then the bytes are
 // dropped.
-func (r *Robots) compile() *Robots {
+func (r *Robots) compile() *compiledFile {
 	for {
 		c := r.full.Load()
 		if built(c) {
@@ -81,10 +88,10 @@ func (r *Robots) compile() *Robots {
 		}
 		p := r.src.Load()
 		if p == nil {
-			// Dropped by a compile that stored its Robots first: load it.
+			// Dropped by a compile that stored its file first: load it.
 			continue
 		}
-		y := parse(unsafe.Slice(p, int(r.srcN)))
+		y := &parse(unsafe.Slice(p, int(r.srcN))).file
 		if r.full.CompareAndSwap(c, y) {
 			r.src.Store(nil)
 			return y

@@ -124,14 +124,23 @@ import (
 //
 // A nil *Robots allows everything, like an empty file.
 type Robots struct {
-	kind Kind
-
 	// srcN is the length of a file whose parse is deferred, or 0 (see
 	// lazy.go): src holds its bytes until a query compiles it, and full
-	// the compiled Robots once one has.
+	// the compiled file once one has.
 	srcN uint16
 	src  atomic.Pointer[byte]
-	full atomic.Pointer[Robots]
+	full atomic.Pointer[compiledFile]
+
+	// file is the compiled file of a Robots whose parse is not deferred.
+	// Only compiled reads it: a query asks the compiled file it returns.
+	file compiledFile
+}
+
+// compiledFile is a compiled robots.txt file, the one form that holds the
+// records queries read: Robots is the caller's handle, which compiles the
+// file when a query first needs it (see Robots.compiled) and asks it.
+type compiledFile struct {
+	kind Kind
 
 	// A parsed file is one string: the bytes it keeps, then records that
 	// refer into them from wordsAt on (see layout.go). Without records, as
@@ -176,10 +185,13 @@ func (k Kind) String() string {
 // Kind reports whether r was parsed from a file or stands for allow-all or
 // disallow-all. A nil *Robots is AllowAll.
 func (r *Robots) Kind() Kind {
-	if r == nil {
+	switch {
+	case r == nil:
 		return AllowAll
+	case r.srcN != 0:
+		return Parsed // deferred (see lazy.go): not compiled for this
 	}
-	return r.kind
+	return r.file.kind
 }
 
 // Decision explains an answer of [Robots.Decide].
@@ -226,11 +238,11 @@ func FromStatus(code int, body []byte) *Robots {
 	case 200 <= code && code <= 299:
 		return Parse(body)
 	case code == 429:
-		return &Robots{kind: DisallowAll}
+		return &Robots{file: compiledFile{kind: DisallowAll}}
 	case 400 <= code && code <= 499:
-		return &Robots{kind: AllowAll}
+		return &Robots{file: compiledFile{kind: AllowAll}}
 	}
-	return &Robots{kind: DisallowAll}
+	return &Robots{file: compiledFile{kind: DisallowAll}}
 }
 
 // Allowed reports whether agent may fetch url. The url is an absolute URL or
@@ -253,11 +265,12 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r = r.compiled(); r == nil || !r.hasWords() {
+	f := r.compiled()
+	if f == nil || !f.hasWords() {
 		return nil
 	}
 	var out []string
-	r.others(noGroup, func(o other) { out = append(out, r.otherValue(o)) })
+	f.others(noGroup, func(o other) { out = append(out, f.otherValue(o)) })
 	return out
 }
 
@@ -266,12 +279,13 @@ func (r *Robots) Sitemaps() []string {
 // file order. They belong to no group; the lines of a group are its
 // [Group.Others].
 func (r *Robots) Others() []Other {
-	if r = r.compiled(); r == nil || !r.hasWords() {
+	f := r.compiled()
+	if f == nil || !f.hasWords() {
 		return nil
 	}
 	var out []Other
-	r.others(preamble, func(o other) {
-		out = append(out, Other{Line: int(o.line), Key: r.otherKey(o), Value: r.otherValue(o)})
+	f.others(preamble, func(o other) {
+		out = append(out, Other{Line: int(o.line), Key: f.otherKey(o), Value: f.otherValue(o)})
 	})
 	return out
 }

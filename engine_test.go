@@ -24,12 +24,13 @@ var engineStrategies = []struct {
 	{"walk", func(t *testing.T, body []byte) *Robots {
 		return parseWith(body, noIndexMin)
 	}, func(t *testing.T, _ []byte, r *Robots, agent, url string) Decision {
-		return askEachGroup(r, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
-			start, wild, end := r.compiled().groupRules(id)
+		f := r.compiled()
+		return askEachGroup(f, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+			start, wild, end := f.groupRules(id)
 			if wild&(idxBit|idxAlways) != 0 {
 				t.Fatalf("group %d has an index under noIndexMin", id)
 			}
-			return r.compiled().walk(start, wild, end, q, bi, bo)
+			return f.walk(start, wild, end, q, bi, bo)
 		})
 	}},
 	{"scan", func(t *testing.T, body []byte) *Robots {
@@ -37,23 +38,25 @@ var engineStrategies = []struct {
 	}, func(t *testing.T, _ []byte, r *Robots, agent, url string) Decision {
 		// Every group scanned, whatever its layout: a scan reads the
 		// rules in any order.
-		return askEachGroup(r, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
-			start, _, end := r.compiled().groupRules(id)
-			return r.compiled().scan(start, end, q, bi, bo)
+		f := r.compiled()
+		return askEachGroup(f, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+			start, _, end := f.groupRules(id)
+			return f.scan(start, end, q, bi, bo)
 		})
 	}},
 	{"index", func(t *testing.T, body []byte) *Robots {
 		return parseWith(body, 1)
 	}, func(t *testing.T, _ []byte, r *Robots, agent, url string) Decision {
-		return askEachGroup(r, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
-			start, wild, end := r.compiled().groupRules(id)
+		f := r.compiled()
+		return askEachGroup(f, agent, url, func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+			start, wild, end := f.groupRules(id)
 			if wild&idxAlways == 0 {
 				if start != end {
 					t.Fatalf("group %d of %d rules has no index under indexMin 1", id, end-start)
 				}
 				return bi, bo
 			}
-			x := r.compiled().index(id, start, end, true)
+			x := f.index(id, start, end, true)
 			if i, o := x.r.searchIndex(0, x.n, x.at, x.heads(), x.dirs(), q, 0, bo); o > bo {
 				return x.rule(i), o
 			}
@@ -88,8 +91,8 @@ const noIndexMin = 1 << 30
 
 // askEachGroup is compiledFile.decide with each group asked through group: the
 // groups that decide for agent, selected as the engine selects them.
-func askEachGroup(r *Robots, agent, url string, group func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64)) Decision {
-	at, n, merged := r.compiled().groupsOf(agent)
+func askEachGroup(f *compiledFile, agent, url string, group func(id uint32, q *query, bi uint32, bo uint64) (uint32, uint64)) Decision {
+	at, n, merged := f.groupsOf(agent)
 	q := query{p: urlPath{rest: "/"}}
 	if s, begin := pathStart(url); begin >= 0 {
 		q.p, q.url = rawPath(s, begin), s
@@ -102,12 +105,12 @@ func askEachGroup(r *Robots, agent, url string, group func(id uint32, q *query, 
 		i, o = group(merged-1, &q, 0, 0)
 	} else {
 		for k := range n {
-			i, o = group(r.compiled().groupID(at, nil, k), &q, i, o)
+			i, o = group(f.groupID(at, nil, k), &q, i, o)
 		}
 	}
 	d := orderDecision(o)
 	if o != 0 {
-		if ru := r.compiled().rule(i); int(ru.line) != d.Line || ru.allows() != d.Allowed {
+		if ru := f.rule(i); int(ru.line) != d.Line || ru.allows() != d.Allowed {
 			panic(fmt.Sprintf("rule %d (line %d) of order %#x is not the rule the order stands for", i, ru.line, o))
 		}
 	}

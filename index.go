@@ -665,7 +665,7 @@ const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
 // when a query first needs it (see compiledFile.index): a text of its own, laid
-// out as a Robots's (see layout.go) for the one group, its rules in index
+// out as a compiled file's (see layout.go) for the one group, its rules in index
 // order: their patterns, a header left empty, their records, the word
 // where the patterns end, their probes and links from word at (see the
 // top of this file; then the samples of a large group, and the
@@ -682,7 +682,7 @@ type groupIndex struct {
 	perm  uint32       // the word where the rules' indexes start
 	id    uint32       // the group's id
 
-	// The indexes of the Robots's other groups, when this one was built
+	// The indexes of the file's other groups, when this one was built
 	// first (see compiledFile.index).
 	others atomic.Pointer[indexTable]
 }
@@ -718,9 +718,9 @@ var scannedOnce = &groupIndex{id: ^uint32(0)}
 // build it each and keep the one stored first. A group that is always
 // searched (see idxAlways) has its index built by the first query.
 //
-// The Robots holds the first index built, and that index holds the table
-// of the others: a file's one large group, the usual case, is found with
-// one load from the Robots, and the Robots stays as small as it was
+// The compiled file holds the first index built, and that index holds the
+// table of the others: a file's one large group, the usual case, is found
+// with one load from the file, and the file stays as small as it was
 // before any query.
 func (r *compiledFile) index(id, start, end uint32, always bool) *groupIndex {
 	var y *groupIndex // this group's index, once built
@@ -837,10 +837,11 @@ func (r *compiledFile) literalHead(i uint32) uint64 {
 	return headOf(le64(r.text[off:off+8]), n, star)
 }
 
-// literalHead is compiledFile.literalHead for a rule of a builder whose file is
-// a Robots's text (see compiledFile.buildIndex): its pattern, in index order, is
-// read from the text the index is built from, so the heads are written
-// with the rest of the index, before it becomes a string.
+// literalHead is compiledFile.literalHead for a rule of a builder whose
+// file is a compiled file's text (see compiledFile.buildIndex): its
+// pattern, in index order, is read from the text the index is built from,
+// so the heads are written with the rest of the index, before it becomes
+// a string.
 func (b *builder) literalHead(ru *rule) uint64 {
 	pat := b.patternBytes(ru)
 	// The records follow the patterns in the text: eight bytes from any

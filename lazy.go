@@ -10,13 +10,13 @@ import "unsafe"
 // one question: 27,047 instructions compiled, 17,667 this way, cd bench &&
 // go run . -profile w1, as bench/README.md, "Small files: the first
 // question answered from the lines", counts them): it is answered by one
-// pass over the lines,
-// which tests the rules of the groups that can decide as the lines go by,
-// and keeps nothing. The second query compiles the file, once, and every
-// later one asks the compiled Robots.
+// pass over the lines (the stream strategy, see engine.go), which tests
+// the rules of the groups that can decide as the lines go by, and keeps
+// nothing. The second query compiles the file, once, and every
+// later one asks the compiled file.
 //
 // Parse keeps a copy of a file of at most lazyMax bytes, about what the
-// compiled Robots of such a file holds; once compiled, the copy is
+// compiled file of such a file holds; once compiled, the copy is
 // dropped. Larger files are compiled by Parse: they are asked more
 // questions, and their compiled form is a fraction of their size. (The
 // heap rows of cd bench && go run . give both: about 1.1× the source for

@@ -45,8 +45,8 @@ func (r *Robots) allowed(agent, url string) bool {
 // a compiled file's strategy is chosen, group by group: a group laid out
 // by key is walked; a group with an index is scanned by the first query
 // that reaches it, and searched once a later one has built the index (see
-// compiledFile.index). Each strategy takes the best rule so far and returns it
-// or a better one of the group.
+// compiledFile.index). Each strategy takes the best rule so far and
+// returns it or a better one of the group.
 func (r *compiledFile) decide(at, n, merged uint32, ids []uint32, url string) (i uint32, o uint64) {
 	if n == 0 {
 		return 0, 0
@@ -75,7 +75,7 @@ func (r *compiledFile) decide(at, n, merged uint32, ids []uint32, url string) (i
 			continue
 		}
 		// The index's rules are its own; the best rule is one of the
-		// Robots's.
+		// file's.
 		if xi, xo := x.r.searchIndex(0, x.n, x.at, x.heads(), x.dirs(), &q, 0, o); xo > o {
 			i, o = x.rule(xi), xo
 		}
@@ -84,7 +84,7 @@ func (r *compiledFile) decide(at, n, merged uint32, ids []uint32, url string) (i
 }
 
 // allowsUnmatched reports whether a URL that no rule matches is allowed:
-// always, but for the Robots of an unreachable robots.txt.
+// always, but for the file of an unreachable robots.txt.
 func (r *compiledFile) allowsUnmatched() bool { return r == nil || r.kind != DisallowAll }
 
 // answer reports whether a URL is allowed when the rule of order o decides

@@ -2,7 +2,8 @@ package robotstxt
 
 // The scan strategy (see engine.go): a group with an index that no query
 // has built yet keeps its rules in file order, and the first query that
-// reaches it tests each that could beat the best so far (see compiledFile.index).
+// reaches it tests each that could beat the best so far (see
+// compiledFile.index).
 
 // scan is walk for the rules [start, end) of a group with an index that no
 // query has built yet, which are in file order: each rule that would take

@@ -8,8 +8,8 @@ import (
 )
 
 // rule is one compiled Allow or Disallow line. Its pattern lives in
-// compiledFile.text. The rules of a group are laid out for lookup, see group and
-// layout.go.
+// compiledFile.text. The rules of a group are laid out for lookup, see
+// group and layout.go.
 type rule struct {
 	off   uint32 // normalised pattern, without a final '$', at text[off:off+n] (see builder.src)
 	line  uint32
@@ -28,7 +28,7 @@ const (
 	ruleAllow    ruleFlags = 1 << iota // must be 1: see rank
 	ruleAnchored                       // the pattern ended in '$'; must be 2: see priority
 	ruleIndex                          // the "/index.htm" fallback of an Allow rule: "<dir>/$"
-	ruleRawApart                       // the value as written differs from the pattern, see compiledFile.raw
+	ruleRawApart                       // the value as written differs from the pattern, see raw
 	ruleStar                           // the pattern has a '*'
 	ruleEscaped                        // builder only: the pattern is in builder.pats, not in the file
 )

@@ -664,18 +664,17 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see compiledFile.index): a text of its own, laid
-// out as a compiled file's (see layout.go) for the one group, its rules in index
-// order: their patterns, a header left empty, their records, the word
-// where the patterns end, their probes and links from word at (see the
-// top of this file; then the samples of a large group, and the
+// when a query first needs it (see compiledFile.index): a text of its own,
+// laid out as a compiled file's (see layout.go) for the one group, its
+// rules in index order: their patterns, a header left empty, their records,
+// the word where the patterns end, their probes and links from word at (see
+// the top of this file; then the samples of a large group, and the
 // directories of its long runs, see appendDirs), then, for each rule in
-// index order, its index among the rules of the Robots, and last
-// each one's head (see literalHead) in two words, so that the binary
-// search over the rules reads one array instead of a record and a
-// pattern a step. Queries search it as they would an index in the text
-// itself, reading the rules of a run, and the patterns the search
-// compares, side by side.
+// index order, its index among the rules of the file, and last each one's
+// head (see literalHead) in two words, so that the binary search over the
+// rules reads one array instead of a record and a pattern a step. Queries
+// search it as they would an index in the text itself, reading the rules of
+// a run, and the patterns the search compares, side by side.
 type groupIndex struct {
 	r     compiledFile // the group alone
 	n, at uint32       // its rules; the word where its links start

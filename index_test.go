@@ -118,10 +118,11 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 	}
 }
 
-// TestIndexBuiltOnce pins when a group's index is built (see compiledFile.index):
-// the first query of a Robots that reaches a group with an index scans it
-// and allocates nothing; the next builds the index; later ones allocate
-// nothing. A crawler that asks a file one question never builds it.
+// TestIndexBuiltOnce pins when a group's index is built (see
+// compiledFile.index): the first query of a Robots that reaches a group
+// with an index scans it and allocates nothing; the next builds the index;
+// later ones allocate nothing. A crawler that asks a file one question
+// never builds it.
 func TestIndexBuiltOnce(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")

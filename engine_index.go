@@ -11,10 +11,10 @@ import (
 
 // link returns the link of rule i of an indexed group whose rules start at
 // rule start and whose links start at word at.
-func (r *compiledFile) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
+func (r *form) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
 
 // literalOf returns the literal prefix of rule i.
-func (r *compiledFile) literalOf(i uint32) string {
+func (r *form) literalOf(i uint32) string {
 	w0, w1, end := r.ruleWords3(i)
 	return literal(strings.TrimSuffix(r.text[recOff(w0):end], "$"), recStar(w1))
 }
@@ -23,7 +23,7 @@ func (r *compiledFile) literalOf(i uint32) string {
 // strings.Compare does: it is p.compare(r.literalOf(i)), which reads the
 // pattern once and looks for its '*' only as far as the path agrees with
 // it.
-func (r *compiledFile) compareLiteral(p urlPath, i uint32) int {
+func (r *form) compareLiteral(p urlPath, i uint32) int {
 	if p.slash {
 		return p.compare(r.literalOf(i))
 	}
@@ -56,7 +56,7 @@ func (r *compiledFile) compareLiteral(p urlPath, i uint32) int {
 
 // orderPattern returns the order of rule i (see patternOrder), its pattern,
 // final '$' included, and whether it has a '*'.
-func (r *compiledFile) orderPattern(i uint32) (o uint64, pat string, star bool) {
+func (r *form) orderPattern(i uint32) (o uint64, pat string, star bool) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
 	w0, w1 := le32(s[0:4]), le32(s[4:8])
 	pat = r.text[recOff(w0):recEnd(w1, le32(s[8:12]))]
@@ -67,7 +67,7 @@ func (r *compiledFile) orderPattern(i uint32) (o uint64, pat string, star bool) 
 // index's text (groupIndex.r): the rule that decides for the query among
 // its rules [start:end), whose links start at word at, and the best so
 // far, rule bi of order bo (see compiledFile.decide).
-func (r *compiledFile) searchIndex(start, end, at, heads, dirs uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
+func (r *form) searchIndex(start, end, at, heads, dirs uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
 	// The search and its tests of anchored rules read the path's length.
 	q.exact()
 	p := q.p
@@ -170,7 +170,7 @@ func matchStarred(pat string, p urlPath) bool {
 // searchDir is searchIndex's search of the run of rule run, which has a
 // directory, in the index whose links start at word at and whose
 // directories' table at word tab.
-func (r *compiledFile) searchDir(tab, at, start, run uint32, q *query, pathLen int, bi uint32, bo uint64) (uint32, uint64) {
+func (r *form) searchDir(tab, at, start, run uint32, q *query, pathLen int, bi uint32, bo uint64) (uint32, uint64) {
 	lo, hi := uint32(0), r.word(tab)
 	for lo < hi {
 		m := uint32(uint(lo+hi) >> 1)
@@ -257,7 +257,7 @@ func (q *query) admitted(recs string, k int) int {
 // prefix sorts at or before a path with head h lies, from the ns samples at
 // word at: after the last sample whose head is below h, up to the first
 // whose head is above it.
-func (r *compiledFile) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
+func (r *form) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
 	head := func(k uint32) uint64 {
 		s := r.words(at+2*k, 2)
 		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))

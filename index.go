@@ -664,7 +664,7 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see compiledFile.index): a text of its own,
+// when a query first needs it (see compiledFile.index): a form of its own,
 // laid out as a compiled file's (see layout.go) for the one group, its
 // rules in index order: their patterns, a header left empty, their records,
 // the word where the patterns end, their probes and links from word at (see
@@ -676,10 +676,10 @@ const linkWords = 2
 // search it as they would an index in the text itself, reading the rules of
 // a run, and the patterns the search compares, side by side.
 type groupIndex struct {
-	r     compiledFile // the group alone
-	n, at uint32       // its rules; the word where its links start
-	perm  uint32       // the word where the rules' indexes start
-	id    uint32       // the group's id
+	r     form   // the group alone
+	n, at uint32 // its rules; the word where its links start
+	perm  uint32 // the word where the rules' indexes start
+	id    uint32 // the group's id
 
 	// The indexes of the file's other groups, when this one was built
 	// first (see compiledFile.index).
@@ -703,9 +703,9 @@ type indexTable struct {
 	byGroup []atomic.Pointer[groupIndex]
 }
 
-// scannedOnce is what a Robots holds as its first index once a query has
-// scanned one of its groups with an index (see compiledFile.index): no index,
-// and the id of no group.
+// scannedOnce is what a compiled file holds as its first index once a
+// query has scanned one of its groups with an index (see
+// compiledFile.index): no index, and the id of no group.
 var scannedOnce = &groupIndex{id: ^uint32(0)}
 
 // index returns the index of group id, whose rules are [start, end) in
@@ -815,7 +815,7 @@ func (r *compiledFile) buildIndex(id, start, end uint32, always bool) *groupInde
 	}
 	// Every byte is written: from here on buf is the index's text, which
 	// nothing may change (unsafe.String).
-	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
+	x.r = form{kind: Parsed, wordsAt: uint32(pats), text: unsafe.String(unsafe.SliceData(buf), len(buf))}
 	return x
 }
 
@@ -823,7 +823,7 @@ func (r *compiledFile) buildIndex(id, start, end uint32, always bool) *groupInde
 // rule i's literal prefix, big-endian and padded with zeros. The padding
 // sorts no higher than any byte, so heads that differ compare as the
 // strings do; equal heads say nothing.
-func (r *compiledFile) literalHead(i uint32) uint64 {
+func (r *form) literalHead(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
 	w1 := le32(s[4:8])
 	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))

@@ -272,7 +272,7 @@ func TestProbesAnyPairsAnyOrder(t *testing.T) {
 						rewritten++
 					}
 				}
-				loaded := load(t, &Robots{file: compiledFile{kind: r.compiled().kind, wordsAt: r.compiled().wordsAt, text: string(text)}})
+				loaded := load(t, &Robots{file: compiledFile{form: form{kind: r.compiled().kind, wordsAt: r.compiled().wordsAt, text: string(text)}}})
 				checkIndexedQuestions(t, rng, body, func() *Robots { return loaded }, slow)
 			}
 		}

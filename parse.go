@@ -626,7 +626,7 @@ func (b *builder) finish() *Robots {
 	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
-		return &Robots{file: compiledFile{kind: Parsed}}
+		return &Robots{file: compiledFile{form: form{kind: Parsed}}}
 	}
 
 	// Each distinct token gets its groups: the index of its only group, as
@@ -722,7 +722,7 @@ func (b *builder) finish() *Robots {
 	}
 	// Allocated with its fields set, the Robots has no earlier text for
 	// the write barrier to record; lens holds no pointer.
-	y := &Robots{file: compiledFile{kind: Parsed, wordsAt: wordsAt, text: text}}
+	y := &Robots{file: compiledFile{form: form{kind: Parsed, wordsAt: wordsAt, text: text}}}
 	y.file.lens = y.file.agentLens()
 	return y
 }

@@ -140,13 +140,7 @@ type Robots struct {
 // records queries read: Robots is the caller's handle, which compiles the
 // file when a query first needs it (see Robots.compiled) and asks it.
 type compiledFile struct {
-	kind Kind
-
-	// A parsed file is one string: the bytes it keeps, then records that
-	// refer into them from wordsAt on (see layout.go). Without records, as
-	// for AllowAll and DisallowAll, there are no groups.
-	wordsAt uint32
-	text    string
+	form
 
 	// The indexes of the groups that have them, built as queries need
 	// them: the first one built, which holds the others (see index.go).
@@ -156,6 +150,17 @@ type compiledFile struct {
 	// 63: 63 or more; see agentLens). A query whose agent has a length no
 	// token has finds no agent without searching them (searchAgent).
 	lens uint64
+}
+
+// form is the stored form of a compiled file, what MarshalBinary writes:
+// its kind and one string, the bytes it keeps, then records that refer
+// into them from wordsAt on (see layout.go). Without records, as for
+// AllowAll and DisallowAll, there are no groups. The index of a group
+// keeps its rules in a form of its own (see groupIndex).
+type form struct {
+	kind    Kind
+	wordsAt uint32
+	text    string
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -238,11 +243,11 @@ func FromStatus(code int, body []byte) *Robots {
 	case 200 <= code && code <= 299:
 		return Parse(body)
 	case code == 429:
-		return &Robots{file: compiledFile{kind: DisallowAll}}
+		return &Robots{file: compiledFile{form: form{kind: DisallowAll}}}
 	case 400 <= code && code <= 499:
-		return &Robots{file: compiledFile{kind: AllowAll}}
+		return &Robots{file: compiledFile{form: form{kind: AllowAll}}}
 	}
-	return &Robots{file: compiledFile{kind: DisallowAll}}
+	return &Robots{file: compiledFile{form: form{kind: DisallowAll}}}
 }
 
 // Allowed reports whether agent may fetch url. The url is an absolute URL or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/verify"
@@ -33,16 +34,23 @@ func VerifierIdentifier(ctx context.Context, v *verify.Verifier) Identifier {
 }
 
 type verifierIdentifier struct {
-	ctx context.Context
-	v   *verify.Verifier
+	ctx     context.Context
+	v       *verify.Verifier
+	headers sync.Pool // of http.Header holding one User-Agent
 }
 
-// Identify implements Identifier.
+// Identify implements Identifier. Verify neither keeps nor changes the
+// request's header, so one is reused from a pool: building a header for
+// each line was half the cost of a line's identity (BenchmarkVerifierIdentifier).
 func (id *verifierIdentifier) Identify(ip netip.Addr, userAgent string, t time.Time) string {
-	d := id.v.Verify(id.ctx, verify.Request{
-		RemoteIP: ip, Method: http.MethodGet,
-		Header: http.Header{"User-Agent": {userAgent}}, Now: t,
-	})
+	h, _ := id.headers.Get().(http.Header)
+	if h == nil {
+		h = http.Header{"User-Agent": make([]string, 1)}
+	}
+	h["User-Agent"][0] = userAgent
+	d := id.v.Verify(id.ctx, verify.Request{RemoteIP: ip, Method: http.MethodGet, Header: h, Now: t})
+	h["User-Agent"][0] = ""
+	id.headers.Put(h)
 	return identityOf(d.Status)
 }
 

@@ -216,3 +216,30 @@ func TestLogsIdentityIsVerify(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVerifierIdentifier is the cost of one request's identity:
+// offline (a prefix-file lookup), and with reverse DNS whose answer the
+// Verifier has cached (the same address asked again).
+func BenchmarkVerifierIdentifier(b *testing.B) {
+	googlebot := "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	for _, tt := range []struct {
+		name string
+		live bool
+		ip   string
+	}{
+		{"offline/in-file", false, "66.249.66.1"},
+		{"offline/outside", false, "203.0.113.9"},
+		{"dns-cached/outside", true, "203.0.113.9"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			id := VerifierIdentifier(context.Background(), siteVerifier(b, tt.live))
+			ip := netip.MustParseAddr(tt.ip)
+			id.Identify(ip, googlebot, siteStart) // fills the caches
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				id.Identify(ip, googlebot, siteStart)
+			}
+		})
+	}
+}

@@ -186,7 +186,10 @@
 // clients are counted. A row also says whether the crawler fetched
 // robots.txt in the 24 hours before (Google's crawlers share one fetch)
 // and whether it came sooner than its Crawl-delay after its previous
-// judged request. An [Identifier] splits forged crawlers apart.
+// judged request. An [Identifier] splits forged crawlers apart;
+// [VerifierIdentifier] makes package verify's Verifier one, so that the
+// replay judges a claim as verify does (forged only when every method the
+// operator documents was checked).
 //
 // Logs are Combined Log Format or JSON Lines ([LogPresets] for nginx,
 // Caddy and Cloudflare), plain or gzipped, read in the order given; a line

@@ -55,16 +55,18 @@
 // # Differences from RFC 9309
 //
 // Where Google's parser and RFC 9309 differ, this package answers as Google's
-// parser does, because that is what webmasters test their files against:
+// parser does, because that is what webmasters test their files against.
+// This list is the only one; the README links here.
 //
-//   - Keys are recognised by prefix and with common typos: "Disallowed:",
-//     "User-agents:", "useragent", "user agent" and "dissallow" all count.
-//     RFC 9309 names the keys exactly.
+//   - Keys are recognised by case-insensitive prefix and with common typos:
+//     "Disallowed:", "User-agents:", "useragent", "user agent", "dissallow",
+//     "disalow" and "site-map" all count. RFC 9309 names the keys exactly.
 //   - A line without a colon is read as key and value when exactly two
-//     tokens are separated by whitespace ("Disallow /x").
+//     tokens are separated by spaces or tabs ("Disallow /x").
 //   - A User-agent value is reduced to its leading [A-Za-z_-] run
 //     ("Googlebot/2.1" names Googlebot), and "* anything" names the global
-//     group. The caller's agent is compared as given, case-insensitively.
+//     group. The caller's agent is compared as given, case-insensitively:
+//     pass a product token ([ValidAgent] tells whether it is one).
 //   - An Allow rule whose last segment starts with "/index.htm" also allows
 //     the bare directory: "Allow: /d/index.html" allows exactly "/d/".
 //   - A line keeps at most 16,663 bytes; the rest of it is dropped.
@@ -72,9 +74,11 @@
 //     a file that disallows it is answered as written.
 //   - Priority is the byte length of the pattern after normalisation
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
-//     included; the URL is matched as given, without decoding.
+//     included; the URL is matched as given, without decoding, so "%aa" and
+//     "%AA" differ.
 //   - The path is matched up to its first NUL byte: Google's parser hands
-//     it to its matcher as a C string, so "/a\x00b" is matched as "/a".
+//     it to its matcher as a C string, so "/a%00b" stays three bytes but a
+//     raw NUL in "/a\x00b" ends the path at "/a".
 //
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).

@@ -106,23 +106,12 @@ func (b *builder) sortNames() []uint64 {
 	return keys
 }
 
-// findAgent returns the agent of r that agent names, by ASCII
-// case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
-// no token, and the search finds none for it.
-func (r *Robots) findAgent(agent string) (uint32, bool) {
-	if !r.hasWords() {
-		return 0, false
-	}
-	base, n := r.agents()
-	return r.searchAgent(agent, base, n)
-}
-
-// lenBit is the bit of Robots.lens for an agent or token of n bytes.
+// lenBit is the bit of compiledFile.lens for an agent or token of n bytes.
 func lenBit(n int) uint64 { return 1 << min(uint(n), 63) }
 
-// agentLens returns Robots.lens as r's agent records give it; finish and
+// agentLens returns compiledFile.lens as r's agent records give it; finish and
 // UnmarshalBinary both set it so.
-func (r *Robots) agentLens() uint64 {
+func (r *compiledFile) agentLens() uint64 {
 	base, n := r.agents()
 	var lens uint64
 	for i := range n {
@@ -132,8 +121,63 @@ func (r *Robots) agentLens() uint64 {
 	return lens
 }
 
+// Which groups decide for an agent (SPEC §4, RFC 9309 §2.2.1) is written
+// here once: the groups that name it, merged, or, when no group names it,
+// the groups that name "*" (decides states it for one group). It is
+// applied to the two forms the groups come in: the compiled file's
+// sorted agent records and group lists (groupsOf, and GroupFor for
+// several agents), and the builder's names in file order, for the first
+// question of a deferred parse (askedGroups). Agents are compared by
+// grammar.CompareFold in both.
+
+// decides reports whether a group decides for an agent: whether it names
+// the agent (own), or names "*" (global) when no group of the file names
+// the agent (named is false).
+func decides(named, own, global bool) bool { return own || !named && global }
+
+// groupsOf returns the groups that decide for agent (see decides), from
+// the compiled lists, which hold both sets: the agent's list when a group
+// names it, else the list of those that name "*"; none when r has no
+// records.
+func (r *compiledFile) groupsOf(agent string) (at, n, merged uint32) {
+	if !r.hasWords() {
+		return 0, 0, 0
+	}
+	// As findAgent and agentGroups do, reading the header once.
+	h := r.words(hAgents, 2)
+	base, lists := le32(h[0:4]), le32(h[4:8])
+	if i, ok := r.searchAgent(agent, base, agentCount(base, lists)); ok {
+		return r.agentGroupsFrom(base, lists, i)
+	}
+	return r.globalList(lists)
+}
+
+// globalGroup returns the merged groups that name "*".
+func (r *compiledFile) globalGroup() Group {
+	if !r.hasWords() {
+		return Group{r: r}
+	}
+	at, n, merged := r.globalList(r.word(hLists))
+	return Group{r: r, at: at, n: n, merged: merged}
+}
+
+// globalList returns the groups that name "*", from the group lists that
+// start at word lists: theirs is the first list (see layout.go).
+func (r *compiledFile) globalList(lists uint32) (at, n, merged uint32) { return r.list(lists) }
+
+// findAgent returns the agent of r that agent names, by ASCII
+// case-insensitive equality. An agent with a byte outside [A-Za-z_-] equals
+// no token, and the search finds none for it.
+func (r *compiledFile) findAgent(agent string) (uint32, bool) {
+	if !r.hasWords() {
+		return 0, false
+	}
+	base, n := r.agents()
+	return r.searchAgent(agent, base, n)
+}
+
 // searchAgent is findAgent over the n agent records from word base.
-func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
+func (r *compiledFile) searchAgent(agent string, base, n uint32) (uint32, bool) {
 	if r.lens&lenBit(len(agent)) == 0 {
 		// No token has the agent's length: it names none (tokens are
 		// ordered, and equal, by length first).
@@ -164,4 +208,63 @@ func (r *Robots) searchAgent(agent string, base, n uint32) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// asks reports whether the rules of the current group may decide the
+// query: whether the group names its agent or "*", of which askedGroups
+// later keeps those that decide. It is decided at the
+// group's first rule, when all the group's User-agent lines are read.
+func (b *builder) asks() bool {
+	a := &b.ask
+	if g := len(b.groups) - 1; a.group != g {
+		n := len(b.global)
+		a.group, a.keep = g, n > 0 && b.global[n-1] == uint32(g) || b.namesAgent(g)
+	}
+	return a.keep
+}
+
+// namesAgent reports whether a User-agent line of group g names the
+// query's agent. Names of group g are the last ones read.
+func (b *builder) namesAgent(g int) bool {
+	for i := len(b.names) - 1; i >= 0 && b.names[i].group == uint32(g); i-- {
+		if b.ask.isAgent(b.token(b.names[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isAgent reports whether a name's token is the query's agent, compared
+// as compiledFile.findAgent compares them. It takes the token, not the name, to
+// stay small enough to be inlined.
+func (a *asking) isAgent(tok []byte) bool {
+	return grammar.CompareFold(a.agent, tok) == 0
+}
+
+// askedGroups calls each with every group of the builder that decides for
+// the query's agent (see decides), in file order.
+func (b *builder) askedGroups(each func(g int)) {
+	named := false
+	for _, nm := range b.names {
+		if b.ask.isAgent(b.token(nm)) {
+			named = true
+			break
+		}
+	}
+	ni, gi := 0, 0 // b.names and b.global from group g on
+	for g := range b.groups {
+		// Whether g names the agent, read only when some group does:
+		// otherwise none does.
+		own := false
+		for ; named && ni < len(b.names) && b.names[ni].group <= uint32(g); ni++ {
+			own = own || b.names[ni].group == uint32(g) && b.ask.isAgent(b.token(b.names[ni]))
+		}
+		for gi < len(b.global) && b.global[gi] < uint32(g) {
+			gi++
+		}
+		global := gi < len(b.global) && b.global[gi] == uint32(g)
+		if decides(named, own, global) {
+			each(g)
+		}
+	}
 }

@@ -134,7 +134,7 @@ func TestNameCodeCoversTokenBytes(t *testing.T) {
 	}
 }
 
-// TestAgentLens holds Robots.lens to the file's tokens: an agent of a
+// TestAgentLens holds compiledFile.lens to the file's tokens: an agent of a
 // length no token has skips the search, so a missing bit would send a
 // named agent to the "*" groups. Tokens of 63 bytes or more share bit 63.
 // A Robots read back from its binary form sets the bits from its records.
@@ -156,8 +156,8 @@ func TestAgentLens(t *testing.T) {
 	}
 	const want = 1<<3 | 1<<9 | 1<<63 // "*" is the global list, no token
 	for _, r := range []*Robots{parsed, &loaded} {
-		if r.lens != want {
-			t.Errorf("lens %#x, want %#x", r.lens, uint64(want))
+		if r.compiled().lens != want {
+			t.Errorf("lens %#x, want %#x", r.compiled().lens, uint64(want))
 		}
 		for i, tok := range toks {
 			if r.Allowed(tok, fmt.Sprintf("/%d", i)) || !r.Allowed(tok, "/all") {

@@ -200,8 +200,8 @@ func TestMergedGroups(t *testing.T) {
 	body := []byte(b.String())
 	r, slow := parse(body), slowParse(body)
 	copies := 0
-	for g := range r.numGroups() {
-		if r.isCopy(g) {
+	for g := range r.compiled().numGroups() {
+		if r.compiled().isCopy(g) {
 			copies++
 		}
 	}
@@ -225,8 +225,8 @@ func TestMergedGroups(t *testing.T) {
 func TestMergedListsShareACopy(t *testing.T) {
 	r := parse([]byte(strings.Repeat("User-agent: a\nUser-agent: b\nDisallow: /x\n", mergeMin)))
 	copies := 0
-	for g := range r.numGroups() {
-		if r.isCopy(g) {
+	for g := range r.compiled().numGroups() {
+		if r.compiled().isCopy(g) {
 			copies++
 		}
 	}

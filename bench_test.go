@@ -155,7 +155,9 @@ func BenchmarkAllowedSteps(b *testing.B) {
 			pathSink = pathOf(url)
 		}
 	})
-	agents := Parse(readTestdata(b, "agents.txt")).compiled() // a file of at most 4 KiB: Parse defers its compile (lazy.go)
+	// The file's search alone: agents.txt is small, and its parse
+	// deferred, so the search asks the file its first query compiles.
+	agents := Parse(readTestdata(b, "agents.txt")).compiled()
 	if _, ok := agents.findAgent("GPTBot"); !ok {
 		b.Fatal("agents.txt names no GPTBot")
 	}

@@ -62,11 +62,10 @@ func (r *Robots) MarshalBinary() ([]byte, error) {
 	var kind Kind
 	var wordsAt uint32
 	var text string
-	if r == nil {
+	if f := r.compiled(); f == nil {
 		kind = AllowAll
 	} else {
-		r = r.compiled()
-		kind, wordsAt, text = r.kind, r.wordsAt, r.text
+		kind, wordsAt, text = f.kind, f.wordsAt, f.text
 	}
 	out := make([]byte, binaryHeader+len(text))
 	copy(out, binaryMagic)
@@ -103,22 +102,20 @@ func (r *Robots) UnmarshalBinary(data []byte) error {
 	if crc32.Checksum(text, castagnoli) != binary.LittleEndian.Uint32(data[16:]) {
 		return fmt.Errorf("%w: checksum mismatch", errInvalidBinary)
 	}
-	loaded := Robots{kind: kind, wordsAt: wordsAt, text: string(text)}
+	loaded := form{kind: kind, wordsAt: wordsAt, text: string(text)}
 	if err := loaded.validate(); err != nil {
 		return fmt.Errorf("%w: %v", errInvalidBinary, err)
 	}
-	r.kind, r.wordsAt, r.text = loaded.kind, loaded.wordsAt, loaded.text
-	r.lens = r.agentLens()
-	r.indexes.Store(nil)
-	r.srcN = 0
-	r.src.Store(nil)
-	r.full.Store(nil)
+	// A handle to the loaded file alone: no deferred parse, no index of
+	// the file before.
+	*r = Robots{file: compiledFile{form: loaded}}
+	r.file.lens = r.file.agentLens()
 	return nil
 }
 
 // validate checks that r's records are what the queries assume of them:
 // every offset in range, every count consistent, every chain finite.
-func (r *Robots) validate() error {
+func (r *form) validate() error {
 	switch r.kind {
 	case AllowAll, DisallowAll:
 		if r.text != "" || r.wordsAt != 0 {
@@ -202,7 +199,7 @@ func (r *Robots) validate() error {
 
 // validateRules checks that the patterns lie end to end within the text and
 // that a wildcard pattern has room for its probes.
-func (r *Robots) validateRules(nRules uint32) error {
+func (r *form) validateRules(nRules uint32) error {
 	// The rules' words and the closing word, as bytes: one bounds check.
 	ws := r.words(headerWords, nRules*ruleWords+1)
 	off := recOff(le32(ws))
@@ -233,7 +230,7 @@ func (r *Robots) validateRules(nRules uint32) error {
 // validateGroups checks the group records: a group with an index keeps its
 // rules in file order, from which a query builds the index (see index.go);
 // any other is laid out to be walked by key (see sortLayout).
-func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
+func (r *form) validateGroups(nRules, sGroups, sAgents uint32) error {
 	n := (sAgents - sGroups) / groupWords
 	if n == 0 {
 		return errors.New("no closing group record")
@@ -255,7 +252,7 @@ func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
 			return fmt.Errorf("group %d always searched, with no index", g)
 		}
 		if wild&idxBit != 0 {
-			// In file order (see Robots.scan), and few enough for an
+			// In file order (see compiledFile.scan), and few enough for an
 			// index's keys (see builder.indexes).
 			if wild&^(idxBit|idxAlways) != start || end-start > idxMask {
 				return fmt.Errorf("group %d with an index: bad record", g)
@@ -282,7 +279,7 @@ func (r *Robots) validateGroups(nRules, sGroups, sAgents uint32) error {
 }
 
 // validateAgents checks the agent records and their group lists.
-func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
+func (r *form) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 	list := func(k uint32) error {
 		if k >= sRaws {
 			return errors.New("group list out of range")
@@ -341,7 +338,7 @@ func (r *Robots) validateAgents(nGroups, sAgents, sLists, sRaws uint32) error {
 // validateUsage checks the usage records: patterns in range, of a group of
 // the file or before the first, in group order, with a preference in each
 // field that is one a line can state.
-func (r *Robots) validateUsage(nGroups uint32) error {
+func (r *form) validateUsage(nGroups uint32) error {
 	base, n := r.numUsage()
 	prev := uint32(0)
 	for i := range n {
@@ -371,7 +368,7 @@ func (r *Robots) validateUsage(nGroups uint32) error {
 
 // validateRaws checks that the rules with a value as written apart from
 // their pattern, and only they, have one, in rule order and in range.
-func (r *Robots) validateRaws(nRules, sRaws, sOthers uint32) error {
+func (r *form) validateRaws(nRules, sRaws, sOthers uint32) error {
 	k := sRaws
 	ws := r.words(headerWords, nRules*ruleWords)
 	for i := uint32(0); i < nRules; i++ {

@@ -119,7 +119,7 @@ func TestBinaryCorpus(t *testing.T) {
 			t.Fatalf("%s: Others differ:\n%s", name, diff)
 		}
 		agents := []string{"*", "Googlebot"}
-		base, n := p.agents()
+		base, n := p.compiled().agents()
 		for i := range min(n, 16) {
 			agents = append(agents, p.tokenAt(base, i))
 		}
@@ -245,11 +245,11 @@ func exercise(t *testing.T, data []byte) {
 }
 
 // tokenAt returns the lower-case token of agent i, whose records start at
-// word base (see Robots.agents). It ends where the next agent's token
+// word base (see compiledFile.agents). It ends where the next agent's token
 // begins.
 func (r *Robots) tokenAt(base, i uint32) string {
-	s := r.words(base+i*agentWords, agentWords+1)
-	return r.text[le32(s[0:4]):le32(s[4*agentWords:])]
+	s := r.compiled().words(base+i*agentWords, agentWords+1)
+	return r.compiled().text[le32(s[0:4]):le32(s[4*agentWords:])]
 }
 
 // FuzzUnmarshal loads any bytes, raw and with the checksum recomputed so

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -45,9 +44,9 @@ import (
 //
 // An index is not built by Parse, nor kept in the text or the binary form:
 // a group that has one keeps its rules in file order, and the first query
-// of a Robots that reaches such a group scans them (see Robots.scan). The
+// of a Robots that reaches such a group scans them (see compiledFile.scan). The
 // next query that reaches it builds the index, once, in an allocation of
-// its own, and every later one searches it (see Robots.index). A crawler
+// its own, and every later one searches it (see compiledFile.index). A crawler
 // often asks a file one question; building the indexes of the files of at
 // most 4 KiB of the corpus was a sixth of the time spent parsing each and
 // asking it one question (bench/README.md, "Small files: the index on the
@@ -666,26 +665,25 @@ func (b *builder) patternBytes(ru *rule) []byte {
 const linkWords = 2
 
 // groupIndex is the index of one group, built from its rules in the text
-// when a query first needs it (see Robots.index): a text of its own, laid
-// out as a Robots's (see layout.go) for the one group, its rules in index
-// order: their patterns, a header left empty, their records, the word
-// where the patterns end, their probes and links from word at (see the
-// top of this file; then the samples of a large group, and the
+// when a query first needs it (see compiledFile.index): a form of its own,
+// laid out as a compiled file's (see layout.go) for the one group, its
+// rules in index order: their patterns, a header left empty, their records,
+// the word where the patterns end, their probes and links from word at (see
+// the top of this file; then the samples of a large group, and the
 // directories of its long runs, see appendDirs), then, for each rule in
-// index order, its index among the rules of the Robots, and last
-// each one's head (see literalHead) in two words, so that the binary
-// search over the rules reads one array instead of a record and a
-// pattern a step. Queries search it as they would an index in the text
-// itself, reading the rules of a run, and the patterns the search
-// compares, side by side.
+// index order, its index among the rules of the file, and last each one's
+// head (see literalHead) in two words, so that the binary search over the
+// rules reads one array instead of a record and a pattern a step. Queries
+// search it as they would an index in the text itself, reading the rules of
+// a run, and the patterns the search compares, side by side.
 type groupIndex struct {
-	r     Robots // the group alone
+	r     form   // the group alone
 	n, at uint32 // its rules; the word where its links start
 	perm  uint32 // the word where the rules' indexes start
 	id    uint32 // the group's id
 
-	// The indexes of the Robots's other groups, when this one was built
-	// first (see Robots.index).
+	// The indexes of the file's other groups, when this one was built
+	// first (see compiledFile.index).
 	others atomic.Pointer[indexTable]
 }
 
@@ -706,9 +704,9 @@ type indexTable struct {
 	byGroup []atomic.Pointer[groupIndex]
 }
 
-// scannedOnce is what a Robots holds as its first index once a query has
-// scanned one of its groups with an index (see Robots.index): no index,
-// and the id of no group.
+// scannedOnce is what a compiled file holds as its first index once a
+// query has scanned one of its groups with an index (see
+// compiledFile.index): no index, and the id of no group.
 var scannedOnce = &groupIndex{id: ^uint32(0)}
 
 // index returns the index of group id, whose rules are [start, end) in
@@ -720,11 +718,11 @@ var scannedOnce = &groupIndex{id: ^uint32(0)}
 // build it each and keep the one stored first. A group that is always
 // searched (see idxAlways) has its index built by the first query.
 //
-// The Robots holds the first index built, and that index holds the table
-// of the others: a file's one large group, the usual case, is found with
-// one load from the Robots, and the Robots stays as small as it was
+// The compiled file holds the first index built, and that index holds the
+// table of the others: a file's one large group, the usual case, is found
+// with one load from the file, and the file stays as small as it was
 // before any query.
-func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) index(id, start, end uint32, always bool) *groupIndex {
 	var y *groupIndex // this group's index, once built
 	for {
 		x := r.indexes.Load()
@@ -752,7 +750,7 @@ func (r *Robots) index(id, start, end uint32, always bool) *groupIndex {
 // otherIndex is index for a group other than that of x, the first index
 // built: its index from x's table, stored there first if need be, from y
 // when built already.
-func (r *Robots) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
 	t := x.others.Load()
 	if t == nil {
 		x.others.CompareAndSwap(nil, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
@@ -774,7 +772,7 @@ func (r *Robots) otherIndex(x, y *groupIndex, id, start, end uint32, always bool
 // buildIndex builds the index of group id, whose rules are [start, end)
 // in file order, with a builder whose file is the text: their patterns are
 // there.
-func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
+func (r *compiledFile) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	var b builder
 	b.scratch = scratchPool.Get().(*scratch)
 	b.reset()
@@ -814,64 +812,19 @@ func (r *Robots) buildIndex(id, start, end uint32, always bool) *groupIndex {
 	putWords(buf[pats+4*int(at):], links)
 	for k := range rules {
 		binary.LittleEndian.PutUint32(buf[pats+4*(int(x.perm)+k):], rules[k].i)
+		binary.LittleEndian.PutUint64(buf[pats+4*int(x.heads()+2*uint32(k)):], b.literalHead(&rules[k]))
 	}
-	x.r.kind, x.r.wordsAt, x.r.text = Parsed, uint32(pats), unsafe.String(unsafe.SliceData(buf), len(buf))
-	for k := range n {
-		binary.LittleEndian.PutUint64(buf[pats+4*int(x.heads()+2*k):], x.r.literalHead(k))
-	}
+	// Every byte is written: from here on buf is the index's text, which
+	// nothing may change (unsafe.String).
+	x.r = form{kind: Parsed, wordsAt: uint32(pats), text: unsafe.String(unsafe.SliceData(buf), len(buf))}
 	return x
-}
-
-// link returns the link of rule i of an indexed group whose rules start at
-// rule start and whose links start at word at.
-func (r *Robots) link(at, start, i uint32) uint32 { return r.word(at + (i-start)*linkWords + 1) }
-
-// literalOf returns the literal prefix of rule i.
-func (r *Robots) literalOf(i uint32) string {
-	w0, w1, end := r.ruleWords3(i)
-	return literal(strings.TrimSuffix(r.text[recOff(w0):end], "$"), recStar(w1))
-}
-
-// compareLiteral compares the path with the literal prefix of rule i, as
-// strings.Compare does: it is p.compare(r.literalOf(i)), which reads the
-// pattern once and looks for its '*' only as far as the path agrees with
-// it.
-func (r *Robots) compareLiteral(p urlPath, i uint32) int {
-	if p.slash {
-		return p.compare(r.literalOf(i))
-	}
-	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
-	w1 := le32(s[4:8])
-	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
-	pat, path := r.text[off:end], p.rest
-	j := sharedPrefix(path, pat)
-	// lit is where the literal prefix ends, or a place past j when it
-	// ends past j.
-	lit := len(pat)
-	if lit > 0 && pat[lit-1] == '$' {
-		lit--
-	}
-	if star {
-		if k := strings.IndexByte(pat[:min(j+1, lit)], '*'); k >= 0 {
-			lit = k
-		}
-	}
-	switch {
-	case lit <= j && len(path) == lit:
-		return 0
-	case lit <= j:
-		return 1 // the literal prefix is a proper prefix of the path
-	case j == len(path) || path[j] < pat[j]:
-		return -1
-	}
-	return 1
 }
 
 // literalHead returns headAt(r.literalOf(i), 0): the first eight bytes of
 // rule i's literal prefix, big-endian and padded with zeros. The padding
 // sorts no higher than any byte, so heads that differ compare as the
 // strings do; equal heads say nothing.
-func (r *Robots) literalHead(i uint32) uint64 {
+func (r *form) literalHead(i uint32) uint64 {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
 	w1 := le32(s[4:8])
 	star, off, end := recStar(w1), recOff(le32(s[0:4])), recEnd(w1, le32(s[8:12]))
@@ -881,7 +834,25 @@ func (r *Robots) literalHead(i uint32) uint64 {
 	}
 	// The records follow the patterns: eight bytes from any pattern's
 	// start are in the text.
-	v := le64(r.text[off : off+8])
+	return headOf(le64(r.text[off:off+8]), n, star)
+}
+
+// literalHead is compiledFile.literalHead for a rule of a builder whose
+// file is a compiled file's text (see compiledFile.buildIndex): its
+// pattern, in index order, is read from the text the index is built from,
+// so the heads are written with the rest of the index, before it becomes
+// a string.
+func (b *builder) literalHead(ru *rule) uint64 {
+	pat := b.patternBytes(ru)
+	// The records follow the patterns in the text: eight bytes from any
+	// pattern's start are in it.
+	return headOf(binary.LittleEndian.Uint64(pat[:8:8]), len(pat), ru.flags&ruleStar != 0)
+}
+
+// headOf returns the head of a literal prefix (see literalHead) from v,
+// the eight bytes from its pattern's start, little-endian, and the
+// pattern's length without a final '$'.
+func headOf(v uint64, n int, star bool) uint64 {
 	if star {
 		if t := zeros(v^'*'*ones) & highs; t != 0 {
 			n = min(n, bits.TrailingZeros64(t)/8)
@@ -891,117 +862,6 @@ func (r *Robots) literalHead(i uint32) uint64 {
 		v &= 1<<(8*n) - 1
 	}
 	return bits.ReverseBytes64(v)
-}
-
-// orderPattern returns the order of rule i (see patternOrder), its pattern,
-// final '$' included, and whether it has a '*'.
-func (r *Robots) orderPattern(i uint32) (o uint64, pat string, star bool) {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1) // ruleWords3, inlined
-	w0, w1 := le32(s[0:4]), le32(s[4:8])
-	pat = r.text[recOff(w0):recEnd(w1, le32(s[8:12]))]
-	return patternOrder(uint32(len(pat)), w0, w1), pat, recStar(w1)
-}
-
-// firstIndexed is first for an indexed group whose rules are [start:end)
-// and whose links start at word at.
-func (r *Robots) firstIndexed(start, end, at, heads, dirs uint32, q *query, bi uint32, bo uint64) (uint32, uint64) {
-	// The search and its tests of anchored rules read the path's length.
-	q.exact()
-	p := q.p
-	// The last rule whose literal prefix sorts at or before p: the search
-	// narrowed by the samples first, if any, when p has the prefix that
-	// every literal prefix shares.
-	lo, hi := start, end
-	if n := end - start; n >= sampleMin {
-		base := at + n*linkWords
-		common := r.word(base)
-		if p.commonPrefix(r.literalOf(start)) >= int(common) {
-			lo, hi = r.sampled(base+1, (n+sampleStep-1)/sampleStep, p.head(int(common)), start, end)
-		}
-	}
-	// Most steps are decided by the first eight bytes.
-	ph := p.head(0)
-	for lo < hi {
-		m := uint32(uint(lo+hi) >> 1)
-		h := le64(r.words(heads+2*(m-start), 2))
-		if ph > h || ph == h && r.compareLiteral(p, m) >= 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo == start {
-		return bi, bo
-	}
-	run := lo - 1
-	if l := r.link(at, start, run); l&runBit != 0 {
-		run = start + l&^runBit
-	}
-	// Up to the deepest run whose literal prefix is a prefix of p: the
-	// first whose prefix is no longer than what it has in common with p.
-	lit := r.literalOf(run)
-	common := p.commonPrefix(lit)
-	for len(lit) > common {
-		l := r.link(at, start, run) &^ dirBit
-		if l == 0 {
-			return bi, bo
-		}
-		run = start + l - 1
-		lit = r.literalOf(run)
-	}
-	pathLen := len(p.rest)
-	if p.slash {
-		pathLen++
-	}
-	for {
-		l := r.link(at, start, run)
-		if l&dirBit != 0 {
-			bi, bo = r.searchDir(at+dirs, at, start, run, q, pathLen, bi, bo)
-			l &^= dirBit
-		} else {
-			// The run's probes and links, 8 bytes a rule, read in one
-			// piece.
-			recs := r.words(at+(run-start)*linkWords, (end-run)*linkWords)
-			for k := 0; ; k++ {
-				k = q.admitted(recs, k)
-				if k < 0 {
-					break // the next run
-				}
-				i := run + uint32(k)
-				o, pat, star := r.orderPattern(i)
-				if o <= bo {
-					break
-				}
-				if star && matchStarred(pat, p) || !star && literalMatch(pat, pathLen) {
-					bi, bo = i, o
-					break
-				}
-			}
-		}
-		if l == 0 {
-			return bi, bo
-		}
-		run = start + l - 1
-	}
-}
-
-// literalMatch reports whether a pattern without '*', final '$' included,
-// whose literal prefix the path starts with matches a path of pathLen
-// bytes: unless anchored to a longer path. It is inlined in the loops
-// over a run's rules.
-func literalMatch(pat string, pathLen int) bool {
-	n := len(pat) - 1
-	return n < 0 || pat[n] != '$' || n == pathLen
-}
-
-// matchStarred reports whether a pattern with a '*', final '$' included,
-// matches the path.
-func matchStarred(pat string, p urlPath) bool {
-	anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
-	if anchored {
-		pat = pat[:len(pat)-1]
-	}
-	return matchPath(pat, anchored, p)
 }
 
 // A run of many rules under one literal prefix, as "/*/x..." rules make
@@ -1089,194 +949,4 @@ func appendDirs(links []uint32, n, min uint32) []uint32 {
 		}
 	})
 	return links
-}
-
-// searchDir is firstIndexed's search of the run of rule run, which has a
-// directory, in the index whose links start at word at and whose
-// directories' table at word tab.
-func (r *Robots) searchDir(tab, at, start, run uint32, q *query, pathLen int, bi uint32, bo uint64) (uint32, uint64) {
-	lo, hi := uint32(0), r.word(tab)
-	for lo < hi {
-		m := uint32(uint(lo+hi) >> 1)
-		if start+r.word(tab+1+2*m) < run {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	d := at + r.word(tab+2+2*lo)
-	f := q.pairs()
-	bm := r.words(d, 8)
-	var b [4]uint64
-	total := 0
-	for w := range b {
-		b[w] = le64(bm[8*w : 8*w+8])
-		total += bits.OnesCount64(b[w])
-	}
-	starts, entries := d+8, d+8+uint32(total)+1
-	rank := uint32(0)
-	for w := range b {
-		// The pairs of the run's rules that the path has.
-		for x := b[w] & f[w]; x != 0; x &= x - 1 {
-			g := rank + uint32(bits.OnesCount64(b[w]&(x&-x-1)))
-			s := r.words(starts+g, 2)
-			for e := le32(s[0:4]); e < le32(s[4:8]); e++ {
-				es := r.words(entries+2*e, 2)
-				if !f.admits(le32(es[4:8])) {
-					continue
-				}
-				i := start + le32(es[0:4])
-				o, pat, star := r.orderPattern(i)
-				if o <= bo {
-					break // the pair's rules left cannot beat the best
-				}
-				if star && matchStarred(pat, q.p) || !star && literalMatch(pat, pathLen) {
-					bi, bo = i, o
-					break
-				}
-			}
-		}
-		rank += uint32(bits.OnesCount64(b[w]))
-	}
-	return bi, bo
-}
-
-// admitted returns the first rule of a run, from its k-th on, whose probes
-// the path has, or -1 when the run ends first. recs holds the probes and
-// links of the run's rules and of those after it, 8 bytes a rule (see the
-// top of this file). A loop of its own keeps its few values in registers:
-// a query may pass over hundreds of wildcard rules here.
-func (q *query) admitted(recs string, k int) int {
-	const size = 4 * linkWords
-	if size*k+size > len(recs) {
-		return -1
-	}
-	// A record is one word of eight bytes: probes, then link.
-	v := le64(recs[size*k:])
-	if k > 0 && uint32(v>>32)&runBit == 0 {
-		return -1 // the next run
-	}
-	if uint32(v) == 0 {
-		return k
-	}
-	f := q.pairs()
-	if f.admits(uint32(v)) {
-		return k
-	}
-	// The rules after it, in a loop without calls that keeps its values
-	// in registers.
-	for o := size*k + size; o+size <= len(recs); o += size {
-		v := le64(recs[o : o+size])
-		if uint32(v>>32)&runBit == 0 {
-			return -1 // the next run
-		}
-		if p := uint32(v); p == 0 || f.admits(p) {
-			return o / size
-		}
-	}
-	return -1
-}
-
-// sampled returns the rules between which the last rule whose literal
-// prefix sorts at or before a path with head h lies, from the ns samples at
-// word at: after the last sample whose head is below h, up to the first
-// whose head is above it.
-func (r *Robots) sampled(at, ns uint32, h uint64, start, end uint32) (lo, hi uint32) {
-	head := func(k uint32) uint64 {
-		s := r.words(at+2*k, 2)
-		return uint64(le32(s[0:4]))<<32 | uint64(le32(s[4:8]))
-	}
-	// below: the first sample whose head is not below h.
-	below, top := uint32(0), ns
-	for below < top {
-		m := uint32(uint(below+top) >> 1)
-		if head(m) < h {
-			below = m + 1
-		} else {
-			top = m
-		}
-	}
-	above, top := below, ns
-	for above < top {
-		m := uint32(uint(above+top) >> 1)
-		if head(m) <= h {
-			above = m + 1
-		} else {
-			top = m
-		}
-	}
-	lo, hi = start, end
-	if below > 0 {
-		lo = start + (below-1)*sampleStep + 1
-	}
-	if above < ns {
-		hi = start + above*sampleStep
-	}
-	return lo, hi
-}
-
-// head returns the 8 bytes of the path from depth on, as headAt does.
-func (p urlPath) head(depth int) uint64 {
-	if !p.slash {
-		return headAt(p.rest, depth)
-	}
-	if depth == 0 {
-		return '/'<<56 | headAt(p.rest, 0)>>8
-	}
-	return headAt(p.rest, depth-1)
-}
-
-// compare compares the path with s, as strings.Compare does.
-func (p urlPath) compare(s string) int {
-	if !p.slash {
-		return strings.Compare(p.rest, s)
-	}
-	switch {
-	case s == "":
-		return 1
-	case s[0] != '/':
-		if '/' < s[0] {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(p.rest, s[1:])
-}
-
-// commonPrefix returns the length of the longest common prefix of the path
-// and s.
-func (p urlPath) commonPrefix(s string) int {
-	n := 0
-	if p.slash {
-		if s == "" || s[0] != '/' {
-			return 0
-		}
-		s, n = s[1:], 1
-	}
-	return n + sharedPrefix(p.rest, s)
-}
-
-// sharedPrefix returns the length of the longest common prefix of a and b.
-// It compares eight bytes at a time, the last word of the shorter read
-// whole.
-func sharedPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	if n < 8 {
-		i := 0
-		for i < n && a[i] == b[i] {
-			i++
-		}
-		return i
-	}
-	a, b = a[:n], b[:n]
-	for i := 0; i+8 <= n; i += 8 {
-		if x := le64(a[i:i+8]) ^ le64(b[i:i+8]); x != 0 {
-			return i + bits.TrailingZeros64(x)/8
-		}
-	}
-	// The bytes of the last word before those tested agree.
-	if x := le64(a[n-8:]) ^ le64(b[n-8:]); x != 0 {
-		return n - 8 + bits.TrailingZeros64(x)/8
-	}
-	return n
 }

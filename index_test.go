@@ -112,16 +112,17 @@ func TestIndexAgreesWithSlow(t *testing.T) {
 			checkIndexedQuestions(t, rng, body, func() *Robots { return r }, slow)
 		}
 		// Each question to a fresh parse: its first query scans a group
-		// with an index (see Robots.scan), and the next ones, in
+		// with an index (see compiledFile.scan), and the next ones, in
 		// checkDecide, search the index built for them.
 		checkIndexedQuestions(t, rng, body, func() *Robots { return parse(body) }, slow)
 	}
 }
 
-// TestIndexBuiltOnce pins when a group's index is built (see Robots.index):
-// the first query of a Robots that reaches a group with an index scans it
-// and allocates nothing; the next builds the index; later ones allocate
-// nothing. A crawler that asks a file one question never builds it.
+// TestIndexBuiltOnce pins when a group's index is built (see
+// compiledFile.index): the first query of a Robots that reaches a group
+// with an index scans it and allocates nothing; the next builds the index;
+// later ones allocate nothing. A crawler that asks a file one question
+// never builds it.
 func TestIndexBuiltOnce(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
@@ -129,7 +130,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 		fmt.Fprintf(&b, "Disallow: /d%d/\nAllow: /d%d/*.css$\n", i, i)
 	}
 	r := parse([]byte(b.String()))
-	if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+	if _, wild, _ := r.compiled().groupRules(0); wild&idxBit == 0 {
 		t.Fatal("the test wants a group with an index")
 	}
 	mallocs := func(url string) uint64 {
@@ -142,7 +143,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 	if n := mallocs("https://example.com/d7/x"); n != 0 {
 		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
 	}
-	if r.indexes.Load() != scannedOnce {
+	if r.compiled().indexes.Load() != scannedOnce {
 		t.Errorf("after the first query: no mark of the scan")
 	}
 	if n := mallocs("https://example.com/d8/x"); n == 0 {
@@ -158,7 +159,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 
 // TestIndexFirstAndTable asks a file with two groups that have an index,
 // in turn, so that the first index built is read from the Robots itself
-// and the second from the table (see Robots.index), and holds each answer
+// and the second from the table (see compiledFile.index), and holds each answer
 // to the slow reference; then loads another file into the same Robots,
 // which must forget both.
 func TestIndexFirstAndTable(t *testing.T) {
@@ -171,7 +172,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 	}
 	body := []byte(b.String())
 	r, slow := parse(body), slowParse(body)
-	if _, wild, _ := r.groupRules(1); wild&idxBit == 0 {
+	if _, wild, _ := r.compiled().groupRules(1); wild&idxBit == 0 {
 		t.Fatal("the test wants two groups with an index")
 	}
 	for k := range 12 {
@@ -179,7 +180,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x.css", agent, k))
 		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x", []string{"b", "a"}[k%2], k))
 	}
-	x := r.indexes.Load()
+	x := r.compiled().indexes.Load()
 	if x == nil || x.id != 0 {
 		t.Fatalf("first index %+v, want group 0's", x)
 	}
@@ -192,7 +193,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 	if err := r.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if r.indexes.Load() != nil {
+	if r.compiled().indexes.Load() != nil {
 		t.Fatal("a loaded Robots keeps the indexes of the file before")
 	}
 	checkDecide(t, other, r, slowParse(other), "a", "/a1/x.css")
@@ -215,7 +216,7 @@ func TestRunDirectory(t *testing.T) {
 	r, slow := parse(body), slowParse(body)
 	checkDecide(t, body, r, slow, "x", "/a/d1/a")
 	checkDecide(t, body, r, slow, "x", "/a/d2/b")
-	x := r.indexes.Load()
+	x := r.compiled().indexes.Load()
 	if x == nil || x == scannedOnce {
 		t.Fatal("two questions built no index")
 	}
@@ -358,14 +359,14 @@ func TestIndexIsUsed(t *testing.T) {
 	} {
 		r := parse([]byte("User-agent: a\nDisallow: /x\nUser-agent: b\n" + tt.group))
 		for i, want := range []bool{false, tt.want} {
-			_, wild, _ := r.groupRules(uint32(i))
+			_, wild, _ := r.compiled().groupRules(uint32(i))
 			if got := wild&idxBit != 0; got != want {
 				t.Errorf("%s: group %d indexed = %v, want %v", tt.why, i, got, want)
 			}
 		}
 		// parseWith(body, 1), as the tests above use it, indexes every group.
 		r = parseWith([]byte("User-agent: b\n"+tt.group), 1)
-		if _, wild, _ := r.groupRules(0); wild&idxBit == 0 {
+		if _, wild, _ := r.compiled().groupRules(0); wild&idxBit == 0 {
 			t.Errorf("%s: parseWith(body, 1) did not index the group", tt.why)
 		}
 	}
@@ -420,7 +421,7 @@ func TestIndexSamples(t *testing.T) {
 		}
 		body := []byte(b.String())
 		indexed, plain := parse(body), parseWith(body, 1<<30)
-		if _, wild, end := indexed.groupRules(0); wild&idxBit == 0 || end < sampleMin {
+		if _, wild, end := indexed.compiled().groupRules(0); wild&idxBit == 0 || end < sampleMin {
 			t.Fatalf("the group of %d rules is not indexed with samples", end)
 		}
 		for range 3000 {
@@ -619,12 +620,12 @@ func TestLiteralReaders(t *testing.T) {
 		body = append(body, "User-agent: *\nDisallow: /abcdefgh*x\nDisallow: /abcdefghij$\nAllow: /abcdefg*\nDisallow: /abcdefgh\n"...)
 		r := parseWith(body, 1)
 		n := uint32(0)
-		if r.hasWords() {
-			n = r.group(r.numGroups()).start
+		if r.compiled().hasWords() {
+			n = r.compiled().group(r.compiled().numGroups()).start
 		}
 		for i := range n {
-			lit := r.literalOf(i)
-			if got, want := r.literalHead(i), headAt(lit, 0); got != want {
+			lit := r.compiled().literalOf(i)
+			if got, want := r.compiled().literalHead(i), headAt(lit, 0); got != want {
 				t.Fatalf("rule %d, literal %q: literalHead = %#x, want %#x", i, lit, got, want)
 			}
 			for range 10 {
@@ -633,9 +634,38 @@ func TestLiteralReaders(t *testing.T) {
 					u = lit + u[1:]
 				}
 				for _, p := range []urlPath{pathOf(u), {rest: strings.TrimPrefix(u, "/"), slash: true}} {
-					if got, want := r.compareLiteral(p, i), p.compare(lit); got != want {
+					if got, want := r.compiled().compareLiteral(p, i), p.compare(lit); got != want {
 						t.Fatalf("path %q, literal %q: compareLiteral = %d, want %d", p.String(), lit, got, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestIndexHeads pins the heads an index keeps for its binary search (see
+// groupIndex): buildIndex writes each from the builder's rule before the
+// buffer becomes the index's text, and each must be literalHead of the
+// rule as that text holds it, for random indexed files and the longer
+// pieces whose heads of eight bytes tie.
+func TestIndexHeads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 9))
+	for range 40 {
+		body := randIndexedFile(rng)
+		body = append(body, "User-agent: *\nDisallow: /abcdefgh*x\nDisallow: /abcdefghij$\nAllow: /abcdefg*\nDisallow: /abcdefgh\nDisallow: /a*\nDisallow: /ab$\n"...)
+		r := parseWith(body, 1)
+		if !r.compiled().hasWords() {
+			continue
+		}
+		for id := range r.compiled().numGroups() {
+			start, wild, end := r.compiled().groupRules(id)
+			if wild&idxBit == 0 {
+				continue
+			}
+			x := r.compiled().buildIndex(id, start, end, true)
+			for k := range x.n {
+				if got, want := le64(x.r.words(x.heads()+2*k, 2)), x.r.literalHead(k); got != want {
+					t.Fatalf("group %d, rule %d, literal %q: head %#x, want %#x", id, k, x.r.literalOf(k), got, want)
 				}
 			}
 		}
@@ -655,15 +685,15 @@ func TestProbesOfMergedCopies(t *testing.T) {
 	body := []byte(b.String())
 	r, slow := parse(body), slowParse(body)
 	var walked, indexed int
-	for g := range r.numGroups() {
-		start, _, end := r.groupRules(g)
-		isIndexed := r.group(g).wild&idxBit != 0
-		if isIndexed != r.isCopy(g) {
-			t.Fatalf("group %d: indexed %v, merged copy %v; the test wants the copy alone indexed", g, isIndexed, r.isCopy(g))
+	for g := range r.compiled().numGroups() {
+		start, _, end := r.compiled().groupRules(g)
+		isIndexed := r.compiled().group(g).wild&idxBit != 0
+		if isIndexed != r.compiled().isCopy(g) {
+			t.Fatalf("group %d: indexed %v, merged copy %v; the test wants the copy alone indexed", g, isIndexed, r.compiled().isCopy(g))
 		}
 		for i := start; i < end; i++ {
-			pat := r.pattern(i)
-			_, w1, patEnd := r.ruleWords3(i)
+			pat := r.compiled().pattern(i)
+			_, w1, patEnd := r.compiled().ruleWords3(i)
 			if !recStar(w1) || ruleKey(pat) == 0 {
 				t.Fatalf("rule %d %q: the test wants keyed wildcard rules only", i, pat)
 			}
@@ -674,15 +704,15 @@ func TestProbesOfMergedCopies(t *testing.T) {
 			}
 			// A wildcard pattern is followed by its probes: 0 for a keyed
 			// rule, as every group is laid out to be walked.
-			if got := le32(r.text[patEnd : patEnd+filterLen]); got != 0 {
+			if got := le32(r.compiled().text[patEnd : patEnd+filterLen]); got != 0 {
 				t.Errorf("rule %d %q (indexed group %v): probes %#x, want 0", i, pat, isIndexed, got)
 			}
 		}
 		if isIndexed {
 			// The index keeps the probes of each rule beside its link.
-			x := r.index(g, start, end, true)
+			x := r.compiled().index(g, start, end, true)
 			for k := range x.n {
-				pat := r.pattern(x.rule(k))
+				pat := r.compiled().pattern(x.rule(k))
 				want := patternProbes([]byte(strings.TrimSuffix(pat, "$")))
 				if got := x.r.word(x.at + k*linkWords); got != want {
 					t.Errorf("rule %d %q in the index: probes %#x, want %#x", x.rule(k), pat, got, want)
@@ -752,7 +782,7 @@ var largeIndexFiles = []string{"docs.oracle.com.txt", "www.runescape.com.txt", "
 
 // BenchmarkIndexLarge parses each of largeIndexFiles and asks it two
 // questions, the second of which builds the large group's index (see
-// Robots.index); it skips when ../shared is absent.
+// compiledFile.index); it skips when ../shared is absent.
 func BenchmarkIndexLarge(b *testing.B) {
 	dir := needShared(b, filepath.Join("corpus", "real"))
 	for _, name := range largeIndexFiles {
@@ -831,9 +861,9 @@ func TestIndexBytesPerRule(t *testing.T) {
 		for i := range n {
 			fmt.Fprintf(&b, "Disallow: /p%d/x\n", i)
 		}
-		r := parse([]byte(b.String()))
-		start, _, end := r.groupRules(0)
-		x := r.buildIndex(0, start, end, false)
+		c := parse([]byte(b.String())).compiled()
+		start, _, end := c.groupRules(0)
+		x := c.buildIndex(0, start, end, false)
 		return len(x.r.text) - int(x.r.wordsAt) // all but the patterns' copy
 	}
 	for _, c := range []struct {

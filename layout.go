@@ -94,7 +94,7 @@ var sections = [...]struct {
 
 // sectionEnd returns the word where section h ends: where the next one of
 // sections starts, or where the words end.
-func (r *Robots) sectionEnd(h uint32) uint32 {
+func (r *form) sectionEnd(h uint32) uint32 {
 	for k := 0; k+1 < len(sections); k++ {
 		if sections[k].h == h {
 			return r.word(sections[k+1].h)
@@ -256,7 +256,7 @@ const (
 )
 
 // numUsage returns where the usage records start, and their number.
-func (r *Robots) numUsage() (base, n uint32) {
+func (r *form) numUsage() (base, n uint32) {
 	if !r.hasWords() {
 		return 0, 0
 	}
@@ -265,18 +265,18 @@ func (r *Robots) numUsage() (base, n uint32) {
 }
 
 // usageAt returns usage record i of those from word base (see numUsage).
-func (r *Robots) usageAt(base, i uint32) usageRec {
+func (r *form) usageAt(base, i uint32) usageRec {
 	s := r.words(base+i*usageWords, usageWords)
 	return unpackUsage(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]), le32(s[12:16]))
 }
 
 // usageGroup returns the group of usage record i of those from word base.
-func (r *Robots) usageGroup(base, i uint32) uint32 {
+func (r *form) usageGroup(base, i uint32) uint32 {
 	return r.word(base + i*usageWords + 2)
 }
 
 // usagePattern returns the pattern of a usage record, without its '$'.
-func (r *Robots) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
+func (r *form) usagePattern(u usageRec) string { return r.text[u.off : u.off+uint32(u.n)] }
 
 // textLen returns the bytes the pattern of ru takes in the text: the
 // pattern, its '$', and the probes that follow a pattern with a '*'.
@@ -351,7 +351,7 @@ func recFlags(w0, w1 uint32) ruleFlags {
 // look only at the rules with key c, found by binary search. A group with
 // an index (see builder.indexes) keeps its rules in file order instead, and
 // wild is idxBit | start: queries search its index once one is built (see
-// Robots.index).
+// compiledFile.index).
 type group struct {
 	start, wild uint32 // rule indexes
 }
@@ -369,7 +369,7 @@ type other struct {
 // words returns n words of the records from word k, as bytes. Slicing at an
 // int offset to a constant length costs one bounds check, and none for the
 // reads that follow (see le32).
-func (r *Robots) words(k, n uint32) string {
+func (r *form) words(k, n uint32) string {
 	i := int(r.wordsAt) + 4*int(k)
 	return r.text[i : i+4*int(n)]
 }
@@ -381,17 +381,17 @@ func le32(s string) uint32 {
 }
 
 // word returns word k of the records.
-func (r *Robots) word(k uint32) uint32 { return le32(r.words(k, 1)) }
+func (r *form) word(k uint32) uint32 { return le32(r.words(k, 1)) }
 
 // hasWords reports whether r keeps any records.
-func (r *Robots) hasWords() bool { return int(r.wordsAt) < len(r.text) }
+func (r *form) hasWords() bool { return int(r.wordsAt) < len(r.text) }
 
 // ruleWords3 returns the two words of rule i and where its pattern ends,
 // read from the first word of the next with one bounds check: a pattern
 // with a '*' is followed by its probes (see patternProbes). It is too large
 // to inline: the query's functions (matchesAt, orderPattern,
 // compareLiteral, scan) read the three words themselves, and share recEnd.
-func (r *Robots) ruleWords3(i uint32) (w0, w1, end uint32) {
+func (r *form) ruleWords3(i uint32) (w0, w1, end uint32) {
 	s := r.words(headerWords+i*ruleWords, ruleWords+1)
 	w0, w1 = le32(s[0:4]), le32(s[4:8])
 	return w0, w1, recEnd(w1, le32(s[8:12]))
@@ -406,13 +406,13 @@ func recEnd(w1, next uint32) uint32 {
 }
 
 // pattern returns the normalised pattern of rule i, final '$' included.
-func (r *Robots) pattern(i uint32) string {
+func (r *form) pattern(i uint32) string {
 	w0, _, end := r.ruleWords3(i)
 	return r.text[recOff(w0):end]
 }
 
 // rule decodes rule i, all but its key (see ruleKey).
-func (r *Robots) rule(i uint32) rule {
+func (r *form) rule(i uint32) rule {
 	w0, w1, end := r.ruleWords3(i)
 	off := recOff(w0)
 	lit := r.text[off:end]
@@ -426,13 +426,13 @@ func (r *Robots) rule(i uint32) rule {
 
 // keyedKey returns the key of rule i, which is among the keyed rules of its
 // group: its pattern is '/', the key, and more.
-func (r *Robots) keyedKey(i uint32) byte {
+func (r *form) keyedKey(i uint32) byte {
 	return r.text[recOff(r.word(headerWords+i*ruleWords))+1]
 }
 
 // rawValue returns the value as written of rule i, which has one apart from
 // its pattern.
-func (r *Robots) rawValue(i uint32) string {
+func (r *form) rawValue(i uint32) string {
 	// The records are in rule order.
 	base := r.word(hRaws)
 	count := (r.sectionEnd(hRaws) - base) / rawWords
@@ -442,7 +442,7 @@ func (r *Robots) rawValue(i uint32) string {
 	return r.text[off+2 : off+2+n]
 }
 
-func (r *Robots) numGroups() uint32 {
+func (r *form) numGroups() uint32 {
 	if !r.hasWords() {
 		return 0
 	}
@@ -451,26 +451,26 @@ func (r *Robots) numGroups() uint32 {
 
 // group returns group i; group numGroups() is the closing record, whose
 // start is the number of rules.
-func (r *Robots) group(i uint32) group {
+func (r *form) group(i uint32) group {
 	k := r.word(hGroups) + i*groupWords
 	return group{start: r.word(k), wild: r.word(k + 1)}
 }
 
 // groupRules returns where the rules of group i start, where its keyed
 // rules start, and where they end.
-func (r *Robots) groupRules(i uint32) (start, wild, end uint32) {
+func (r *form) groupRules(i uint32) (start, wild, end uint32) {
 	s := r.words(r.word(hGroups)+i*groupWords, groupWords+1)
 	return le32(s[0:4]), le32(s[4:8]) &^ copyBit, le32(s[4*groupWords:])
 }
 
 // isCopy reports whether group i is the merged copy of the groups of a
 // list (see mergeMin), rather than a group of the file.
-func (r *Robots) isCopy(i uint32) bool {
+func (r *form) isCopy(i uint32) bool {
 	return r.word(r.word(hGroups)+i*groupWords+1)&copyBit != 0
 }
 
 // agents returns the word where the agent records start, and their number.
-func (r *Robots) agents() (base, n uint32) {
+func (r *form) agents() (base, n uint32) {
 	if !r.hasWords() {
 		return 0, 0
 	}
@@ -484,13 +484,13 @@ func agentCount(base, lists uint32) uint32 { return (lists-base)/agentWords - 1 
 
 // agentGroups returns where the indexes of the groups that name agent i
 // are, n words from word at, and their merged copy + 1, or 0.
-func (r *Robots) agentGroups(i uint32) (at, n, merged uint32) {
+func (r *form) agentGroups(i uint32) (at, n, merged uint32) {
 	return r.agentGroupsFrom(r.word(hAgents), r.word(hLists), i)
 }
 
 // agentGroupsFrom is agentGroups when the agent records start at word base
 // and the lists at word lists.
-func (r *Robots) agentGroupsFrom(base, lists, i uint32) (at, n, merged uint32) {
+func (r *form) agentGroupsFrom(base, lists, i uint32) (at, n, merged uint32) {
 	a := base + i*agentWords + 1
 	if g := r.word(a); g&listBit != 0 {
 		return r.list(lists + g&^listBit)
@@ -500,7 +500,7 @@ func (r *Robots) agentGroupsFrom(base, lists, i uint32) (at, n, merged uint32) {
 
 // list returns where the group list at word k is, n words from word at,
 // and the list's merged copy + 1, or 0 when it has none.
-func (r *Robots) list(k uint32) (at, n, merged uint32) {
+func (r *form) list(k uint32) (at, n, merged uint32) {
 	n = r.word(k)
 	if n&mergedBit != 0 {
 		n &^= mergedBit
@@ -509,21 +509,21 @@ func (r *Robots) list(k uint32) (at, n, merged uint32) {
 	return k + 1, n, 0
 }
 
-func (r *Robots) numOthers() uint32 {
+func (r *form) numOthers() uint32 {
 	if !r.hasWords() {
 		return 0
 	}
 	return ((uint32(len(r.text))-r.wordsAt)/4 - r.word(hOthers)) / otherWords
 }
 
-func (r *Robots) other(i uint32) other {
+func (r *form) other(i uint32) other {
 	k := r.word(hOthers) + i*otherWords
 	return other{off: r.word(k), line: r.word(k + 1), keyN: uint16(r.word(k + 2)), valN: uint16(r.word(k+2) >> 16), group: r.word(k + 3)}
 }
 
 // others calls f for each other line of group id, or for each sitemap when
 // id is noGroup. They are found by binary search: most groups have none.
-func (r *Robots) others(id uint32, f func(other)) {
+func (r *form) others(id uint32, f func(other)) {
 	n := r.numOthers()
 	first := sort.Search(int(n), func(j int) bool { return r.other(uint32(j)).group >= id })
 	for i := uint32(first); i < n; i++ {
@@ -535,9 +535,9 @@ func (r *Robots) others(id uint32, f func(other)) {
 	}
 }
 
-func (r *Robots) otherKey(o other) string { return r.text[o.off : o.off+uint32(o.keyN)] }
+func (r *form) otherKey(o other) string { return r.text[o.off : o.off+uint32(o.keyN)] }
 
-func (r *Robots) otherValue(o other) string {
+func (r *form) otherValue(o other) string {
 	v := o.off + uint32(o.keyN)
 	return r.text[v : v+uint32(o.valN)]
 }

@@ -42,12 +42,12 @@ func TestRuleRecordFields(t *testing.T) {
 // words as the flags its pattern says, for files that use every flag.
 func TestRuleRecordsDecode(t *testing.T) {
 	r := parseWith([]byte("User-agent: *\nAllow: /dir/index.htm\nDisallow: /a*b$\nDisallow: /%e9t%C3%A9\nAllow: /x$\n"), 1)
-	n := (r.word(hGroups) - headerWords - 1) / ruleWords
+	n := (r.compiled().word(hGroups) - headerWords - 1) / ruleWords
 	seen := ruleFlags(0)
 	for i := range n {
-		ru := r.rule(i)
+		ru := r.compiled().rule(i)
 		seen |= ru.flags
-		p := r.pattern(i)
+		p := r.compiled().pattern(i)
 		if got := ru.flags&ruleAnchored != 0; got != (p[len(p)-1] == '$') {
 			t.Errorf("rule %d %q: anchored %v", i, p, got)
 		}
@@ -88,9 +88,9 @@ func TestUsageRecordFields(t *testing.T) {
 }
 
 // orderAt returns the order of rule i (see patternOrder), read from its
-// record as a query's walk reads it (see Robots.first).
+// record as a query's walk reads it (see compiledFile.walk).
 func (r *Robots) orderAt(i uint32) uint64 {
-	s := r.words(headerWords+i*ruleWords, ruleWords+1)
+	s := r.compiled().words(headerWords+i*ruleWords, ruleWords+1)
 	return recOrder(le32(s[0:4]), le32(s[4:8]), le32(s[8:12]))
 }
 
@@ -113,17 +113,17 @@ func TestRuleOrder(t *testing.T) {
 	var rules []rule
 	for _, body := range bodies {
 		r := parseWith([]byte(body), 1)
-		n := (r.word(hGroups) - headerWords - 1) / ruleWords
+		n := (r.compiled().word(hGroups) - headerWords - 1) / ruleWords
 		for i := range n {
-			ru := r.rule(i)
+			ru := r.compiled().rule(i)
 			if got, want := r.orderAt(i), ru.order(); got != want {
-				t.Errorf("rule %d %q: orderAt = %#x, rule(i).order() = %#x", i, r.pattern(i), got, want)
+				t.Errorf("rule %d %q: orderAt = %#x, rule(i).order() = %#x", i, r.compiled().pattern(i), got, want)
 			}
-			if got, _, _ := r.orderPattern(i); got != ru.order() {
-				t.Errorf("rule %d %q: orderPattern = %#x, rule(i).order() = %#x", i, r.pattern(i), got, ru.order())
+			if got, _, _ := r.compiled().orderPattern(i); got != ru.order() {
+				t.Errorf("rule %d %q: orderPattern = %#x, rule(i).order() = %#x", i, r.compiled().pattern(i), got, ru.order())
 			}
 			if got, want := orderAllows(ru.order()), ru.allows(); got != want {
-				t.Errorf("rule %d %q: orderAllows = %v, allows = %v", i, r.pattern(i), got, want)
+				t.Errorf("rule %d %q: orderAllows = %v, allows = %v", i, r.compiled().pattern(i), got, want)
 			}
 			rules = append(rules, ru)
 		}

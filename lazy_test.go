@@ -113,7 +113,7 @@ func TestDeferredParse(t *testing.T) {
 		t.Error("a small file is compiled by Parse")
 	}
 	large := []byte("User-agent: *\n" + strings.Repeat("Disallow: /a\n", lazyMax/12))
-	if r := Parse(large); r.srcN != 0 || !r.hasWords() {
+	if r := Parse(large); r.srcN != 0 || !r.compiled().hasWords() {
 		t.Errorf("a file of %d bytes is deferred", len(large))
 	}
 	if r := Parse(nil); r.srcN != 0 {
@@ -134,7 +134,7 @@ func TestDeferredParse(t *testing.T) {
 		r := Parse(small)
 		first.ask(r)
 		c := r.compiled()
-		if c.text != want.text || c.wordsAt != want.wordsAt {
+		if c.text != want.compiled().text || c.wordsAt != want.compiled().wordsAt {
 			t.Errorf("after %s first, the compiled file differs from parse's", first.name)
 		}
 		if r.Allowed("x", "/a") || !r.Allowed("x", "/b") {

@@ -258,12 +258,12 @@ func TestProbesAnyPairsAnyOrder(t *testing.T) {
 		for _, min := range []int{1, indexMin} {
 			r := parseWith(body, min)
 			for _, probes := range []func([]uint8) uint32{former, anyFour} {
-				text := []byte(r.text)
-				for g := range r.numGroups() {
-					start, _, end := r.groupRules(g)
+				text := []byte(r.compiled().text)
+				for g := range r.compiled().numGroups() {
+					start, _, end := r.compiled().groupRules(g)
 					for i := start; i < end; i++ {
-						_, w1, patEnd := r.ruleWords3(i)
-						pairs := patternPairs(strings.TrimSuffix(r.pattern(i), "$"))
+						_, w1, patEnd := r.compiled().ruleWords3(i)
+						pairs := patternPairs(strings.TrimSuffix(r.compiled().pattern(i), "$"))
 						if !recStar(w1) || len(pairs) == 0 {
 							continue
 						}
@@ -272,7 +272,7 @@ func TestProbesAnyPairsAnyOrder(t *testing.T) {
 						rewritten++
 					}
 				}
-				loaded := load(t, &Robots{kind: r.kind, wordsAt: r.wordsAt, text: string(text)})
+				loaded := load(t, &Robots{file: compiledFile{form: form{kind: r.compiled().kind, wordsAt: r.compiled().wordsAt, text: string(text)}}})
 				checkIndexedQuestions(t, rng, body, func() *Robots { return loaded }, slow)
 			}
 		}

@@ -626,7 +626,7 @@ func (b *builder) finish() *Robots {
 	if len(b.groups) == 0 && len(b.sitemaps) == 0 && len(b.preamble) == 0 {
 		// Nothing to keep, as for an HTML page or an empty file: no records
 		// at all, like the Robots of FromStatus.
-		return &Robots{kind: Parsed}
+		return &Robots{file: compiledFile{form: form{kind: Parsed}}}
 	}
 
 	// Each distinct token gets its groups: the index of its only group, as
@@ -693,7 +693,7 @@ func (b *builder) finish() *Robots {
 		}
 		if b.indexes(rules) {
 			// In file order: a query scans them until the index is
-			// built (see Robots.index).
+			// built (see compiledFile.index).
 			g.wild = idxBit | copied | g.start
 			if b.indexMin < indexMin {
 				g.wild |= idxAlways
@@ -722,8 +722,8 @@ func (b *builder) finish() *Robots {
 	}
 	// Allocated with its fields set, the Robots has no earlier text for
 	// the write barrier to record; lens holds no pointer.
-	y := &Robots{kind: Parsed, wordsAt: wordsAt, text: text}
-	y.lens = y.agentLens()
+	y := &Robots{file: compiledFile{form: form{kind: Parsed, wordsAt: wordsAt, text: text}}}
+	y.file.lens = y.file.agentLens()
 	return y
 }
 

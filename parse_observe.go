@@ -57,7 +57,7 @@ func (b *builder) seen(num int, raw, key, value []byte, kind grammar.Key, flags 
 
 // usageLines is observe.UsageLines.
 func usageLines(x any, f func(line, group int, pattern string, signal bool)) {
-	r := x.(*Robots)
+	r := x.(*Robots).compiled()
 	if r == nil || !r.hasWords() {
 		return
 	}
@@ -73,7 +73,7 @@ func usageLines(x any, f func(line, group int, pattern string, signal bool)) {
 
 // decideInGroup is observe.DecideInGroup.
 func decideInGroup(x any, group int, url string) (bool, int) {
-	r := x.(*Robots)
+	r := x.(*Robots).compiled()
 	g := Group{r: r, ids: []uint32{uint32(group)}, n: 1}
 	d := g.Decide(url)
 	return d.Allowed, d.Line

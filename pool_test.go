@@ -68,12 +68,12 @@ func TestParseIgnoresPoolState(t *testing.T) {
 			a := parseWith(body, min)
 			parseWith(dirtyFile(rng), min)
 			b := parseWith(body, min)
-			if a.wordsAt != b.wordsAt || a.text != b.text {
-				t.Fatalf("%q: two parses differ after other files (indexMin %d):\n%q\n%q", clipBody(body), min, a.text, b.text)
+			if a.compiled().wordsAt != b.compiled().wordsAt || a.compiled().text != b.compiled().text {
+				t.Fatalf("%q: two parses differ after other files (indexMin %d):\n%q\n%q", clipBody(body), min, a.compiled().text, b.compiled().text)
 			}
 			// Tokens are kept in lower case.
-			if bytes.Contains([]byte(a.text), []byte("ZqZqZq")) || bytes.Contains([]byte(a.text), []byte("zqzqzq")) {
-				t.Fatalf("%q: the parse keeps bytes of another file: %q", clipBody(body), a.text)
+			if bytes.Contains([]byte(a.compiled().text), []byte("ZqZqZq")) || bytes.Contains([]byte(a.compiled().text), []byte("zqzqzq")) {
+				t.Fatalf("%q: the parse keeps bytes of another file: %q", clipBody(body), a.compiled().text)
 			}
 		}
 	}

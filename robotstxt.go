@@ -55,16 +55,18 @@
 // # Differences from RFC 9309
 //
 // Where Google's parser and RFC 9309 differ, this package answers as Google's
-// parser does, because that is what webmasters test their files against:
+// parser does, because that is what webmasters test their files against.
+// This list is the only one; the README links here.
 //
-//   - Keys are recognised by prefix and with common typos: "Disallowed:",
-//     "User-agents:", "useragent", "user agent" and "dissallow" all count.
-//     RFC 9309 names the keys exactly.
+//   - Keys are recognised by case-insensitive prefix and with common typos:
+//     "Disallowed:", "User-agents:", "useragent", "user agent", "dissallow",
+//     "disalow" and "site-map" all count. RFC 9309 names the keys exactly.
 //   - A line without a colon is read as key and value when exactly two
-//     tokens are separated by whitespace ("Disallow /x").
+//     tokens are separated by spaces or tabs ("Disallow /x").
 //   - A User-agent value is reduced to its leading [A-Za-z_-] run
 //     ("Googlebot/2.1" names Googlebot), and "* anything" names the global
-//     group. The caller's agent is compared as given, case-insensitively.
+//     group. The caller's agent is compared as given, case-insensitively:
+//     pass a product token ([ValidAgent] tells whether it is one).
 //   - An Allow rule whose last segment starts with "/index.htm" also allows
 //     the bare directory: "Allow: /d/index.html" allows exactly "/d/".
 //   - A line keeps at most 16,663 bytes; the rest of it is dropped.
@@ -72,9 +74,11 @@
 //     a file that disallows it is answered as written.
 //   - Priority is the byte length of the pattern after normalisation
 //     (non-ASCII bytes %-encoded, %-escapes upper-cased), '*' and '$'
-//     included; the URL is matched as given, without decoding.
+//     included; the URL is matched as given, without decoding, so "%aa" and
+//     "%AA" differ.
 //   - The path is matched up to its first NUL byte: Google's parser hands
-//     it to its matcher as a C string, so "/a\x00b" is matched as "/a".
+//     it to its matcher as a C string, so "/a%00b" stays three bytes but a
+//     raw NUL in "/a\x00b" ends the path at "/a".
 //
 // Crawl-delay, which neither RFC 9309 nor Google's parser reads, is parsed
 // per group and chosen like the rules ([Robots.CrawlDelay]).
@@ -126,20 +130,23 @@ import (
 //
 // A nil *Robots allows everything, like an empty file.
 type Robots struct {
-	kind Kind
-
 	// srcN is the length of a file whose parse is deferred, or 0 (see
 	// lazy.go): src holds its bytes until a query compiles it, and full
-	// the compiled Robots once one has.
+	// the compiled file once one has.
 	srcN uint16
 	src  atomic.Pointer[byte]
-	full atomic.Pointer[Robots]
+	full atomic.Pointer[compiledFile]
 
-	// A parsed file is one string: the bytes it keeps, then records that
-	// refer into them from wordsAt on (see layout.go). Without records, as
-	// for AllowAll and DisallowAll, there are no groups.
-	wordsAt uint32
-	text    string
+	// file is the compiled file of a Robots whose parse is not deferred.
+	// Only compiled reads it: a query asks the compiled file it returns.
+	file compiledFile
+}
+
+// compiledFile is a compiled robots.txt file, the one form that holds the
+// records queries read: Robots is the caller's handle, which compiles the
+// file when a query first needs it (see Robots.compiled) and asks it.
+type compiledFile struct {
+	form
 
 	// The indexes of the groups that have them, built as queries need
 	// them: the first one built, which holds the others (see index.go).
@@ -149,6 +156,17 @@ type Robots struct {
 	// 63: 63 or more; see agentLens). A query whose agent has a length no
 	// token has finds no agent without searching them (searchAgent).
 	lens uint64
+}
+
+// form is the stored form of a compiled file, what MarshalBinary writes:
+// its kind and one string, the bytes it keeps, then records that refer
+// into them from wordsAt on (see layout.go). Without records, as for
+// AllowAll and DisallowAll, there are no groups. The index of a group
+// keeps its rules in a form of its own (see groupIndex).
+type form struct {
+	kind    Kind
+	wordsAt uint32
+	text    string
 }
 
 // Kind tells how a [Robots] came to be: parsed from a file, or standing for
@@ -178,10 +196,13 @@ func (k Kind) String() string {
 // Kind reports whether r was parsed from a file or stands for allow-all or
 // disallow-all. A nil *Robots is AllowAll.
 func (r *Robots) Kind() Kind {
-	if r == nil {
+	switch {
+	case r == nil:
 		return AllowAll
+	case r.srcN != 0:
+		return Parsed // deferred (see lazy.go): not compiled for this
 	}
-	return r.kind
+	return r.file.kind
 }
 
 // Decision explains an answer of [Robots.Decide].
@@ -228,11 +249,11 @@ func FromStatus(code int, body []byte) *Robots {
 	case 200 <= code && code <= 299:
 		return Parse(body)
 	case code == 429:
-		return &Robots{kind: DisallowAll}
+		return &Robots{file: compiledFile{form: form{kind: DisallowAll}}}
 	case 400 <= code && code <= 499:
-		return &Robots{kind: AllowAll}
+		return &Robots{file: compiledFile{form: form{kind: AllowAll}}}
 	}
-	return &Robots{kind: DisallowAll}
+	return &Robots{file: compiledFile{form: form{kind: DisallowAll}}}
 }
 
 // Allowed reports whether agent may fetch url. The url is an absolute URL or
@@ -245,24 +266,7 @@ func FromStatus(code int, body []byte) *Robots {
 // should go through [NormalizeURL] first, which writes it in the form the
 // patterns are stored in. A crawler that holds a User-Agent header finds
 // its agent with [ProductToken].
-func (r *Robots) Allowed(agent, url string) bool {
-	// r.Group(agent).Allowed(url), without building the Group.
-	if r == nil {
-		return true
-	}
-	if r.srcN != 0 {
-		// A file whose parse is deferred (see lazy.go): its compiled
-		// Robots, once a query has made it.
-		c := r.full.Load()
-		if !built(c) {
-			return r.allowedDeferred(agent, url)
-		}
-		r = c
-	}
-	at, n, merged := r.groupsOf(agent)
-	_, o := r.decide(at, n, merged, nil, url)
-	return r.answer(o)
-}
+func (r *Robots) Allowed(agent, url string) bool { return r.allowed(agent, url) }
 
 // Decide is [Robots.Allowed] with the reason: the deciding line and rule.
 func (r *Robots) Decide(agent, url string) Decision {
@@ -272,11 +276,12 @@ func (r *Robots) Decide(agent, url string) Decision {
 // Sitemaps returns the Sitemap URLs of the file, in file order, without
 // duplicates. They belong to no group.
 func (r *Robots) Sitemaps() []string {
-	if r = r.compiled(); r == nil || !r.hasWords() {
+	f := r.compiled()
+	if f == nil || !f.hasWords() {
 		return nil
 	}
 	var out []string
-	r.others(noGroup, func(o other) { out = append(out, r.otherValue(o)) })
+	f.others(noGroup, func(o other) { out = append(out, f.otherValue(o)) })
 	return out
 }
 
@@ -285,12 +290,13 @@ func (r *Robots) Sitemaps() []string {
 // file order. They belong to no group; the lines of a group are its
 // [Group.Others].
 func (r *Robots) Others() []Other {
-	if r = r.compiled(); r == nil || !r.hasWords() {
+	f := r.compiled()
+	if f == nil || !f.hasWords() {
 		return nil
 	}
 	var out []Other
-	r.others(preamble, func(o other) {
-		out = append(out, Other{Line: int(o.line), Key: r.otherKey(o), Value: r.otherValue(o)})
+	f.others(preamble, func(o other) {
+		out = append(out, Other{Line: int(o.line), Key: f.otherKey(o), Value: f.otherValue(o)})
 	})
 	return out
 }

@@ -245,7 +245,7 @@ func leastUse(a, b Use) Use {
 // usageOfGroup adds the usage records of group id that match p to cu
 // (Content-Usage) and cs (Content-Signal); a nil one is skipped. The
 // records of a group are found by binary search: most groups have none.
-func (r *Robots) usageOfGroup(base, n, id uint32, p urlPath, cu, cs *usageBest) {
+func (r *compiledFile) usageOfGroup(base, n, id uint32, p urlPath, cu, cs *usageBest) {
 	first := uint32(sort.Search(int(n), func(j int) bool { return r.usageGroup(base, uint32(j)) >= id }))
 	for i := first; i < n; i++ {
 		u := r.usageAt(base, i)

@@ -425,11 +425,11 @@ func TestUsageBinary(t *testing.T) {
 			t.Errorf("Usage(%q) after a round trip = %+v, want %+v", agent, got, want)
 		}
 	}
-	base, n := r.numUsage()
+	base, n := r.compiled().numUsage()
 	if n != 3 {
 		t.Fatalf("%d usage records, want 3", n)
 	}
-	at := binaryHeader + int(r.wordsAt) + 4*int(base)
+	at := binaryHeader + int(r.compiled().wordsAt) + 4*int(base)
 	for _, tt := range []struct {
 		reason string
 		word   int // of the first record

@@ -63,13 +63,39 @@ var (
 )
 
 // BenchmarkMatrix is the matrix of one URL of a site from its cached
-// robots.txt and a page's response (the bound the package promises: see
-// TestMatrixBound).
+// robots.txt and a page's response, into a matrix filled before, as a tool
+// answering many URLs does (MatrixInto).
 func BenchmarkMatrix(b *testing.B) {
+	site := benchSite()
+	site.MatrixInto(&matrixSink, "https://example.com/articles/1")
+	b.ReportAllocs()
+	for b.Loop() {
+		site.MatrixInto(&matrixSink, "https://example.com/articles/1")
+	}
+}
+
+// BenchmarkMatrixNew is Matrix, which allocates the cells.
+func BenchmarkMatrixNew(b *testing.B) {
 	site := benchSite()
 	b.ReportAllocs()
 	for b.Loop() {
 		matrixSink = site.Matrix("https://example.com/articles/1")
+	}
+}
+
+// TestMatrixIntoNoAllocs: a matrix filled again allocates nothing.
+func TestMatrixIntoNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; CI runs this without it")
+	}
+	site := benchSite()
+	var m Matrix
+	site.MatrixInto(&m, "/a")
+	if n := testing.AllocsPerRun(20, func() { site.MatrixInto(&m, "https://example.com/articles/1") }); n != 0 {
+		t.Errorf("MatrixInto allocates %v times", n)
+	}
+	if again := site.Matrix("https://example.com/articles/1"); again.Cells[0][0].Verdict != m.Cells[0][0].Verdict || len(again.Cells) != len(m.Cells) {
+		t.Errorf("MatrixInto and Matrix differ")
 	}
 }
 

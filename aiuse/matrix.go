@@ -25,18 +25,33 @@ const memoRoom = 32
 
 // Matrix answers every operator and use for url (see [Site.Ask]).
 func (s *Site) Matrix(url string) Matrix {
-	m := Matrix{URL: url, Operators: crawlers.UseOperators(), Uses: crawlers.Uses}
-	m.Cells = make([][]Answer, len(m.Operators))
-	cells := make([]Answer, len(m.Operators)*len(m.Uses))
+	var m Matrix
+	s.MatrixInto(&m, url)
+	return m
+}
+
+// MatrixInto is Matrix writing into m, whose cells it reuses when m was
+// filled before: a tool that answers many URLs allocates its matrix once.
+// After the first call, it allocates nothing.
+func (s *Site) MatrixInto(m *Matrix, url string) {
+	uses := crawlers.Uses
+	if m.Cells == nil {
+		ops := crawlers.UseOperators()
+		m.Operators = ops
+		m.Cells = make([][]Answer, len(ops))
+		cells := make([]Answer, len(ops)*len(uses))
+		for i := range m.Cells {
+			m.Cells[i] = cells[i*len(uses) : (i+1)*len(uses)]
+		}
+	}
+	m.URL, m.Uses = url, uses
 	var buf [memoRoom]facts
 	mm := memo{facts: buf[:0]}
 	for i, op := range m.Operators {
-		m.Cells[i] = cells[i*len(m.Uses) : (i+1)*len(m.Uses)]
 		for j, u := range m.Uses {
 			m.Cells[i][j] = s.ask(op, u, url, &mm)
 		}
 	}
-	return m
 }
 
 // String describes the signal in one line, as "robots.txt line 4

@@ -1,12 +1,12 @@
 package audit
 
 import (
-	"bytes"
 	"errors"
 	"net/url"
 	"strings"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // Capture is one fetch of a URL as an input recorded it.
@@ -101,16 +101,28 @@ func resolveLocation(base, loc string) (string, bool) {
 	return k, err == nil
 }
 
-// looksHTML reports whether a body is an HTML page rather than a robots.txt
-// file: it starts, after whitespace and a byte order mark, with a tag.
-func looksHTML(body []byte) bool {
-	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) > 64 {
-		b = b[:64]
+// bodyNote returns the note on a robots.txt capture whose body is no
+// robots.txt: for a status whose body is read (robotstxt.FromStatus), what
+// lint.NotRobots, which fetch and the CLI ask too, finds: ProblemHTML for
+// an HTML page or other markup (an XML sitemap), ProblemBinary for binary
+// data or UTF-16 text. The body is answered all the same, as Google's
+// parser reads it.
+func bodyNote(c *Capture) (Problem, bool) {
+	if robotstxt.FromStatus(c.Status, nil).Kind() != robotstxt.Parsed {
+		return Problem{}, false
 	}
-	l := bytes.ToLower(b)
-	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) ||
-		bytes.HasPrefix(l, []byte("<head")) || bytes.HasPrefix(l, []byte("<body")) ||
-		bytes.HasPrefix(l, []byte("<?xml")) || bytes.HasPrefix(l, []byte("<!--"))
+	err := lint.NotRobots(c.Body)
+	if err == nil {
+		return Problem{}, false
+	}
+	kind := ProblemBinary
+	if errors.Is(err, lint.ErrHTML) {
+		kind = ProblemHTML
+	}
+	var e *lint.Error
+	detail := err.Error()
+	if errors.As(err, &e) {
+		detail = e.Msg
+	}
+	return Problem{Input: c.Input, Offset: c.Offset, Kind: kind, Detail: detail + "; answered as a robots.txt file"}, true
 }

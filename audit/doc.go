@@ -141,7 +141,7 @@
 //
 // Memory does not grow with the size of an input: at most four batches of
 // captures a worker are in flight (16 captures or 1 MiB of bodies a batch;
-// each body is read up to fetch.MaxBodySize, 500 KiB, as Google's crawler
+// each body is read up to 500 KiB (fetch.MaxBodySize), as Google's crawler
 // does; the rest is not kept), at most two segments a worker are read
 // ahead (a worker stops a segment once its captures hold 1 MiB of bodies,
 // and the rest of it is read in order), and a Parquet part buffers at
@@ -163,8 +163,10 @@
 // status or date is not one, and a WARC without response records are each
 // reported as a [Problem] with the input and byte offset, and skipped;
 // the run goes on, from the next record or gzip member: a broken one
-// costs only itself. An HTML body and a body longer than 500 KiB are
-// answered (as Google's parser reads them) and reported as notes. An input
+// costs only itself. A body that is no robots.txt (an HTML page or other
+// markup, binary data or UTF-16 text, as lint.NotRobots tells it) and a
+// body longer than 500 KiB are answered (as Google's parser reads them)
+// and reported as notes. An input
 // of 0 bytes is reported as ProblemZero, which skips nothing.
 //
 // # Which crawlers ignored my robots.txt
@@ -184,7 +186,10 @@
 // clients are counted. A row also says whether the crawler fetched
 // robots.txt in the 24 hours before (Google's crawlers share one fetch)
 // and whether it came sooner than its Crawl-delay after its previous
-// judged request. An [Identifier] splits forged crawlers apart.
+// judged request. An [Identifier] splits forged crawlers apart;
+// [VerifierIdentifier] makes package verify's Verifier one, so that the
+// replay judges a claim as verify does (forged only when every method the
+// operator documents was checked).
 //
 // Logs are Combined Log Format or JSON Lines ([LogPresets] for nginx,
 // Caddy and Cloudflare), plain or gzipped, read in the order given; a line

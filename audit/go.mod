@@ -13,7 +13,6 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/prometheus/prometheus v0.40.3 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
-	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
@@ -24,7 +23,8 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208011920-e70bc19d1792
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208012953-272340a8928b
+	golang.org/x/net v0.62.0
 	golang.org/x/term v0.47.0
 )
 

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/robotstxt-go/robotstxt/fetch"
+	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
-// maxBody is how much of a body is kept: what Google's crawler reads.
-const maxBody = fetch.MaxBodySize
+// maxBody is how much of a body is kept: what Google's crawler reads, the
+// limit that fetch, lint and the CLI share (grammar.MaxBodySize).
+const maxBody = grammar.MaxBodySize
 
 // inputFile is an open input.
 type inputFile struct {

@@ -144,6 +144,10 @@ func writeManifest(t testing.TB, dir string) string {
 
 // BenchmarkLogsCLF replays a generated Combined Log Format log (plain) with
 // one worker; its MB/s is of log bytes, and lines/s is reported beside.
+// identity=none checks no identity; identity=verify-offline checks each
+// crawler request's identity with a verify.Verifier given the site's
+// prefix files (siteSnapshot), as robotsaudit logs -ranges does. The log's
+// addresses are nearly all distinct, so no answer is reused.
 func BenchmarkLogsCLF(b *testing.B) {
 	dir := b.TempDir()
 	p := filepath.Join(dir, "access.log")
@@ -162,15 +166,23 @@ func BenchmarkLogsCLF(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(st.Size())
-	b.ResetTimer()
-	for range b.N {
-		res, err := RunLogs(context.Background(), LogConfig{Logs: []string{p}, History: h, Agents: agents, Workers: 1}, io.Discard)
-		if err != nil || res.Lines != lines {
-			b.Fatal(err, res.Lines)
-		}
+	for _, identity := range []string{"none", "verify-offline"} {
+		b.Run("identity="+identity, func(b *testing.B) {
+			cfg := LogConfig{Logs: []string{p}, History: h, Agents: agents, Workers: 1}
+			if identity != "none" {
+				cfg.Identifier = VerifierIdentifier(context.Background(), siteVerifier(b, false))
+			}
+			b.SetBytes(st.Size())
+			b.ResetTimer()
+			for range b.N {
+				res, err := RunLogs(context.Background(), cfg, io.Discard)
+				if err != nil || res.Lines != lines {
+					b.Fatal(err, res.Lines)
+				}
+			}
+			b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+		})
 	}
-	b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
 
 // TestLogsMemoryBounded replays generated logs of 1 and 4 million lines

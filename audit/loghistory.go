@@ -103,8 +103,10 @@ func ReadRobotsHistory(ctx context.Context, path, site string) (*RobotsHistory, 
 func (h *RobotsHistory) add(v RobotsVersion, body []byte) {
 	v.Rules = robotstxt.FromStatus(v.Status, body)
 	s := sha256.New()
-	fmt.Fprintf(s, "%d\n", robotsClass(v.Status))
-	if v.Status >= 200 && v.Status <= 299 {
+	// What of a status decides the rules (robotstxt.FromStatus): a 2xx's
+	// body is read, every other 4xx allows all, and the rest disallows all.
+	fmt.Fprintf(s, "%d\n", v.Rules.Kind())
+	if v.Rules.Kind() == robotstxt.Parsed {
 		s.Write(body)
 	}
 	copy(v.sum[:], s.Sum(nil))
@@ -112,20 +114,6 @@ func (h *RobotsHistory) add(v RobotsVersion, body []byte) {
 		v.From = time.Unix(0, v.nanos)
 	}
 	h.Versions = append(h.Versions, v)
-}
-
-// robotsClass is what of a status decides the rules: a 2xx's body is read,
-// every other 4xx allows all, and the rest disallows all.
-func robotsClass(status int) int {
-	switch {
-	case status >= 200 && status <= 299:
-		return 2
-	case status == 429:
-		return 5
-	case status >= 400 && status <= 499:
-		return 4
-	}
-	return 5
 }
 
 // settle sorts the versions and drops repeats.

@@ -18,14 +18,8 @@ import (
 // several goroutines at once, so it must be safe for concurrent use (and
 // should cache: a log holds many requests from one address). The verdict is
 // one of the Identity constants, or "" when it cannot tell (counted as
-// unknown). Without an Identifier, identity is not checked. [IPRanges] is
-// one that needs no network; a verifier that takes a whole request plugs in
-// through IdentifierFunc:
-//
-//	cfg.Identifier = audit.IdentifierFunc(func(ip netip.Addr, ua string, t time.Time) string {
-//		return string(v.Verify(ctx, verify.Request{IP: ip, Method: "GET",
-//			Header: http.Header{"User-Agent": {ua}}, Now: t}))
-//	})
+// unknown). Without an Identifier, identity is not checked.
+// [VerifierIdentifier] makes a *verify.Verifier one.
 type Identifier interface {
 	Identify(ip netip.Addr, userAgent string, t time.Time) string
 }
@@ -42,9 +36,9 @@ func (f IdentifierFunc) Identify(ip netip.Addr, userAgent string, t time.Time) s
 // under "forged NAME" (its own crawler in the summary), not under the
 // crawler it claims to be.
 const (
-	IdentityVerified     = "verified"     // the address belongs to the crawler's operator
-	IdentityForged       = "forged"       // the operator publishes how to check it, and it fails
-	IdentityUnknown      = "unknown"      // the check could not be done (a DNS failure)
+	IdentityVerified     = "verified"     // a method the crawler's operator documents matched
+	IdentityForged       = "forged"       // every method the operator documents was checked, and none matched
+	IdentityUnknown      = "unknown"      // none matched and one could not be checked (offline, a DNS failure)
 	IdentityUnverifiable = "unverifiable" // the operator publishes no way to check
 	IdentityUnclaimed    = "unclaimed"    // the request claims no crawler the verifier knows
 )

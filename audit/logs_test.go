@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/verify"
 )
 
 // The generated site: four robots.txt versions over ten days, and crawlers
@@ -171,18 +172,6 @@ func crawlerAllowed(r *robotstxt.Robots, token, path string) bool {
 	return g.Allowed(path)
 }
 
-// fakeIdentity verifies Google's requests from 66.249.0.0/16 and calls
-// other Googlebots forged; other crawlers cannot be checked.
-var fakeIdentity = IdentifierFunc(func(ip netip.Addr, ua string, t time.Time) string {
-	if strings.Contains(ua, "Googlebot") {
-		if netip.MustParsePrefix("66.249.0.0/16").Contains(ip) {
-			return IdentityVerified
-		}
-		return IdentityForged
-	}
-	return IdentityUnverifiable
-})
-
 // slowRow is what the slow judge expects of a request.
 type slowRow struct {
 	Line     int64
@@ -198,15 +187,16 @@ type slowRow struct {
 // obvious way: every version scanned for each request, every request
 // before it scanned for robots.txt fetches and the previous judged request.
 // Lines are numbered from 1 in request order.
-func slowJudge(reqs []siteRequest, identify bool) (rows []slowRow, sums map[string]*LogSummary) {
+// With a Verifier, each request's identity is what v.Verify says of it.
+func slowJudge(reqs []siteRequest, v *verify.Verifier) (rows []slowRow, sums map[string]*LogSummary) {
 	robots := siteRobots()
 	sums = map[string]*LogSummary{}
 	const day = 24 * time.Hour
 	name := func(r siteRequest) (string, string, bool) {
 		c := siteCrawlers[r.crawler]
 		id := ""
-		if identify {
-			id = fakeIdentity(netip.MustParseAddr(r.ip), r.ua, r.t)
+		if v != nil {
+			id = verifyDirectly(v, netip.MustParseAddr(r.ip), r.ua, r.t)
 		}
 		if id == IdentityForged {
 			return "forged " + c.token, id, true
@@ -440,11 +430,15 @@ func TestLogsJudgedAsTheSlowJudge(t *testing.T) {
 	for _, identify := range []bool{false, true} {
 		for _, workers := range []int{1, 3} {
 			t.Run(fmt.Sprintf("identify=%v/workers=%d", identify, workers), func(t *testing.T) {
-				want, wantSums := slowJudge(reqs, identify)
+				// Identity from a verify snapshot of the site's prefix
+				// files, reverse DNS answered by the site's zone.
+				var v *verify.Verifier
 				cfg := LogConfig{All: true, Workers: workers}
 				if identify {
-					cfg.Identifier = fakeIdentity
+					v = siteVerifier(t, true)
+					cfg.Identifier = VerifierIdentifier(context.Background(), v)
 				}
+				want, wantSums := slowJudge(reqs, v)
 				rows, res := runLogs(t, cfg, writeCLF(reqs, time.FixedZone("", -7*3600)))
 				var got []slowRow
 				for _, r := range rows {
@@ -814,48 +808,6 @@ func TestLogsShardsByDay(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, sums, cmp.AllowUnexported(LogSummary{})); diff != "" {
 		t.Errorf("the days' summaries differ from the whole log's (-whole +days):\n%s", diff)
-	}
-}
-
-// TestIPRanges: the offline Identifier verifies an address in its
-// operator's published ranges, calls one outside them forged, and cannot
-// tell for an operator whose ranges it was not given.
-func TestIPRanges(t *testing.T) {
-	var r IPRanges
-	// The format of https://developers.google.com/static/search/apis/ipranges/googlebot.json.
-	if err := r.Add("Google", strings.NewReader(`{"creationTime": "2026-03-01T00:00:00.000000", "prefixes": [{"ipv6Prefix": "2001:4860:4801:10::/64"}, {"ipv4Prefix": "66.249.64.0/27"}]}`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Add("OpenAI", strings.NewReader("# gptbot\n20.171.206.0/24\n\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Add("Bad", strings.NewReader("not a prefix\n")); err == nil {
-		t.Error("a line that is no prefix: no error")
-	}
-	googlebot := "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	tests := []struct{ ip, ua, want string }{
-		{"66.249.64.5", googlebot, IdentityVerified},
-		{"::ffff:66.249.64.5", googlebot, IdentityVerified},
-		{"2001:4860:4801:10::1", "Googlebot-Image/1.0", IdentityVerified},
-		{"66.249.64.40", googlebot, IdentityForged},
-		{"203.0.113.9", googlebot, IdentityForged},
-		{"20.171.206.7", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot", IdentityVerified},
-		{"20.171.207.7", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot", IdentityForged},
-		{"40.77.167.1", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", IdentityUnverifiable},
-		{"192.0.2.1", "curl/8.5.0", IdentityUnclaimed},
-		{"", googlebot, IdentityUnknown},
-	}
-	for _, tt := range tests {
-		ip, _ := netip.ParseAddr(tt.ip)
-		if got := r.Identify(ip, tt.ua, time.Time{}); got != tt.want {
-			t.Errorf("%s %q: %s, want %s", tt.ip, tt.ua, got, tt.want)
-		}
-	}
-	// In a replay, "" from an Identifier counts as unknown.
-	_, res := runLogs(t, LogConfig{Identifier: IdentifierFunc(func(netip.Addr, string, time.Time) string { return "" })},
-		[]byte(`66.249.66.1 - - [02/Mar/2026:10:00:00 +0000] "GET /x HTTP/1.1" 200 5 "-" "Googlebot/2.1"`+"\n"))
-	if len(res.Crawlers) != 1 || res.Crawlers[0].Unknown != 1 {
-		t.Errorf("an Identifier that cannot tell: %+v", res.Crawlers)
 	}
 }
 

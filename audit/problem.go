@@ -15,7 +15,8 @@ const (
 	ProblemEmpty    = "empty"    // an input without a single response
 	ProblemZero     = "zero"     // an input of 0 bytes (a download that failed?): nothing read, nothing skipped
 	ProblemInput    = "input"    // an input that cannot be opened or read
-	ProblemHTML     = "html"     // note: an HTML page served as robots.txt, answered as Google's parser reads it
+	ProblemHTML     = "html"     // note: an HTML page or other markup served as robots.txt (lint.NotRobots), answered as Google's parser reads it
+	ProblemBinary   = "binary"   // note: binary data or UTF-16 text served as robots.txt (lint.NotRobots), answered as Google's parser reads it
 	ProblemOversize = "oversize" // note: a body longer than 500 KiB, answered on its first 500 KiB
 )
 

@@ -7,12 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/robotstxt-go/robotstxt"
+	"github.com/robotstxt-go/robotstxt/internal/redirect"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
-
-// maxHops is how many redirects are followed (RFC 9309 §2.3.1.2: at least
-// five).
-const maxHops = 5
 
 // targetBudget is how many body bytes of redirect targets a worker keeps
 // parsed at once; more take further passes over the input.
@@ -80,7 +77,10 @@ func (rs *resolved) read(lint bool) {
 	}
 }
 
-func isRedirect(status int) bool { return 300 <= status && status <= 399 }
+// isRedirect reports whether a capture is a redirect the chain follows, as
+// package fetch follows it (redirect.Follows): 300, 304 and the other 3xx
+// codes that net/http does not follow are answers.
+func isRedirect(status int) bool { return redirect.Follows(status) }
 
 type hop struct {
 	loc    string // urlKey of the Location, "" when there is none
@@ -99,8 +99,8 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, rd reading
 		if c.Oversize {
 			report(Problem{Input: c.Input, Offset: c.Offset, Kind: ProblemOversize, Detail: "body longer than " + strconv.Itoa(maxBody) + " bytes; answered on the first " + strconv.Itoa(maxBody)})
 		}
-		if 200 <= c.Status && c.Status <= 299 && looksHTML(c.Body) {
-			report(Problem{Input: c.Input, Offset: c.Offset, Kind: ProblemHTML, Detail: "HTML page served as robots.txt; answered as a robots.txt file"})
+		if p, ok := bodyNote(c); ok {
+			report(p)
 		}
 	}
 	err := scanInput(ctx, name, count, rd, nil, func(c *Capture) {
@@ -146,8 +146,8 @@ func scanShard(ctx context.Context, name string, count *atomic.Int64, rd reading
 				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(h.status, nil)
 				break
 			}
-			if rs.hops == maxHops { // one redirect too many: unavailable
-				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(404, nil)
+			if status, past := redirect.Past(rs.hops + 1); past { // one redirect too many
+				rs.final, rs.finalStatus, rs.rules = cur, h.status, robotstxt.FromStatus(status, nil)
 				break
 			}
 			rs.hops++

@@ -5,7 +5,7 @@ go 1.26.0
 
 require (
 	github.com/jimsmart/grobotstxt v1.0.3
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208011920-e70bc19d1792
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208012953-272340a8928b
 	github.com/temoto/robotstxt v1.1.2
 )
 

@@ -27,8 +27,11 @@ const (
 // Uses are the uses, in the order tools show them.
 var Uses = []Use{UseTraining, UseSearch, UseAIInput, UseUserFetch}
 
-// Operators' pages that document the uses below, beyond each row's Source.
-// Read 2026-12-08.
+// Operators' pages that document the uses below, beyond each row's Source,
+// with what each says. Google's Google-Extended page and OpenAI's bots page
+// were checked as published in December 2026 (Google's now lives under
+// developers.google.com/crawling/docs/); the others are as their pages
+// read when the table was written.
 const (
 	// Google: "Google-Extended is a standalone product token that web
 	// publishers can use to manage whether content Google crawls from

@@ -124,8 +124,9 @@ import (
 const MaxBodySize = grammar.MaxBodySize
 
 // MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
-// at least five). One more is answered as a 404 would be.
-const MaxRedirects = 5
+// at least five). One more is answered as a 404 would be. The audit module
+// follows recorded redirects by the same rule.
+const MaxRedirects = redirect.Max
 
 // Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
 const (
@@ -210,8 +211,9 @@ type Result struct {
 	// there is none.
 	RetryAfter time.Duration
 	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
-	// all: an HTML page (an error page or a login form served with 200),
-	// UTF-16 text or binary data (lint.NotRobots). It wraps lint.ErrHTML or
+	// all: an HTML page (an error page or a login form served with 200) or
+	// other markup (an XML sitemap), UTF-16 text or binary data
+	// (lint.NotRobots). It wraps lint.ErrHTML or
 	// lint.ErrEncoding. The body is parsed all the same, as Google's
 	// parser reads it, and yields no rules a crawler would expect.
 	NotRobots error
@@ -307,10 +309,11 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 		req.Header.Set("User-Agent", f.userAgent)
 	}
 	var overflow error // set when the redirect limit stops the chain
+	var pastStatus int // what the chain is then read as
 	client := *f.client
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > MaxRedirects {
-			overflow = ErrTooManyRedirects
+		if status, past := redirect.Past(len(via)); past {
+			overflow, pastStatus = ErrTooManyRedirects, status
 			if redirect.Looped(req, via) {
 				overflow = ErrRedirectLoop
 			}
@@ -338,8 +341,8 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 	defer resp.Body.Close()
 	switch {
 	case overflow != nil:
-		res.Robots, res.Err = robotstxt.FromStatus(http.StatusNotFound, nil), overflow
-	case 200 <= resp.StatusCode && resp.StatusCode <= 299:
+		res.Robots, res.Err = robotstxt.FromStatus(pastStatus, nil), overflow
+	case robotstxt.FromStatus(resp.StatusCode, nil).Kind() == robotstxt.Parsed: // 2xx
 		body, truncated, err := readBody(resp.Body, MaxBodySize, resp.ContentLength)
 		res.Bytes, res.Truncated = len(body), truncated
 		if err != nil {

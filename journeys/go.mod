@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208011920-e70bc19d1792
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208012953-272340a8928b
 )
 
 require (

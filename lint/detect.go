@@ -60,16 +60,102 @@ func countOf(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// looksLikeHTML reports whether data, from its first non-blank line on,
-// is an HTML page: it starts with '<' and an HTML tag is near the start.
-func looksLikeHTML(data []byte) bool {
+// markup tells what kind of markup document data is, from its first
+// non-blank line on, or markupNone. This is the rule for "an HTML page or
+// other markup, not a robots.txt", which Diagnose, NotRobots and so every
+// caller of NotRobots (fetch, the CLI, the audit) share. data is markup
+// when
+//
+//   - past whitespace and HTML comments ("<!-- ... -->"), it starts with a
+//     tag ("<p>", "<html ", "<xsl:stylesheet", "<urlset>"), a DOCTYPE or an
+//     XML declaration ("<?xml"); or
+//   - it starts with '<' and an HTML page's tag (<html, <head, <body,
+//     <title, <meta, <!doctype html) is in its first 4 KiB.
+//
+// A comment alone is not markup: "<!-- managed by CMS -->" then rules is a
+// robots.txt whose first line the parser skips (RFC 9309 §2.3.1.5 has
+// crawlers use the rules they can parse), and its rules apply. Nor is a
+// '<' that starts no tag: "<Disallow: /x" and "<https://h/sitemap.xml>"
+// are lines in error. A document with an XML declaration that is no HTML
+// page (a sitemap, a storage service's error) is markupXML; an element
+// without one ("<urlset>") is taken for HTML. Only the first 4 KiB are read.
+func markup(data []byte) markupKind {
 	data = grammar.TrimSpace(data)
 	if len(data) == 0 || data[0] != '<' {
+		return markupNone
+	}
+	head := data[:min(len(data), 4096)]
+	html := false
+	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body", "<title", "<meta"} {
+		if containsFold(head, tag) {
+			html = true
+			break
+		}
+	}
+	rest := head
+	for {
+		rest = grammar.TrimSpace(rest)
+		if !bytes.HasPrefix(rest, []byte("<!--")) {
+			break
+		}
+		end := bytes.Index(rest[4:], []byte("-->"))
+		if end < 0 {
+			rest = nil // a comment that runs past the head: nothing follows it
+			break
+		}
+		rest = rest[4+end+3:]
+	}
+	switch {
+	case html:
+		return markupHTML
+	case hasPrefixFold(rest, "<?xml"):
+		return markupXML
+	case hasPrefixFold(rest, "<!doctype") || startsTag(rest):
+		return markupHTML
+	}
+	return markupNone
+}
+
+// markupKind is what [markup] finds.
+type markupKind uint8
+
+const (
+	markupNone markupKind = iota
+	markupHTML            // an HTML page, or a fragment of one
+	markupXML             // an XML document that is no HTML page
+)
+
+// startsTag reports whether b starts with an element's start tag: '<',
+// a name (an ASCII letter, then letters, digits, '-', '_', '.', and ':'
+// before a letter, as in "xsl:stylesheet"), then '>', '/' or whitespace.
+func startsTag(b []byte) bool {
+	if len(b) < 3 || b[0] != '<' || !isLetter(b[1]) {
 		return false
 	}
-	head := bytes.ToLower(data[:min(len(data), 4096)])
-	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body", "<title", "<meta"} {
-		if bytes.Contains(head, []byte(tag)) {
+	for i := 2; i < len(b); i++ {
+		switch c := b[i]; {
+		case isLetter(c) || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.':
+		case c == ':' && i+1 < len(b) && isLetter(b[i+1]):
+		default:
+			return c == '>' || c == '/' || grammar.IsSpace(c)
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// hasPrefixFold reports whether b starts with the lower-case ASCII prefix,
+// in any case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && grammar.EqualFold(b[:len(prefix)], prefix)
+}
+
+// containsFold reports whether b holds the lower-case ASCII s, in any
+// case, without allocating.
+func containsFold(b []byte, s string) bool {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if b[i] == '<' && grammar.EqualFold(b[i:i+len(s)], s) {
 			return true
 		}
 	}
@@ -100,13 +186,18 @@ func looksBinary(data []byte) bool {
 
 // NotRobots tells whether body is no robots.txt at all, from its first
 // bytes: UTF-16 text, binary data (an image, random bytes, a compressed
-// body served without Content-Encoding) or an HTML page. It returns nil for
-// a body that may be a robots.txt, and otherwise the finding that
-// [Diagnose] makes about the whole file, whose cause is [ErrEncoding] or
-// [ErrHTML]. It reads the first KiB, and 4 KiB from the first line with
-// content, and the whole of a UTF-16 body only to say what it would hold as
-// UTF-8; it allocates nothing for a robots.txt (TestNotRobotsAllocs): it
-// is what a fetcher asks of every body, where Diagnose is for people.
+// body served without Content-Encoding), or an HTML page or other markup
+// (an XML sitemap, an error in XML). Markup is told by where the body
+// starts: past whitespace and HTML comments, a tag, a DOCTYPE or an XML
+// declaration; so "<!-- managed by CMS -->" followed by rules is a
+// robots.txt, whose first line is skipped, and "<p>hello</p>" is not.
+// It returns nil for a body that may be a robots.txt, and otherwise the
+// finding that [Diagnose] makes about the whole file, whose cause is
+// [ErrEncoding] or [ErrHTML]. It reads the first KiB, and 4 KiB from the
+// first line with content, and the whole of a UTF-16 body only to say what
+// it would hold as UTF-8; it allocates nothing for a robots.txt
+// (TestNotRobotsAllocs): it is what a fetcher asks of every body, where
+// Diagnose is for people.
 func NotRobots(body []byte) error {
 	if cause, msg := fileKind(body); cause != nil {
 		return &Error{Line: 1, Severity: SeverityError, Err: cause, Msg: msg}
@@ -119,8 +210,8 @@ func NotRobots(body []byte) error {
 	for start < len(text) && grammar.IsSpace(text[start]) {
 		start++
 	}
-	if start < len(text) && looksLikeHTML(text[start:]) {
-		return &Error{Line: lineOf(text[:start]), Severity: SeverityError, Err: ErrHTML, Msg: htmlMessage}
+	if k := markup(text[start:]); k != markupNone {
+		return &Error{Line: lineOf(text[:start]), Severity: SeverityError, Err: ErrHTML, Msg: k.message()}
 	}
 	return nil
 }
@@ -138,7 +229,13 @@ func fileKind(data []byte) (error, string) {
 	return nil, ""
 }
 
-const htmlMessage = "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file"
+// message is the finding's message on a body of this kind of markup.
+func (k markupKind) message() string {
+	if k == markupXML {
+		return "this is an XML document, not a robots.txt: the server answered with another file (a sitemap, or an error in XML) instead of the robots.txt"
+	}
+	return "this is an HTML page, not a robots.txt: the server answered with a web page (an error page or a redirect) instead of the file"
+}
 
 // bomPrefix returns the length of the prefix of the UTF-8 byte order mark
 // EF BB BF that data starts with, which the lexer skips.

@@ -66,11 +66,41 @@ func TestNotRobots(t *testing.T) {
 		{"\r\n  \n<!DOCTYPE html>\n<html><title>404</title></html>", ErrHTML, "an HTML page after blank lines"},
 		{"\xef\xbb\xbf<html><body>Not found</body></html>", ErrHTML, "an HTML page after a byte order mark"},
 		{"<Disallow: /x", nil, "'<' without an HTML tag"},
+		{"<https://example.com/sitemap.xml>\nUser-agent: *\n", nil, "'<' then a URL: no tag name ends before ':'"},
+		// The rule for markup: past a byte order mark, whitespace and
+		// HTML comments, the body starts with a tag or an XML
+		// declaration. A comment alone is one line the parser skips
+		// (RFC 9309 §2.3.1.5: crawlers use the rules they can parse), and
+		// the rules after it apply.
+		{"<!-- managed by CMS -->\nUser-agent: *\nDisallow: /x\n", nil, "an HTML comment, then rules: a robots.txt whose first line is skipped"},
+		{"<!-- managed by CMS -->\n<html><body>Not found</body></html>", ErrHTML, "an HTML comment, then a page"},
+		{"<!--\n-->\n\n<script language=\"Javascript\">\nloc = document.URL;\n</script>", ErrHTML, "a script page after a comment (www.ingrammicro.com's /robots.txt in the corpus)"},
+		{"\n\n<p>hello</p>", ErrHTML, "an HTML fragment: a tag, and no <html>"},
+		{"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://example.com/</loc></url>\n</urlset>\n", ErrHTML, "an XML sitemap served as robots.txt"},
+		{"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>", ErrHTML, "a storage service's XML error (scifri-segments.s3.amazonaws.com's /robots.txt in the corpus)"},
+		{"<xsl:stylesheet version=\"1.0\">", ErrHTML, "an element with a namespace prefix"},
+		{"<sitemapindex>", ErrHTML, "a bare XML root element"},
 	}
 	for _, tt := range tests {
 		got := checkNotRobots(t, tt.reason, []byte(tt.body))
 		if tt.want == nil && got != nil || tt.want != nil && !errors.Is(got, tt.want) {
 			t.Errorf("%s: NotRobots = %v, want %v", tt.reason, got, tt.want)
+		}
+	}
+}
+
+// TestNotRobotsXML: an XML document that is no HTML page is named as one;
+// an XHTML page, which starts with an XML declaration, is an HTML page.
+func TestNotRobotsXML(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{"<?xml version=\"1.0\"?>\n<urlset><url><loc>https://example.com/</loc></url></urlset>", "XML document"},
+		{"<?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body/></html>", "HTML page"},
+		{"<urlset>", "HTML page"}, // without a declaration, an element is taken for HTML
+	}
+	for _, tt := range tests {
+		err := checkNotRobots(t, tt.body, []byte(tt.body))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("NotRobots(%q) = %v, want a finding naming an %s", tt.body, err, tt.want)
 		}
 	}
 }

@@ -151,9 +151,11 @@ func (d *diagnoser) Line(ev *observe.Line) {
 	}
 	if !d.seenContent && len(grammar.TrimSpace(raw)) > 0 {
 		d.seenContent = true
-		if !d.fileLevel && looksLikeHTML(d.data[start:]) {
-			d.fileLevel = true
-			d.addFile(ln.Num, SeverityError, ErrHTML, htmlMessage)
+		if !d.fileLevel {
+			if k := markup(d.data[start:]); k != markupNone {
+				d.fileLevel = true
+				d.addFile(ln.Num, SeverityError, ErrHTML, "%s", k.message())
+			}
 		}
 	}
 	d.line(&ln, ev)

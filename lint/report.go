@@ -25,7 +25,7 @@ var (
 	ErrCrawlDelay    = errors.New("invalid or repeated crawl-delay")               // not a number, or not the group's first
 	ErrEncoding      = errors.New("not UTF-8")                                     // bytes, UTF-16 or binary data
 	ErrTooLarge      = errors.New("content past 500 KiB")                          // ignored by Google's crawler
-	ErrHTML          = errors.New("HTML page served as robots.txt")                // an error page or a redirect page
+	ErrHTML          = errors.New("HTML page served as robots.txt")                // an error page, a redirect page, or other markup (an XML sitemap)
 	ErrAllowDisallow = errors.New("same pattern allowed and disallowed")           // in one group: allow wins
 	ErrEmptyGroup    = errors.New("group without rules")                           // its agents may fetch everything
 	ErrLineTooLong   = errors.New("line too long")                                 // cut at 16,663 bytes

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 )
 
@@ -196,7 +197,9 @@ func signatureAgents(h http.Header) []string {
 // that signature. The legacy form, a bare String such as
 // "https://chatgpt.com" (which no Dictionary parses as), names the agent
 // of every signature. The origin is an https URI with no path, query or
-// fragment (a path of "/" is allowed), returned as scheme://host[:port].
+// fragment (a path of "/" is allowed), returned as scheme://host[:port]
+// in the spelling of robotstxt.Origin ("https://Bot.example:443/" names
+// "https://bot.example").
 func ParseSignatureAgent(value, label string) (origin string, ok bool) {
 	if ms, ok := grammar.ParseSFDictionaryMembers([]byte(value)); ok {
 		for _, m := range ms {
@@ -212,15 +215,21 @@ func ParseSignatureAgent(value, label string) (origin string, ok bool) {
 	return "", false
 }
 
-// normalizeOrigin returns the origin s names, or false when s is not an
-// https origin.
+// normalizeOrigin returns the origin s names, as robotstxt.Origin spells
+// it (lower case, a Unicode host in Punycode, the default port dropped),
+// or false when s is not an https origin: an https URL with no userinfo,
+// path (but "/"), query or fragment.
 func normalizeOrigin(s string) (string, bool) {
 	u, err := url.Parse(s)
 	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" || u.User != nil ||
 		u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
 		return "", false
 	}
-	return "https://" + strings.ToLower(u.Host), true
+	origin, err := robotstxt.Origin(s)
+	if err != nil {
+		return "", false
+	}
+	return origin, true
 }
 
 // KeyID returns the keyid of an Ed25519 public key in Web Bot Auth: the

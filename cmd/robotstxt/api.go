@@ -20,7 +20,6 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/aiuse"
 	"github.com/robotstxt-go/robotstxt/crawlers"
-	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/lint"
 )
@@ -168,12 +167,12 @@ func readBody(r *http.Request) ([]byte, error) {
 // cutRobots cuts a robots.txt at the 500 KiB that crawlers read, as Google
 // does, and returns the size it had when it was longer.
 func cutRobots(body []byte) ([]byte, int) {
-	if len(body) <= fetch.MaxBodySize {
+	if len(body) <= grammar.MaxBodySize {
 		return body, 0
 	}
 	// A copy, so that the rest of the body is not held while the file is
 	// analysed.
-	return bytes.Clone(body[:fetch.MaxBodySize]), len(body)
+	return bytes.Clone(body[:grammar.MaxBodySize]), len(body)
 }
 
 // emptyAgent answers a request that names no agent: an empty agent would

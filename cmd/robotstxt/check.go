@@ -15,7 +15,6 @@ import (
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
-	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/grammar"
 	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/lint"
@@ -259,12 +258,12 @@ func readFileSource(name string) (*source, error) {
 // size is read to its end without keeping the rest, so that a pipe's
 // writer is not cut off and the size can be told.
 func readSource(name string, r io.Reader, size int64) (*source, error) {
-	body, err := io.ReadAll(io.LimitReader(r, fetch.MaxBodySize+1))
+	body, err := io.ReadAll(io.LimitReader(r, grammar.MaxBodySize+1))
 	if err != nil {
 		return nil, err
 	}
 	src := &source{name: name}
-	cut := len(body) > fetch.MaxBodySize
+	cut := len(body) > grammar.MaxBodySize
 	if cut {
 		if size < 0 {
 			rest, err := io.Copy(io.Discard, r)
@@ -273,7 +272,7 @@ func readSource(name string, r io.Reader, size int64) (*source, error) {
 			}
 			size = int64(len(body)) + rest
 		}
-		body = body[:fetch.MaxBodySize]
+		body = body[:grammar.MaxBodySize]
 	}
 	// One pass over the lines gives the rules and the findings.
 	src.report = lint.Diagnose(body)
@@ -303,7 +302,7 @@ func cutWarning(name string, body []byte, size int64, lines []lint.Line) string 
 		where = fmt.Sprintf("from byte %d of this line on", len(body)-start+1)
 	}
 	return fmt.Sprintf("%s:%d: warning: the file is %d bytes: Google's crawler reads only the first %d (500 KiB) and ignores the rest, %s",
-		name, line, size, fetch.MaxBodySize, where)
+		name, line, size, grammar.MaxBodySize, where)
 }
 
 // fetchSource fetches the robots.txt that applies to url, sending header as

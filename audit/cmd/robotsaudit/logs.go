@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robotstxt-go/robotstxt/audit"
+	"github.com/robotstxt-go/robotstxt/verify"
 )
 
 // runLogs is "robotsaudit logs": which crawlers ignored a site's robots.txt,
@@ -42,7 +45,8 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 		jStatus  = fs.String("json-status", "", "JSON log: the status field")
 		jUA      = fs.String("json-ua", "", "JSON log: the User-Agent field")
 		agents   = fs.String("agents", "crawlers,ai.robots.txt", "crawlers judged: a `file` of crawlers or agent sets by name, comma-separated")
-		ranges   = fs.String("ip-ranges", "", "check crawlers' addresses against ranges their operators publish: `OPERATOR=FILE,...` (Google=googlebot.json,OpenAI=gptbot.json; JSON as Google publishes it, or one CIDR a line)")
+		ranges   = fs.String("ranges", "", "check crawlers' identity (package verify) with the operators' prefix files saved in this snapshot `file`: {\"fetched\": TIME, \"files\": {URL: FILE}}, as robotstxt verify -ranges reads; offline, a claim from outside the files is forged only when its operator documents no other method (a Googlebot outside Google's files is unknown: Google also documents reverse DNS)")
+		live     = fs.Bool("verify-live", false, "check crawlers' identity (package verify) over the network: fetch the operators' prefix files (those of -ranges serve until fetched anew) and look up reverse DNS, each answer cached; a log line has no URL, so signatures are not checked")
 		since    = fs.String("since", "", "read the requests before `time` (RFC 3339) as context only: for robots.txt fetches and Crawl-delay, not counted or written (a day's shard: the day before's log, then the day's, -since the day's start)")
 		workers  = fs.Int("workers", 0, "goroutines that parse and judge, a core's worth each (default: one per core)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
@@ -92,24 +96,25 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 		Logs: fs.Args(), Stdin: os.Stdin, Format: *logFmt, History: hist, All: *all, Workers: *workers,
 		Fields: audit.LogFields{Time: *jTime, IP: *jIP, Method: *jMethod, Target: *jTarget, Status: *jStatus, UserAgent: *jUA},
 	}
-	if *ranges != "" {
-		var r audit.IPRanges
-		for _, spec := range strings.Split(*ranges, ",") {
-			op, file, ok := strings.Cut(spec, "=")
-			if !ok || op == "" || file == "" {
-				return fail(fmt.Errorf("-ip-ranges %q: want OPERATOR=FILE", spec))
-			}
-			f, err := os.Open(file)
+	if *ranges != "" || *live {
+		vcfg := verify.Config{}
+		if *live {
+			vcfg.Client = &http.Client{Timeout: verify.DefaultFetchTimeout}
+			vcfg.Resolver = net.DefaultResolver
+		}
+		v := verify.New(vcfg)
+		if *ranges != "" {
+			f, err := os.Open(*ranges)
 			if err != nil {
-				return fail(err)
+				return fail(fmt.Errorf("-ranges: %w", err))
 			}
-			err = r.Add(op, f)
+			err = v.LoadSnapshot(f)
 			f.Close()
 			if err != nil {
-				return fail(fmt.Errorf("-ip-ranges: %s: %w", file, err))
+				return fail(fmt.Errorf("-ranges: %w", err))
 			}
 		}
-		cfg.Identifier = &r
+		cfg.Identifier = audit.VerifierIdentifier(ctx, v)
 	}
 	if *since != "" {
 		if cfg.Since, err = time.Parse(time.RFC3339, *since); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -106,19 +107,28 @@ func TestLogsCommandUsage(t *testing.T) {
 	}
 }
 
-// TestLogsCommandIPRanges: -ip-ranges verifies Googlebot from Google's
-// published ranges and counts one outside them as forged Googlebot.
-func TestLogsCommandIPRanges(t *testing.T) {
+// TestLogsCommandRanges: -ranges reads a verify snapshot and judges
+// identity as robotstxt verify -offline does: Googlebot in Google's file is
+// verified; one outside it is unknown, not forged, since Google also
+// documents reverse DNS (https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot),
+// which is not checked offline; GPTBot outside OpenAI's file is forged,
+// OpenAI documenting only the file (https://platform.openai.com/docs/bots),
+// and counted apart as forged GPTBot. A bad snapshot is a usage error.
+func TestLogsCommandRanges(t *testing.T) {
 	dir, robots, _ := writeSite(t)
-	ranges := filepath.Join(dir, "googlebot.json")
-	os.WriteFile(ranges, []byte(`{"prefixes": [{"ipv4Prefix": "66.249.66.0/27"}]}`), 0o644)
-	log := filepath.Join(dir, "two.log")
+	ranges := filepath.Join(dir, "ranges.json")
+	os.WriteFile(ranges, []byte(`{"fetched": "2026-03-01T00:00:00Z", "files": {
+"https://developers.google.com/static/crawling/ipranges/common-crawlers.json": {"prefixes": [{"ipv4Prefix": "66.249.66.0/27"}]},
+"https://openai.com/gptbot.json": {"prefixes": [{"ipv4Prefix": "20.171.206.0/24"}]}}}`), 0o644)
+	log := filepath.Join(dir, "four.log")
 	os.WriteFile(log, []byte(`66.249.66.1 - - [02/Mar/2026:10:00:00 +0000] "GET /private/a HTTP/1.1" 200 5 "-" "Googlebot/2.1"
 6.6.6.6 - - [02/Mar/2026:10:00:01 +0000] "GET /private/b HTTP/1.1" 200 5 "-" "Googlebot/2.1"
+20.171.206.7 - - [02/Mar/2026:10:00:02 +0000] "GET /a HTTP/1.1" 200 5 "-" "GPTBot/1.1"
+6.6.6.7 - - [02/Mar/2026:10:00:03 +0000] "GET /b HTTP/1.1" 200 5 "-" "GPTBot/1.1"
 `), 0o644)
 	sum := filepath.Join(dir, "summary.csv")
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"logs", "-robots", robots, "-ip-ranges", "Google=" + ranges, "-summary", sum, "-progress", "never", log}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"logs", "-robots", robots, "-ranges", ranges, "-summary", sum, "-progress", "never", log}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	f, _ := os.Open(sum)
@@ -129,10 +139,22 @@ func TestLogsCommandIPRanges(t *testing.T) {
 	}
 	var got []string
 	for _, r := range recs[1:] {
-		got = append(got, r[0]+" verified="+r[12]+" forged="+r[13])
+		got = append(got, r[0]+" verified="+r[12]+" forged="+r[13]+" unknown="+r[14])
 	}
-	want := "Googlebot verified=1 forged=0|forged Googlebot verified=0 forged=1"
+	sort.Strings(got)
+	want := "GPTBot verified=1 forged=0 unknown=0|Googlebot verified=1 forged=0 unknown=1|forged GPTBot verified=0 forged=1 unknown=0"
 	if strings.Join(got, "|") != want {
 		t.Errorf("summary %v, want %s (header %v)", got, want, recs[0])
+	}
+
+	for _, bad := range []string{filepath.Join(dir, "missing.json"), log} {
+		stderr.Reset()
+		if code := run([]string{"logs", "-robots", robots, "-ranges", bad, "-progress", "never", log}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-ranges") {
+			t.Errorf("-ranges %s: exit %d, stderr %s; want 2 naming -ranges", bad, code, stderr.String())
+		}
+	}
+	stderr.Reset()
+	if code := run([]string{"logs", "-robots", robots, "-ip-ranges", "Google=" + ranges, "-progress", "never", log}, &stdout, &stderr); code != 2 {
+		t.Errorf("the removed -ip-ranges: exit %d, want 2", code)
 	}
 }

@@ -68,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		allCaps  = fs.Bool("all-captures", false, "answer every capture; by default each origin is answered once, by its latest capture (WARC-Date)")
 		progress = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always or never")
 		problems = fs.String("problems", "", "write every problem and note as JSON Lines to `file`")
-		notes    = fs.Bool("notes", false, "list the notes (HTML pages, bodies over 500 KiB) on stderr too; by default they are counted")
+		notes    = fs.Bool("notes", false, "list the notes (HTML, binary data, bodies over 500 KiB) on stderr too; by default they are counted")
 		chunk    = fs.Int("chunk", 0, "with -urls, URLs joined per pass over the inputs (default 100000)")
 		bench    = fs.Bool("bench", false, "measure: read+gunzip alone, then the audit with 1 and 2 workers, side by side")
 		benchN   = fs.Int("bench-runs", 3, "with -bench, runs of each measurement (the best is kept)")
@@ -251,7 +251,7 @@ func report(w io.Writer, s *audit.Summary, notes bool) {
 	fmt.Fprintf(w, "robotsaudit: %d of %d inputs done, %d captures read, %d answered, %d rows, %.1f MB in %.2fs (%.1f MB/s, %.0f captures/s); %d skipped, %d notes, %d empty inputs\n",
 		s.Done, s.Inputs, s.Seen, s.Captures, s.Rows, float64(s.Bytes)/1e6, sec, float64(s.Bytes)/1e6/sec, float64(s.Seen)/sec, s.Skipped, s.Notes, s.Zero)
 	if s.Notes > 0 && !notes {
-		fmt.Fprintln(w, "robotsaudit: notes (HTML pages, bodies over 500 KiB: answered as Google reads them) are listed by -notes and written by -problems")
+		fmt.Fprintln(w, "robotsaudit: notes (HTML, binary data, bodies over 500 KiB: answered as Google reads them) are listed by -notes and written by -problems")
 	}
 	if s.Changes != nil {
 		fmt.Fprintln(w, "robotsaudit: changes:", s.Changes)

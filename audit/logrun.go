@@ -880,24 +880,8 @@ func (st *logState) progress() (stop func()) {
 	if w == nil {
 		return func() {}
 	}
-	start := time.Now()
-	quit := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-t.C:
-				sec := time.Since(start).Seconds()
-				n, b := st.lines.Load(), st.bytes.Load()
-				fmt.Fprintf(w, "\r\033[K%d lines  %.1f MB  %.0f lines/s", n, float64(b)/1e6, float64(n)/sec)
-			}
-		}
-	}()
-	return func() { close(quit); <-finished }
+	return progressLine(w, func(sec float64) string {
+		n, b := st.lines.Load(), st.bytes.Load()
+		return fmt.Sprintf("%d lines  %.1f MB  %.0f lines/s", n, float64(b)/1e6, float64(n)/sec)
+	})
 }

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,6 +28,23 @@ func (st *runState) progress() (stop func()) {
 	if st.cfg.URLs != nil {
 		total = 0 // several passes: no estimate
 	}
+	return progressLine(w, func(sec float64) string {
+		n := st.bytes.Load()
+		rate := float64(n) / 1e6 / sec
+		line := fmt.Sprintf("%d captures  %.1f MB  %.1f MB/s", st.captures.Load(), float64(n)/1e6, rate)
+		if total > 0 && n > 0 {
+			left := time.Duration(float64(total-n) / float64(n) * sec * float64(time.Second)).Round(time.Second)
+			line += fmt.Sprintf("  %3.0f%%  ETA %s", 100*float64(n)/float64(total), left)
+		}
+		return line
+	})
+}
+
+// progressLine draws line(seconds since the start) on w every half
+// second, each over the last, until the returned function is called; that
+// function clears the line and returns once the drawing has stopped. The
+// audit and the log replay both draw their progress with it.
+func progressLine(w io.Writer, line func(sec float64) string) (stop func()) {
 	start := time.Now()
 	quit := make(chan struct{})
 	finished := make(chan struct{})
@@ -40,14 +58,7 @@ func (st *runState) progress() (stop func()) {
 				fmt.Fprint(w, "\r\033[K")
 				return
 			case <-t.C:
-				n, sec := st.bytes.Load(), time.Since(start).Seconds()
-				rate := float64(n) / 1e6 / sec
-				line := fmt.Sprintf("\r\033[K%d captures  %.1f MB  %.1f MB/s", st.captures.Load(), float64(n)/1e6, rate)
-				if total > 0 && n > 0 {
-					left := time.Duration(float64(total-n) / float64(n) * sec * float64(time.Second)).Round(time.Second)
-					line += fmt.Sprintf("  %3.0f%%  ETA %s", 100*float64(n)/float64(total), left)
-				}
-				fmt.Fprint(w, line)
+				fmt.Fprint(w, "\r\033[K"+line(time.Since(start).Seconds()))
 			}
 		}
 	}()

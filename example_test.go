@@ -149,3 +149,26 @@ Disallow: /b/
 	fmt.Println(g.Allowed("/a/1"), g.Allowed("/b/1"), g.Allowed("/c/1"))
 	// Output: false false true
 }
+
+// A cache of parsed files can keep them in their binary form and load them
+// again without parsing: UnmarshalBinary checks everything it loads, and
+// the loaded file answers as the parsed one did, deciding lines included.
+func ExampleRobots_MarshalBinary() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	b, err := r.MarshalBinary()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var loaded robotstxt.Robots
+	if err := loaded.UnmarshalBinary(b); err != nil {
+		fmt.Println(err)
+		return
+	}
+	d := loaded.Decide("MyCrawler", "/cart/checkout")
+	fmt.Println(d.Allowed, d.Line, d.Rule)
+	fmt.Println(loaded.UnmarshalBinary(b[:len(b)/2]) != nil)
+	// Output:
+	// false 3 /cart/
+	// true
+}

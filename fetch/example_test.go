@@ -213,3 +213,75 @@ func Example_politeCrawler() {
 	// shop pages spaced by its Crawl-delay: true
 	// requests without the crawler's User-Agent: 0
 }
+
+// A crawler that sends its requests with a client of its own asks Check
+// and sends the URL Check returns, not the raw href: the href in the form
+// a Transport puts on the wire ([robotstxt.NormalizeURL]), the form the
+// rules were asked about. A raw space meets "Disallow: /a%20b", and
+// non-ASCII bytes go out %-encoded.
+func ExampleCache_Check() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /a%20b\n")
+	}))
+	defer srv.Close()
+
+	cache := fetch.NewCache(&fetch.Options{Client: srv.Client(), UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
+	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
+	ctx := context.Background()
+	for _, href := range []string{srv.URL + "/a b", srv.URL + "/café?q=x y"} {
+		send, err := cache.Check(ctx, href)
+		if err != nil {
+			fmt.Println("refused:", errors.Is(err, fetch.ErrDisallowed), strings.TrimPrefix(href, srv.URL))
+			continue
+		}
+		if err := pacer.Wait(ctx, send); err != nil { // the origin's turn
+			fmt.Println(err)
+			continue
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, send, nil)
+		req.Header.Set("User-Agent", cache.UserAgent())
+		fmt.Println("send:", strings.TrimPrefix(send, srv.URL), "as", req.UserAgent())
+	}
+	// Output:
+	// refused: true /a b
+	// send: /caf%C3%A9?q=x%20y as Foobot/1.0 (+https://foo.example/bot)
+}
+
+// A client or framework that has a RoundTripper of its own keeps it: the
+// Transport wraps it, and robots.txt and the crawler's identity come
+// first. Here the existing RoundTripper counts the requests that reach
+// the network.
+func ExampleNewTransport_wrap() {
+	srv := site()
+	defer srv.Close()
+
+	var sent []string
+	existing := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		sent = append(sent, req.URL.Path+" as "+req.UserAgent())
+		return http.DefaultTransport.RoundTrip(req)
+	})
+	cache := fetch.NewCache(&fetch.Options{Client: &http.Client{Transport: existing}, UserAgent: "Foobot/1.0"})
+	client := &http.Client{Transport: fetch.NewTransport(existing, cache)}
+	for _, path := range []string{"/public", "/private/x"} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("User-Agent", "some-framework/2.0")
+		resp, err := client.Do(req)
+		if err != nil {
+			fmt.Println(path, "refused:", errors.Is(err, fetch.ErrDisallowed))
+			continue
+		}
+		resp.Body.Close()
+		fmt.Println(path, resp.Status)
+	}
+	fmt.Println(strings.Join(sent, "\n"))
+	// Output:
+	// /public 200 OK
+	// /private/x refused: true
+	// /robots.txt as Foobot/1.0
+	// /public as Foobot/1.0
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -237,6 +237,25 @@ func (r *Robots) NamesAgent(agent string) bool {
 	return ok
 }
 
+// Numbers returns the numbers of the file's groups that g merges, in file
+// order. Groups are numbered from 1 as the file opens them: a User-agent
+// line opens a group when it is the file's first or follows an Allow or
+// Disallow line of the group before (a rule that can never match too);
+// other lines, such as Crawl-delay, do not close a run of User-agent
+// lines. These are the numbers of lint.Line.Group. The zero Group, that
+// of [Robots.NoGroup] and that of an agent with no group to obey have
+// none. It allocates the slice.
+func (g Group) Numbers() []int {
+	if g.r == nil || g.n == 0 {
+		return nil
+	}
+	out := make([]int, g.n)
+	for i := range g.n {
+		out[i] = int(g.id(i)) + 1
+	}
+	return out
+}
+
 // Allowed reports whether url may be fetched; see [Robots.Allowed].
 func (g Group) Allowed(url string) bool {
 	_, o := g.decide(url)

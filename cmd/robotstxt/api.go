@@ -369,7 +369,7 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 		resp.Errors = findingsOf(summarizeN(answerFindings(src.report), pageKeep, pageKeep))
 	}
 	g, note := crawlers.Group(src.robots, agent)
-	resp.Group = groupOf(src, agent, note)
+	resp.Group = groupOf(src, g, agent, note)
 	for _, u := range urls {
 		if u = strings.TrimSpace(u); u == "" {
 			continue
@@ -389,9 +389,11 @@ func checkWith(src *source, agent string, urls []string) checkResponse {
 	return resp
 }
 
-// groupOf says which groups of src decide for agent, as the report tells
-// it and as the crawler documents it (note, from crawlers.Group).
-func groupOf(src *source, agent, note string) groupJSON {
+// groupOf says which groups of src decide for agent: g, the group that
+// answers for it as the crawler documents it (and note, from
+// crawlers.Group), and the user-agent lines that chose them, as the report
+// tells them.
+func groupOf(src *source, g robotstxt.Group, agent, note string) groupJSON {
 	j := groupJSON{AgentLines: []int{}, Groups: []int{}, Ranges: [][2]int{}, Note: note}
 	followed := ""
 	switch {
@@ -422,12 +424,8 @@ func groupOf(src *source, agent, note string) groupJSON {
 	}
 	lines, global := src.report.AgentLines(asked)
 	j.AgentLines = append(j.AgentLines, lines...)
-	for _, n := range lines {
-		if g := src.report.Lines[n-1].Group; !slices.Contains(j.Groups, g) {
-			j.Groups = append(j.Groups, g)
-			j.Ranges = append(j.Ranges, [2]int{})
-		}
-	}
+	j.Groups = append(j.Groups, g.Numbers()...)
+	j.Ranges = make([][2]int, len(j.Groups))
 	for _, l := range src.report.Lines {
 		if i := slices.Index(j.Groups, l.Group); l.Group > 0 && i >= 0 {
 			if j.Ranges[i][0] == 0 {

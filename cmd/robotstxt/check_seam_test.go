@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/crawlers"
+	"github.com/robotstxt-go/robotstxt/lint"
 )
 
 // This file holds check and the tester page's /api/check to one answer:
@@ -148,6 +150,19 @@ func TestCheckAgreesWithAPI(t *testing.T) {
 			if !shown || (api.Group.Applies == "none" && !*a.Allowed) {
 				t.Fatalf("agent %s, URL %q: decided on line %d, but the page shows the group %+v; robots.txt:\n%s", agent, u, a.Line, api.Group, robots)
 			}
+		}
+		// The groups the page shows (Group.Numbers of the group that
+		// answers) are those of the user-agent lines it highlights.
+		var ofLines []int
+		rep := lint.Diagnose([]byte(robots))
+		for _, n := range api.Group.AgentLines {
+			if gn := rep.Lines[n-1].Group; !slices.Contains(ofLines, gn) {
+				ofLines = append(ofLines, gn)
+			}
+		}
+		if !slices.Equal(api.Group.Groups, ofLines) || len(api.Group.Ranges) != len(ofLines) {
+			t.Fatalf("agent %s: the page shows groups %v (ranges %v), its user-agent lines %v are in groups %v; robots.txt:\n%s",
+				agent, api.Group.Groups, api.Group.Ranges, api.Group.AgentLines, ofLines, robots)
 		}
 	}
 }

@@ -38,23 +38,24 @@ type Options struct {
 	Agent string
 
 	// MaxEntries bounds the number of origins kept (default
-	// DefaultMaxEntries); the least recently asked is dropped first. Each
+	// 10,000); the least recently asked is dropped first. Each
 	// entry holds at most two parsed files of at most MaxBodySize bytes.
 	MaxEntries int
 
 	// TTL is how long a fetched robots.txt is kept when its response has
-	// no Cache-Control max-age (default DefaultTTL). MaxTTL bounds a
-	// max-age from above (default DefaultMaxTTL); [MinTTL] bounds it below.
+	// no Cache-Control max-age (default 24 hours). MaxTTL bounds a
+	// max-age from above (default 7 days); it is never below one minute,
+	// however short the max-age.
 	TTL    time.Duration
 	MaxTTL time.Duration
 
 	// RetryTTL is how long an unreachable result is kept before the next
-	// try (default DefaultRetryTTL).
+	// try (default 5 minutes).
 	RetryTTL time.Duration
 
 	// MaxRetryWait bounds how long an answer for a URL whose robots.txt
 	// is unreachable, with no good copy held, waits for the next fetch of
-	// that robots.txt (default DefaultMaxRetryWait, 30 seconds; negative:
+	// that robots.txt (default 30 seconds; negative:
 	// no wait). A question waits for one fetch at most, and only when
 	// that fetch is due before MaxRetryWait has passed and before the
 	// deadline of its context; the wait, the fetch included, ends by then.
@@ -63,10 +64,10 @@ type Options struct {
 
 	// GiveUpAfter is how long an origin with no good copy must stay
 	// unreachable before everything is allowed (default
-	// DefaultGiveUpAfter, 30 days, per RFC 9309 §2.3.1.4).
+	// 30 days, per RFC 9309 §2.3.1.4).
 	GiveUpAfter time.Duration
 
-	// Timeout bounds each robots.txt fetch (default DefaultTimeout). A fetch
+	// Timeout bounds each robots.txt fetch (default [DefaultTimeout], 30 seconds). A fetch
 	// does not end when the caller that started it gives up, since other
 	// callers may be waiting for it; this bounds it instead.
 	Timeout time.Duration
@@ -84,11 +85,11 @@ type Options struct {
 	Store Store
 
 	// StoreTimeout bounds each call to the Store (default
-	// DefaultStoreTimeout). A call that takes longer counts as a failure.
+	// 250 milliseconds). A call that takes longer counts as a failure.
 	StoreTimeout time.Duration
 
 	// LeaseTTL is how long the lease that a cache takes in the Store before
-	// fetching lasts unless renewed (default DefaultLeaseTTL plus twice
+	// fetching lasts unless renewed (default 2 seconds plus twice
 	// StoreTimeout). The holder renews it every LeaseTTL/3 while it
 	// fetches, so a fetch may take up to Timeout, while a holder that died
 	// stalls the others by at most LeaseTTL (see [Store] for the bound).
@@ -109,7 +110,7 @@ type Options struct {
 	// StoreRetry is how long the cache does without the Store for an
 	// origin after a call about it fails, and for every origin after three
 	// failures in a row, before trying it again (default
-	// DefaultStoreRetry).
+	// 5 seconds).
 	StoreRetry time.Duration
 
 	// OnFetch, when not nil, is called after each refresh of an origin's
@@ -269,12 +270,12 @@ func NewCache(o *Options) *Cache {
 			userAgent: o.userAgent(),
 			agent:     o.agent(),
 			now:       o.Now,
-			ttl:       orDefault(o.TTL, DefaultTTL),
-			maxTTL:    orDefault(o.MaxTTL, DefaultMaxTTL),
-			retryTTL:  orDefault(o.RetryTTL, DefaultRetryTTL),
+			ttl:       orDefault(o.TTL, defaultTTL),
+			maxTTL:    orDefault(o.MaxTTL, defaultMaxTTL),
+			retryTTL:  orDefault(o.RetryTTL, defaultRetryTTL),
 		},
 		maxEntries:  o.MaxEntries,
-		giveUpAfter: orDefault(o.GiveUpAfter, DefaultGiveUpAfter),
+		giveUpAfter: orDefault(o.GiveUpAfter, defaultGiveUpAfter),
 		timeout:     orDefault(o.Timeout, DefaultTimeout),
 		retryWait:   o.MaxRetryWait,
 		allowAll:    robotstxt.FromStatus(http.StatusNotFound, nil),
@@ -289,10 +290,10 @@ func NewCache(o *Options) *Cache {
 		c.f.now = time.Now
 	}
 	if c.maxEntries <= 0 {
-		c.maxEntries = DefaultMaxEntries
+		c.maxEntries = defaultMaxEntries
 	}
 	if c.retryWait == 0 {
-		c.retryWait = DefaultMaxRetryWait
+		c.retryWait = defaultMaxRetryWait
 	}
 	c.shared.init(o, c.timeout, c.giveUpAfter, c.f.now, c.f.agent)
 	return &Cache{core: c, agent: c.f.agent, userAgent: c.f.userAgent,
@@ -664,28 +665,28 @@ func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := c.counts
-	return Stats{
-		Hits:         n.hits,
-		Misses:       n.misses,
-		Fetches:      n.fetches,
-		Evictions:    n.evictions,
-		InFlight:     c.refreshing,
-		Entries:      c.lru.Len(),
-		StoreHits:    n.storeHits,
-		StoreWaits:   n.storeWaits,
-		StoreErrors:  c.storeErrs.Load(),
-		StoreCorrupt: c.refusedTotal(),
-		StoreRefused: StoreRefused{
-			Format:   c.refused[refusedFormat].Load(),
-			Damaged:  c.refused[refusedDamaged].Load(),
-			Seal:     c.refused[refusedSeal].Load(),
-			Origin:   c.refused[refusedOrigin].Load(),
-			Agent:    c.refused[refusedAgent].Load(),
-			TooLarge: c.refused[refusedTooLarge].Load(),
-		},
+	st := Stats{
+		Hits:           n.hits,
+		Misses:         n.misses,
+		Fetches:        n.fetches,
+		Evictions:      n.evictions,
+		InFlight:       c.refreshing,
+		Entries:        c.lru.Len(),
+		StoreHits:      n.storeHits,
+		StoreWaits:     n.storeWaits,
+		StoreErrors:    c.storeErrs.Load(),
+		StoreCorrupt:   c.refusedTotal(),
 		StoreGaveUp:    c.gaveUp(),
 		StoreTakenOver: c.takenOver(),
 	}
+	r := &st.StoreRefused
+	r.Format = c.refused[refusedFormat].Load()
+	r.Damaged = c.refused[refusedDamaged].Load()
+	r.Seal = c.refused[refusedSeal].Load()
+	r.Origin = c.refused[refusedOrigin].Load()
+	r.Agent = c.refused[refusedAgent].Load()
+	r.TooLarge = c.refused[refusedTooLarge].Load()
+	return st
 }
 
 // notify counts the refresh that ev describes, fills in ev.Source from the
@@ -777,9 +778,9 @@ func (c *Cache) Forget(ctx context.Context, rawURL string) error {
 	return c.shared.forget(ctx, origin)
 }
 
-// ErrNoResult is returned by [Cache.Put] for a nil Result or one without
+// errNoResult is returned by [Cache.Put] for a nil Result or one without
 // Robots.
-var ErrNoResult = errors.New("robotstxt: no result to put: a nil Result or nil Robots")
+var errNoResult = errors.New("robotstxt: no result to put: a nil Result or nil Robots")
 
 // Put records res as the latest fetch of the robots.txt at res.RobotsURL,
 // as if the cache had just made it: a crawler that kept its results can
@@ -792,11 +793,11 @@ var ErrNoResult = errors.New("robotstxt: no result to put: a nil Result or nil R
 // Put fills this cache only, not the Store: the Store holds what was
 // fetched, and a Store is itself what warms a new cache that shares it.
 //
-// The error is ErrNoResult, or a *robotstxt.URLError when res.RobotsURL is
+// The error is errNoResult, or a *robotstxt.URLError when res.RobotsURL is
 // not an absolute http or https URL.
 func (c *Cache) Put(res *Result) error {
 	if res == nil || res.Robots == nil {
-		return ErrNoResult
+		return errNoResult
 	}
 	origin, err := httpOrigin(res.RobotsURL)
 	if err != nil {

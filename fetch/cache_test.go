@@ -145,9 +145,9 @@ var maxAgeSteps = []step{
 	{0, answer(200, disallowX, "max-age=3600"), "/x", false, Fresh, 1, "first fetch"},
 	{59 * time.Minute, nil, "/x", false, Fresh, 1, "SPEC §8: max-age=3600 keeps it for an hour"},
 	{time.Minute, answer(200, disallowX, "max-age=0"), "/x", false, Fresh, 2, "after an hour it is fetched again"},
-	{59 * time.Second, nil, "/x", false, Fresh, 2, "max-age=0 still keeps it for MinTTL"},
-	{time.Second, answer(200, disallowX, "no-store"), "/x", false, Fresh, 3, "MinTTL later it is fetched again"},
-	{time.Minute, answer(200, disallowX, "max-age=31536000"), "/x", false, Fresh, 4, "no-store also means MinTTL"},
+	{59 * time.Second, nil, "/x", false, Fresh, 2, "max-age=0 still keeps it for minTTL"},
+	{time.Second, answer(200, disallowX, "no-store"), "/x", false, Fresh, 3, "minTTL later it is fetched again"},
+	{time.Minute, answer(200, disallowX, "max-age=31536000"), "/x", false, Fresh, 4, "no-store also means minTTL"},
 	{47 * time.Hour, nil, "/x", false, Fresh, 4, "a year's max-age is bounded by MaxTTL=48h"},
 	{time.Hour, nil, "/x", false, Fresh, 5, "after MaxTTL it is fetched again"},
 }

@@ -59,7 +59,7 @@
 // scheme://host[:port]/robots.txt (see [robotstxt.RobotsURL]); only http and
 // https URLs can be fetched. At most [MaxBodySize] bytes of the body are
 // read and the rest is ignored; the connection is then closed, not drained.
-// Up to [MaxRedirects] redirects are followed, to any host; the rules found
+// Up to five redirects are followed, to any host; the rules found
 // apply to the origin first asked. Then, per RFC 9309 §2.3.1 and
 // [robotstxt.FromStatus]:
 //
@@ -74,15 +74,15 @@
 //
 // A [Cache] keeps each origin's rules for 24 hours by default. A
 // Cache-Control max-age on the robots.txt response lengthens or shortens
-// that, within [MinTTL] and Options.MaxTTL (7 days by default; RFC 9309 §2.4
+// that, within one minute and Options.MaxTTL (7 days by default; RFC 9309 §2.4
 // asks for at most 24 hours, which setting MaxTTL to 24h enforces).
 // "no-store" and "no-cache" mean "as short as allowed": a crawler that
 // fetched robots.txt before every request would double its load on the
-// site, so they shorten the lifetime to MinTTL rather than disabling the
+// site, so they shorten the lifetime to one minute rather than disabling the
 // cache. Age and Expires headers are ignored.
 //
 // An unreachable result is retried after the Retry-After of its 429 or 503
-// answer (at least [MinRetryAfter], one second), or else after
+// answer (at least one second), or else after
 // Options.RetryTTL (5 minutes by default): that one time, the result's
 // Expires, is when the cache asks again, when a [Pacer] gives the origin
 // its next turn, and what a [*RetryError] names. While an origin stays
@@ -123,44 +123,49 @@ import (
 // limit and the least RFC 9309 §2.5 allows.
 const MaxBodySize = grammar.MaxBodySize
 
-// MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
+// maxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2:
 // at least five). One more is answered as a 404 would be. The audit module
 // follows recorded redirects by the same rule.
-const MaxRedirects = redirect.Max
+const maxRedirects = redirect.Max
+
+// DefaultTimeout bounds each robots.txt fetch of a [Cache] whose
+// Options.Timeout is zero, and each fetch of [Fetch] given a nil client.
+const DefaultTimeout = 30 * time.Second
 
 // Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
+// The doc comment of each Options field states its value;
+// TestZeroOptionsDefaults holds them.
 const (
-	DefaultTTL         = 24 * time.Hour
-	DefaultMaxTTL      = 7 * 24 * time.Hour
-	DefaultRetryTTL    = 5 * time.Minute
-	DefaultGiveUpAfter = 30 * 24 * time.Hour
-	DefaultTimeout     = 30 * time.Second
-	DefaultMaxEntries  = 10000
-	// DefaultMaxRetryWait is the default of Options.MaxRetryWait: the
+	defaultTTL         = 24 * time.Hour
+	defaultMaxTTL      = 7 * 24 * time.Hour
+	defaultRetryTTL    = 5 * time.Minute
+	defaultGiveUpAfter = 30 * 24 * time.Hour
+	defaultMaxEntries  = 10000
+	// defaultMaxRetryWait is the default of Options.MaxRetryWait: the
 	// longest an answer waits for the next fetch of an unreachable
 	// robots.txt, so that a request through a client with no Timeout
 	// fails with a [*RetryError] rather than seem to hang for RetryTTL.
-	DefaultMaxRetryWait = 30 * time.Second
+	defaultMaxRetryWait = 30 * time.Second
 )
 
-// MinTTL is the shortest time a fetched robots.txt is kept, whatever its
+// minTTL is the shortest time a fetched robots.txt is kept, whatever its
 // Cache-Control says.
-const MinTTL = time.Minute
+const minTTL = time.Minute
 
-// MinRetryAfter is the shortest wait before an unreachable robots.txt is
+// minRetryAfter is the shortest wait before an unreachable robots.txt is
 // asked again, however short the Retry-After of its 429 or 503 answer
 // ("0", or a date already past): a server that asks to be asked again at
 // once gets a second's rest.
-const MinRetryAfter = time.Second
+const minRetryAfter = time.Second
 
 var (
-	// ErrTooManyRedirects is the Result.Err of a fetch that met more than
-	// MaxRedirects redirects; its rules allow everything.
-	ErrTooManyRedirects = errors.New("robotstxt: more than 5 redirects, answered as a 404")
-	// ErrRedirectLoop is the Result.Err of a fetch whose redirects came back
-	// to a URL already visited and went on past MaxRedirects; its rules
+	// errTooManyRedirects is the Result.Err of a fetch that met more than
+	// maxRedirects redirects; its rules allow everything.
+	errTooManyRedirects = errors.New("robotstxt: more than 5 redirects, answered as a 404")
+	// errRedirectLoop is the Result.Err of a fetch whose redirects came back
+	// to a URL already visited and went on past maxRedirects; its rules
 	// allow everything.
-	ErrRedirectLoop = errors.New("robotstxt: redirect loop, answered as a 404")
+	errRedirectLoop = errors.New("robotstxt: redirect loop, answered as a 404")
 	// ErrUnsupportedScheme is returned, wrapped in a *robotstxt.URLError,
 	// for URLs whose scheme is neither http nor https.
 	ErrUnsupportedScheme = errors.New("scheme is not http or https")
@@ -190,8 +195,8 @@ type Result struct {
 	Robots *robotstxt.Robots
 	// Err tells why the fetch gave no answer to use as is: a network
 	// failure, a timeout or a body cut short (Robots disallows
-	// everything), or ErrTooManyRedirects or ErrRedirectLoop (Robots
-	// allows everything). It is nil when a status code decided, 429 and
+	// everything), or an error saying that the redirects went on past
+	// five, in a loop or not (Robots allows everything). It is nil when a status code decided, 429 and
 	// 5xx included.
 	Err error
 	// Fetched is when the fetch ended, and Duration how long it took.
@@ -200,14 +205,14 @@ type Result struct {
 	// TTL is how long the result may be used, and Expires is Fetched+TTL:
 	// from Cache-Control max-age or the default for a good result; for an
 	// unreachable one, the retry interval, or the answer's Retry-After
-	// when it has one, bounded by MinRetryAfter and MaxTTL. The Expires of
+	// when it has one, bounded by one second and MaxTTL. The Expires of
 	// an unreachable result is when the robots.txt is asked again: a
 	// [Cache] fetches it again then, a [Pacer] gives the origin no turn
 	// before then, and a [*RetryError] says so.
 	TTL     time.Duration
 	Expires time.Time
 	// RetryAfter is the Retry-After of a 429 or 503 answer (RFC 9110
-	// §10.2.3), as a wait from Fetched, at least MinRetryAfter, or 0 when
+	// §10.2.3), as a wait from Fetched, at least one second, or 0 when
 	// there is none.
 	RetryAfter time.Duration
 	// NotRobots, when not nil, tells that the 2xx body is no robots.txt at
@@ -229,7 +234,7 @@ func (r *Result) Unreachable() bool {
 // client with a [DefaultTimeout] timeout) and sends userAgent as the
 // User-Agent header ("" sends Go's default). The client is not modified: its
 // Transport, Jar and Timeout are used, and its CheckRedirect, if any, is
-// consulted for each redirect within the [MaxRedirects] limit.
+// consulted for each redirect within the limit of five.
 //
 // The error is non-nil only when rawURL has no robots.txt to fetch: it is
 // not an absolute http or https URL (a *robotstxt.URLError). Whatever the
@@ -247,9 +252,9 @@ func Fetch(ctx context.Context, client *http.Client, userAgent, rawURL string) (
 		client:    client,
 		userAgent: userAgent,
 		now:       time.Now,
-		ttl:       DefaultTTL,
-		maxTTL:    DefaultMaxTTL,
-		retryTTL:  DefaultRetryTTL,
+		ttl:       defaultTTL,
+		maxTTL:    defaultMaxTTL,
+		retryTTL:  defaultRetryTTL,
 	}
 	return f.fetch(ctx, origin+"/robots.txt"), nil
 }
@@ -313,9 +318,9 @@ func (f *fetcher) get(ctx context.Context, res *Result) http.Header {
 	client := *f.client
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if status, past := redirect.Past(len(via)); past {
-			overflow, pastStatus = ErrTooManyRedirects, status
+			overflow, pastStatus = errTooManyRedirects, status
 			if redirect.Looped(req, via) {
-				overflow = ErrRedirectLoop
+				overflow = errRedirectLoop
 			}
 			return http.ErrUseLastResponse
 		}
@@ -395,12 +400,12 @@ func readBody(r io.Reader, limit int, sizeHint int64) ([]byte, bool, error) {
 func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
 	if pausing(res.StatusCode) {
 		if wait, ok := retryAfter(h, res.Fetched); ok {
-			res.RetryAfter = max(wait, MinRetryAfter)
+			res.RetryAfter = max(wait, minRetryAfter)
 		}
 	}
 	if res.Unreachable() {
 		if res.RetryAfter > 0 {
-			return min(res.RetryAfter, max(f.maxTTL, MinRetryAfter))
+			return min(res.RetryAfter, max(f.maxTTL, minRetryAfter))
 		}
 		return f.retryTTL
 	}
@@ -408,7 +413,7 @@ func (f *fetcher) lifetime(res *Result, h http.Header) time.Duration {
 	if !ok {
 		return f.ttl
 	}
-	return min(max(age, MinTTL), max(f.maxTTL, MinTTL))
+	return min(max(age, minTTL), max(f.maxTTL, minTTL))
 }
 
 // maxAgeCap bounds a max-age before it becomes a Duration, far above any

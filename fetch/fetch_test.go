@@ -191,9 +191,9 @@ func TestFetchRedirects(t *testing.T) {
 	}{
 		{1, robotstxt.Parsed, 1, 2, nil, "one redirect is followed"},
 		{5, robotstxt.Parsed, 5, 6, nil, "RFC 9309 §2.3.1.2: at least five redirects are followed"},
-		{6, robotstxt.AllowAll, 5, 6, ErrTooManyRedirects, "SPEC §8: a sixth hop is treated as 404, without requesting its target"},
-		{20, robotstxt.AllowAll, 5, 6, ErrTooManyRedirects, "a long chain costs six requests"},
-		{-1, robotstxt.AllowAll, 5, 6, ErrRedirectLoop, "a loop ends at the limit too, named as a loop"},
+		{6, robotstxt.AllowAll, 5, 6, errTooManyRedirects, "SPEC §8: a sixth hop is treated as 404, without requesting its target"},
+		{20, robotstxt.AllowAll, 5, 6, errTooManyRedirects, "a long chain costs six requests"},
+		{-1, robotstxt.AllowAll, 5, 6, errRedirectLoop, "a loop ends at the limit too, named as a loop"},
 	}
 	for _, tt := range tests {
 		rd := &redirector{hops: tt.hops}
@@ -435,7 +435,7 @@ func TestFetchConnectionRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Err == nil || !res.Unreachable() || res.StatusCode != 0 || res.TTL != DefaultRetryTTL {
+	if res.Err == nil || !res.Unreachable() || res.StatusCode != 0 || res.TTL != defaultRetryTTL {
 		t.Errorf("err %v, unreachable %v, status %d, TTL %v; want an error, unreachable, 0, the retry TTL",
 			res.Err, res.Unreachable(), res.StatusCode, res.TTL)
 	}
@@ -474,7 +474,7 @@ func TestMaxAge(t *testing.T) {
 }
 
 func TestLifetime(t *testing.T) {
-	f := fetcher{ttl: DefaultTTL, maxTTL: DefaultMaxTTL, retryTTL: DefaultRetryTTL}
+	f := fetcher{ttl: defaultTTL, maxTTL: defaultMaxTTL, retryTTL: defaultRetryTTL}
 	good := &Result{Robots: robotstxt.Parse(nil)}
 	bad := &Result{Robots: robotstxt.FromStatus(503, nil)}
 	tests := []struct {
@@ -483,14 +483,14 @@ func TestLifetime(t *testing.T) {
 		want   time.Duration
 		reason string
 	}{
-		{good, "", DefaultTTL, "SPEC §8: 24 hours by default"},
+		{good, "", defaultTTL, "SPEC §8: 24 hours by default"},
 		{good, "max-age=3600", time.Hour, "SPEC §8: max-age shortens"},
 		{good, "max-age=172800", 48 * time.Hour, "SPEC §8: max-age lengthens"},
-		{good, "max-age=0", MinTTL, "never shorter than MinTTL"},
-		{good, "no-store", MinTTL, "no-store shortens to MinTTL instead of refetching per request"},
-		{good, "max-age=31536000", DefaultMaxTTL, "a year is bounded by MaxTTL"},
-		{good, "max-age=99999999999999999999", DefaultMaxTTL, "a max-age too large for an integer is capped to MaxTTL, not dropped for the 24h default"},
-		{bad, "max-age=86400", DefaultRetryTTL, "an unreachable answer is retried soon, whatever it says"},
+		{good, "max-age=0", minTTL, "never shorter than minTTL"},
+		{good, "no-store", minTTL, "no-store shortens to minTTL instead of refetching per request"},
+		{good, "max-age=31536000", defaultMaxTTL, "a year is bounded by MaxTTL"},
+		{good, "max-age=99999999999999999999", defaultMaxTTL, "a max-age too large for an integer is capped to MaxTTL, not dropped for the 24h default"},
+		{bad, "max-age=86400", defaultRetryTTL, "an unreachable answer is retried soon, whatever it says"},
 	}
 	for _, tt := range tests {
 		h := http.Header{}

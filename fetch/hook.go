@@ -73,7 +73,23 @@ type Stats struct {
 	// save replaced the value.
 	StoreCorrupt uint64
 	// StoreRefused counts the refused values by reason.
-	StoreRefused StoreRefused
+	StoreRefused struct {
+		// Format counts values that are not a robots.txt history of this
+		// format version: another program's, or another version's.
+		Format uint64
+		// Damaged counts values that fail their checksum or do not parse.
+		Damaged uint64
+		// Seal counts values not sealed with Options.StoreKey: forged, or
+		// sealed with another key, or with none where one is set (or one
+		// where none is).
+		Seal uint64
+		// Origin counts values of another origin than their key's.
+		Origin uint64
+		// Agent counts values fetched for another crawler (Options.Agent).
+		Agent uint64
+		// TooLarge counts values longer than MaxStoreValue, refused unread.
+		TooLarge uint64
+	}
 	// StoreGaveUp counts refreshes that waited for other caches' leases
 	// and then fetched without the lease (see [Store] for when).
 	StoreGaveUp uint64
@@ -81,25 +97,6 @@ type Stats struct {
 	// another holder whose lease ran out without a value: most likely the
 	// holder died.
 	StoreTakenOver uint64
-}
-
-// StoreRefused counts values in the Store that a cache refused, by reason.
-type StoreRefused struct {
-	// Format counts values that are not a robots.txt history of this
-	// format version: another program's, or another version's.
-	Format uint64
-	// Damaged counts values that fail their checksum or do not parse.
-	Damaged uint64
-	// Seal counts values not sealed with Options.StoreKey: forged, or
-	// sealed with another key, or with none where one is set (or one
-	// where none is).
-	Seal uint64
-	// Origin counts values of another origin than their key's.
-	Origin uint64
-	// Agent counts values fetched for another crawler (Options.Agent).
-	Agent uint64
-	// TooLarge counts values longer than MaxStoreValue, refused unread.
-	TooLarge uint64
 }
 
 // counts are the counters kept under Cache.mu; Stats adds the gauges and

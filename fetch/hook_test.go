@@ -31,8 +31,8 @@ func TestOnFetch(t *testing.T) {
 	}{
 		{0, nil, 1, Fresh, 200, "the first question fetches: one event"},
 		{time.Hour, nil, 1, Fresh, 200, "a hit: no event"},
-		{DefaultTTL, answer(503, "", ""), 2, Stale, 503, "an expired entry is refreshed: the event tells the fetch and the rules now in effect"},
-		{DefaultRetryTTL, answer(404, "", ""), 3, Fresh, 404, "and again after the retry interval"},
+		{defaultTTL, answer(503, "", ""), 2, Stale, 503, "an expired entry is refreshed: the event tells the fetch and the rules now in effect"},
+		{defaultRetryTTL, answer(404, "", ""), 3, Fresh, 404, "and again after the retry interval"},
 	}
 	for i, tt := range tests {
 		clk.Advance(tt.advance)
@@ -149,8 +149,8 @@ func TestPut(t *testing.T) {
 	if err != nil || d.Allowed || d.Source != Fresh || s.fetches.Load() != 0 {
 		t.Fatalf("after Put: %+v, %v, %d fetches; want the put rules, no fetch", d.Decision, err, s.fetches.Load())
 	}
-	if want := clk.Now().Add(DefaultTTL); !d.Result.Expires.Equal(want) || d.Result == known {
-		t.Errorf("Put kept %+v; want a copy expiring at now+DefaultTTL (%v)", d.Result, want)
+	if want := clk.Now().Add(defaultTTL); !d.Result.Expires.Equal(want) || d.Result == known {
+		t.Errorf("Put kept %+v; want a copy expiring at now+defaultTTL (%v)", d.Result, want)
 	}
 	older := *known
 	older.Fetched, older.Robots = clk.Now().Add(-time.Hour), robotsOf(404, "")
@@ -164,7 +164,7 @@ func TestPut(t *testing.T) {
 	if err := c.Put(down); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := c.For("Foobot").Decide(ctx, srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(DefaultRetryTTL)) {
+	if d, _ := c.For("Foobot").Decide(ctx, srv.URL+"/x"); d.Allowed || d.Source != Stale || !d.Latest.Expires.Equal(clk.Now().Add(defaultRetryTTL)) {
 		t.Errorf("after putting an unreachable result: %v, %v, expires %v; want the good copy, Stale, for the retry interval", d.Allowed, d.Source, d.Latest.Expires)
 	}
 	dated := &Result{RobotsURL: "http://dated.test/robots.txt", Robots: robotsOf(404, ""), Fetched: clk.Now(), Expires: clk.Now().Add(time.Hour)}
@@ -178,8 +178,8 @@ func TestPut(t *testing.T) {
 		res  *Result
 		want error
 	}{
-		{nil, ErrNoResult},
-		{&Result{RobotsURL: srv.URL + "/robots.txt"}, ErrNoResult},
+		{nil, errNoResult},
+		{&Result{RobotsURL: srv.URL + "/robots.txt"}, errNoResult},
 		{&Result{RobotsURL: "ftp://example.com/robots.txt", Robots: robotsOf(404, "")}, ErrUnsupportedScheme},
 	} {
 		if err := c.Put(tt.res); !errors.Is(err, tt.want) {
@@ -201,7 +201,7 @@ func TestPutThenStore(t *testing.T) {
 	if store.calls.Load() != 0 {
 		t.Errorf("Put called the store %d times", store.calls.Load())
 	}
-	clk.Advance(DefaultTTL)
+	clk.Advance(defaultTTL)
 	s.set(503, "", "")
 	d, err := c.For("Foobot").Decide(context.Background(), srv.URL+"/y")
 	if err != nil || d.Allowed || d.Source != Stale {

@@ -15,9 +15,9 @@ import (
 // selects the global group of every file, so questions with anything but a
 // product token are refused.
 
-// ErrInvalidAgent is the cause of every [*AgentError]: match it with
-// errors.Is.
-var ErrInvalidAgent = errors.New("not a product token")
+// errInvalidAgent is what every [*AgentError] unwraps to. Callers match
+// the type, with errors.As.
+var errInvalidAgent = errors.New("not a product token")
 
 // AgentError is the error of a question whose agent is not a product token
 // (see [robotstxt.ValidAgent]): such an agent names no group of any file,
@@ -72,8 +72,8 @@ const (
 	googleReads = "Google's parser reads \"User-agent: MJ12bot\" as \"MJ\""
 )
 
-// Unwrap returns ErrInvalidAgent.
-func (e *AgentError) Unwrap() error { return ErrInvalidAgent }
+// Unwrap returns errInvalidAgent.
+func (e *AgentError) Unwrap() error { return errInvalidAgent }
 
 // identityError returns the error of every question for the crawler's own
 // product token, agent, found in or beside the User-Agent header

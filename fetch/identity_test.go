@@ -55,7 +55,7 @@ func TestCacheAgentValidation(t *testing.T) {
 			continue
 		}
 		var ae *AgentError
-		if !errors.As(err, &ae) || !errors.Is(err, ErrInvalidAgent) || ok {
+		if !errors.As(err, &ae) || !errors.Is(err, errInvalidAgent) || ok {
 			t.Errorf("Allowed(%q) = %v, %v; want false and an *AgentError (%s)", tt.agent, ok, err, tt.reason)
 			continue
 		}
@@ -102,8 +102,8 @@ func TestCacheIdentity(t *testing.T) {
 				t.Errorf("%q: Decide = %v, %v; want the global group's answer (%s)", tt.agent, d.Allowed, err, tt.reason)
 			}
 		default:
-			if !errors.Is(err, ErrInvalidAgent) {
-				t.Errorf("%q, %q: Decide error %v, want ErrInvalidAgent (%s)", tt.userAgent, tt.agent, err, tt.reason)
+			if !errors.Is(err, errInvalidAgent) {
+				t.Errorf("%q, %q: Decide error %v, want errInvalidAgent (%s)", tt.userAgent, tt.agent, err, tt.reason)
 			}
 		}
 	}
@@ -118,7 +118,7 @@ func TestCacheAllowedOwnAgent(t *testing.T) {
 		t.Errorf("Allowed = %v, %v; want false, nil by the foobot group", ok, err)
 	}
 	_, err = NewCache(&Options{Client: sites.Client()}).Allowed(context.Background(), "http://example.com/")
-	if !errors.Is(err, ErrInvalidAgent) || !strings.Contains(err.Error(), "no agent") {
+	if !errors.Is(err, errInvalidAgent) || !strings.Contains(err.Error(), "no agent") {
 		t.Errorf("Allowed without identity: %v, want an error saying there is no agent", err)
 	}
 }

@@ -49,7 +49,7 @@ func TestIdentityRuleStated(t *testing.T) {
 				resp.Body.Close()
 			}
 			var ae *AgentError
-			if !errors.As(cacheErr, &ae) || !errors.Is(cacheErr, ErrInvalidAgent) || cacheErr.Error() != built.Error() {
+			if !errors.As(cacheErr, &ae) || !errors.Is(cacheErr, errInvalidAgent) || cacheErr.Error() != built.Error() {
 				t.Fatalf("Allowed: %v, want an *AgentError (%s)", cacheErr, tt.reason)
 			}
 			msg := cacheErr.Error()

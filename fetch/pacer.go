@@ -29,11 +29,11 @@ import (
 
 // Limits a [Pacer] uses when [PacerOptions] leaves them zero.
 const (
-	DefaultDelay      = time.Second
-	DefaultMaxDelay   = 30 * time.Second
-	DefaultBackoff    = 10 * time.Second
-	DefaultMaxBackoff = time.Hour
-	DefaultMaxOrigins = 10000
+	defaultDelay      = time.Second
+	defaultMaxDelay   = 30 * time.Second
+	defaultBackoff    = 10 * time.Second
+	defaultMaxBackoff = time.Hour
+	defaultMaxOrigins = 10000
 )
 
 // PacerOptions configure a [Pacer]. The zero value of each field picks its
@@ -48,27 +48,27 @@ type PacerOptions struct {
 	Cache *Cache
 
 	// Delay spaces the requests to an origin whose robots.txt has no
-	// Crawl-delay for the agent (default DefaultDelay); a negative Delay
+	// Crawl-delay for the agent (default one second); a negative Delay
 	// means none.
 	Delay time.Duration
 
 	// MinDelay and MaxDelay bound the spacing, Crawl-delay or Delay, from
-	// below and above (default 0 and DefaultMaxDelay). A site asking for
+	// below and above (default 0 and 30 seconds). A site asking for
 	// "Crawl-delay: 300000" (83 hours) gets MaxDelay unless MaxDelay
 	// allows more. When MinDelay is above MaxDelay, MinDelay wins.
 	MinDelay time.Duration
 	MaxDelay time.Duration
 
 	// Backoff is the first pause after a 429 or 503 answer to a page
-	// without a usable Retry-After (default DefaultBackoff); it doubles
+	// without a usable Retry-After (default 10 seconds); it doubles
 	// with each such answer in a row. MaxBackoff bounds every such pause,
-	// Retry-After included (default DefaultMaxBackoff). The pause after an
+	// Retry-After included (default one hour). The pause after an
 	// unreachable robots.txt is the cache's: until it is asked again.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 
 	// MaxOrigins bounds how many origins with nobody waiting are
-	// remembered (default DefaultMaxOrigins); past it, the origin idle
+	// remembered (default 10,000); past it, the origin idle
 	// the longest is forgotten first, and its next request may start at
 	// once. Origins with callers waiting are always kept: their number is
 	// bounded by the callers'.
@@ -172,11 +172,11 @@ func NewPacer(o *PacerOptions) *Pacer {
 	}
 	p := &Pacer{
 		cache:      o.Cache,
-		delay:      orDefault(o.Delay, DefaultDelay),
+		delay:      orDefault(o.Delay, defaultDelay),
 		minD:       max(o.MinDelay, 0),
-		maxD:       orDefault(o.MaxDelay, DefaultMaxDelay),
-		backoff:    orDefault(o.Backoff, DefaultBackoff),
-		maxBackoff: orDefault(o.MaxBackoff, DefaultMaxBackoff),
+		maxD:       orDefault(o.MaxDelay, defaultMaxDelay),
+		backoff:    orDefault(o.Backoff, defaultBackoff),
+		maxBackoff: orDefault(o.MaxBackoff, defaultMaxBackoff),
 		maxIdle:    o.MaxOrigins,
 		origins:    make(map[string]*pace),
 	}
@@ -187,7 +187,7 @@ func NewPacer(o *PacerOptions) *Pacer {
 		p.agent = p.cache.Agent()
 	}
 	if p.maxIdle <= 0 {
-		p.maxIdle = DefaultMaxOrigins
+		p.maxIdle = defaultMaxOrigins
 	}
 	return p
 }

@@ -33,7 +33,7 @@ func TestPacerSpacing(t *testing.T) {
 		want   time.Duration
 		reason string
 	}{
-		{fetchtest.Answer{Body: "User-agent: *\nDisallow: /x\n"}, PacerOptions{}, DefaultDelay,
+		{fetchtest.Answer{Body: "User-agent: *\nDisallow: /x\n"}, PacerOptions{}, defaultDelay,
 			"no Crawl-delay: the default delay"},
 		{fetchtest.Answer{Body: "User-agent: *\nCrawl-delay: 5\n"}, PacerOptions{}, 5 * time.Second,
 			"Crawl-delay in seconds"},
@@ -41,9 +41,9 @@ func TestPacerSpacing(t *testing.T) {
 			"a fractional Crawl-delay"},
 		{fetchtest.Answer{Body: "User-agent: foobot\nCrawl-delay: 7\n\nUser-agent: *\nCrawl-delay: 2\n"}, PacerOptions{}, 7 * time.Second,
 			"the agent's own group decides, as for the rules"},
-		{fetchtest.Answer{Body: "User-agent: other\nCrawl-delay: 9\n"}, PacerOptions{}, DefaultDelay,
+		{fetchtest.Answer{Body: "User-agent: other\nCrawl-delay: 9\n"}, PacerOptions{}, defaultDelay,
 			"another crawler's Crawl-delay does not count"},
-		{fetchtest.Answer{Body: "User-agent: *\nCrawl-delay: 300000\n"}, PacerOptions{}, DefaultMaxDelay,
+		{fetchtest.Answer{Body: "User-agent: *\nCrawl-delay: 300000\n"}, PacerOptions{}, defaultMaxDelay,
 			"83 hours are capped to MaxDelay unless the crawler allows them"},
 		{fetchtest.Answer{Body: "User-agent: *\nCrawl-delay: 300000\n"}, PacerOptions{MaxDelay: 100 * time.Hour}, 300000 * time.Second,
 			"a crawler that allows it waits 83 hours"},
@@ -59,7 +59,7 @@ func TestPacerSpacing(t *testing.T) {
 			"MaxDelay bounds the default delay too"},
 		{fetchtest.Answer{Body: ""}, PacerOptions{MinDelay: 20 * time.Second, MaxDelay: 10 * time.Second}, 20 * time.Second,
 			"MinDelay wins over a smaller MaxDelay"},
-		{fetchtest.Answer{Status: 404}, PacerOptions{}, DefaultDelay,
+		{fetchtest.Answer{Status: 404}, PacerOptions{}, defaultDelay,
 			"no robots.txt: the default delay"},
 	}
 	for _, tt := range tests {
@@ -222,16 +222,16 @@ func TestPacerBackoff(t *testing.T) {
 	}
 	tests := []answer{
 		{429, "120", 2 * time.Minute, "429 with Retry-After in seconds"},
-		{503, "", 2 * DefaultBackoff, "503 without Retry-After: the back-off, doubled as the second answer in a row"},
-		{503, "", 4 * DefaultBackoff, "a third in a row doubles again"},
-		{429, "garbage", 8 * DefaultBackoff, "an invalid Retry-After counts as none"},
+		{503, "", 2 * defaultBackoff, "503 without Retry-After: the back-off, doubled as the second answer in a row"},
+		{503, "", 4 * defaultBackoff, "a third in a row doubles again"},
+		{429, "garbage", 8 * defaultBackoff, "an invalid Retry-After counts as none"},
 		{200, "", 0, "a good answer ends the run"},
-		{503, "", DefaultBackoff, "so the back-off starts over"},
-		{503, "", 2 * DefaultBackoff, "and doubles again, the origin remembered while backing off"},
+		{503, "", defaultBackoff, "so the back-off starts over"},
+		{503, "", 2 * defaultBackoff, "and doubles again, the origin remembered while backing off"},
 		{500, "3600", 0, "only 429 and 503 pause: a 500 is no request to slow down"},
-		{503, "+date+90m", DefaultMaxBackoff, "an HTTP date 90 minutes ahead is capped to MaxBackoff"},
+		{503, "+date+90m", defaultMaxBackoff, "an HTTP date 90 minutes ahead is capped to MaxBackoff"},
 		{429, "+date-1m", 0, "a date in the past imposes no pause"},
-		{429, "99999999999", DefaultMaxBackoff, "years of Retry-After are capped to MaxBackoff"},
+		{429, "99999999999", defaultMaxBackoff, "years of Retry-After are capped to MaxBackoff"},
 	}
 	synctest.Test(t, func(t *testing.T) {
 		p := NewPacer(&PacerOptions{Delay: time.Second})
@@ -380,8 +380,8 @@ func TestPacerErrors(t *testing.T) {
 		}{
 			{newPacer(sites, PacerOptions{}), "/relative", robotstxt.ErrRelativeURL, "a URL without origin"},
 			{newPacer(sites, PacerOptions{}), "ftp://example.com/", ErrUnsupportedScheme, "only http and https are paced"},
-			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"}).For("Foobot/1.0")}), "http://example.com/", ErrInvalidAgent, "Crawl-delay is read for a product token only"},
-			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client()})}), "http://example.com/", ErrInvalidAgent, "a cache without an agent gives none"},
+			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client(), UserAgent: "Foobot/1.0"}).For("Foobot/1.0")}), "http://example.com/", errInvalidAgent, "Crawl-delay is read for a product token only"},
+			{NewPacer(&PacerOptions{Cache: NewCache(&Options{Client: sites.Client()})}), "http://example.com/", errInvalidAgent, "a cache without an agent gives none"},
 			{NewPacer(nil), "http://example.com/", nil, "without a cache no agent is asked for"},
 		}
 		for _, tt := range tests {
@@ -389,7 +389,7 @@ func TestPacerErrors(t *testing.T) {
 			if !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
 				t.Errorf("Wait(%q) = %v, want %v (%s)", tt.url, err, tt.err, tt.reason)
 			}
-			if pause := tt.p.Observe(tt.url, 429, nil); tt.err != nil && tt.err != ErrInvalidAgent && pause != 0 {
+			if pause := tt.p.Observe(tt.url, 429, nil); tt.err != nil && tt.err != errInvalidAgent && pause != 0 {
 				t.Errorf("Observe(%q) paused %v, want nothing for a URL without origin", tt.url, pause)
 			}
 		}

@@ -16,7 +16,7 @@ import (
 
 // TestRobotsRetryAfter checks the one time at which an unreachable
 // robots.txt is asked again: a 429 or 5xx answer sets it, from Retry-After
-// (down to MinRetryAfter) or RetryTTL, and the cache's refetch, the
+// (down to minRetryAfter) or RetryTTL, and the cache's refetch, the
 // pacer's next turn at the origin and the RetryError of a request that
 // cannot wait for it all name that one time.
 func TestRobotsRetryAfter(t *testing.T) {
@@ -32,15 +32,15 @@ func TestRobotsRetryAfter(t *testing.T) {
 			"429 too"},
 		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"2"}}}, 2 * time.Second, 2 * time.Second,
 			"a short Retry-After is honoured: the journey of #27, a 503 with Retry-After: 2"},
-		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"0"}}}, MinRetryAfter, MinRetryAfter,
-			"Retry-After: 0 is held to the floor, MinRetryAfter"},
-		{fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"Sun, 06 Nov 1994 08:49:37 GMT"}}}, MinRetryAfter, MinRetryAfter,
+		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"0"}}}, minRetryAfter, minRetryAfter,
+			"Retry-After: 0 is held to the floor, minRetryAfter"},
+		{fetchtest.Answer{Status: 429, Header: http.Header{"Retry-After": {"Sun, 06 Nov 1994 08:49:37 GMT"}}}, minRetryAfter, minRetryAfter,
 			"an HTTP date already past: the floor"},
 		{fetchtest.Answer{Status: 503, Header: http.Header{"Retry-After": {"99999999"}}}, 7 * 24 * time.Hour, 99999999 * time.Second,
 			"a long one to the cap, MaxTTL"},
-		{fetchtest.Answer{Status: 503}, DefaultRetryTTL, 0,
+		{fetchtest.Answer{Status: 503}, defaultRetryTTL, 0,
 			"no Retry-After: the retry interval"},
-		{fetchtest.Answer{Status: 500, Header: http.Header{"Retry-After": {"120"}}}, DefaultRetryTTL, 0,
+		{fetchtest.Answer{Status: 500, Header: http.Header{"Retry-After": {"120"}}}, defaultRetryTTL, 0,
 			"Retry-After counts for 429 and 503 only"},
 	}
 	for _, tt := range tests {

@@ -60,7 +60,7 @@ func busy(retryAfter string) func(w http.ResponseWriter, r *http.Request) {
 // TestCheckWaitsOnceWithinBound checks the bound on the wait for the next
 // fetch of an unreachable robots.txt (RFC 9309 §2.3.1.4: disallow until it
 // can be fetched): a request waits for one refetch at most, and only when
-// that refetch comes within Options.MaxRetryWait (DefaultMaxRetryWait)
+// that refetch comes within Options.MaxRetryWait (defaultMaxRetryWait)
 // and before its deadline; otherwise it fails at once with a RetryError.
 // A client with no Timeout must not look hung for the 5 minutes of
 // RetryTTL, and a Retry-After of 0 must not have one request refetch the
@@ -77,10 +77,10 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 		reason   string
 	}{
 		{"no Retry-After, no deadline", busy(""), 0, 0, 1, time.Second, 0,
-			"the refetch comes after RetryTTL (5 minutes), past DefaultMaxRetryWait: fail at once, do not hang"},
-		{"Retry-After 0, long deadline", busy("0"), 0, 40 * time.Second, 2, 2500 * time.Millisecond, MinRetryAfter - 100*time.Millisecond,
-			"one refetch after MinRetryAfter, then the RetryError: not one refetch a second until the deadline"},
-		{"Retry-After 0, no deadline", busy("0"), 0, 0, 2, 2500 * time.Millisecond, MinRetryAfter - 100*time.Millisecond,
+			"the refetch comes after RetryTTL (5 minutes), past defaultMaxRetryWait: fail at once, do not hang"},
+		{"Retry-After 0, long deadline", busy("0"), 0, 40 * time.Second, 2, 2500 * time.Millisecond, minRetryAfter - 100*time.Millisecond,
+			"one refetch after minRetryAfter, then the RetryError: not one refetch a second until the deadline"},
+		{"Retry-After 0, no deadline", busy("0"), 0, 0, 2, 2500 * time.Millisecond, minRetryAfter - 100*time.Millisecond,
 			"without a deadline too, one refetch"},
 		{"Retry-After past the bound", busy("2"), time.Second, 0, 1, time.Second, 0,
 			"a refetch 2s away is past a MaxRetryWait of 1s: fail at once"},
@@ -89,7 +89,7 @@ func TestCheckWaitsOnceWithinBound(t *testing.T) {
 		{"slow refetch", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusServiceUnavailable)
-		}, 1500 * time.Millisecond, 0, 2, 2 * time.Second, MinRetryAfter - 100*time.Millisecond,
+		}, 1500 * time.Millisecond, 0, 2, 2 * time.Second, minRetryAfter - 100*time.Millisecond,
 			"the wait, refetch included, ends at MaxRetryWait"},
 	}
 	for _, tt := range tests {
@@ -178,7 +178,7 @@ func TestTransportWaitBound(t *testing.T) {
 }
 
 // TestDefaultMaxRetryWait holds the number the docs give for
-// DefaultMaxRetryWait: a refetch due in 29 seconds is waited for, one due
+// defaultMaxRetryWait: a refetch due in 29 seconds is waited for, one due
 // in 30, which would leave the fetch no time, is not. It runs on a fake clock (testing/synctest), with the
 // in-memory sites, as waiting 30 real seconds would slow every run.
 func TestDefaultMaxRetryWait(t *testing.T) {

@@ -49,11 +49,9 @@ type line struct {
 	came   bool         // the pacer's timer has given the head's turn
 }
 
-// A Turn is a URL handed out by [Scheduler.Turns] and the turn at its
-// origin it is to be sent on, which has come. Send it at once with the
-// turn in its context ([WithReservation]): the origin's next turn comes a
-// spacing after it is handed out.
-type Turn struct {
+// A scheduledTurn is a URL handed out by [Scheduler.Turns] and the turn at
+// its origin it is to be sent on.
+type scheduledTurn struct {
 	URL         string       // as it was added
 	Reservation *Reservation // nil when the URL is handed out with an error
 }
@@ -91,19 +89,23 @@ func (s *Scheduler) Add(rawURL string) error {
 }
 
 // Turns returns an iterator over the URLs queued, each yielded when its
-// turn at its origin has come, with that turn; each worker of a pool
-// ranges over its own call, and the workers share the URLs. The iterator
-// waits while no turn has come. It ends when no URL is queued and no loop
-// body of any worker is running, since a running body may still add the
-// links it finds: add the first URLs before the workers start.
+// turn at its origin has come, with that turn: the value yielded has the
+// fields URL, as it was added, and Reservation, the turn (nil with an
+// error). Send the URL at once with the turn in its context
+// ([WithReservation]): the origin's next turn comes a spacing after it is
+// handed out. Each worker of a pool ranges over its own call, and the
+// workers share the URLs. The iterator waits while no turn has come. It
+// ends when no URL is queued and no loop body of any worker is running,
+// since a running body may still add the links it finds: add the first
+// URLs before the workers start.
 //
 // A URL that cannot be sent is yielded with an error and no turn, and
 // costs none: a [*DisallowedError] when robots.txt disallows it, and the
 // other errors of [Pacer.Reserve] but ctx's. When ctx ends, the iterator
 // yields ctx's error, with no URL, and ends; the URLs not handed out stay
 // queued.
-func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[Turn, error] {
-	return func(yield func(Turn, error) bool) {
+func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[scheduledTurn, error] {
+	return func(yield func(scheduledTurn, error) bool) {
 		for {
 			t, ok, err := s.next(ctx)
 			if !ok {
@@ -121,9 +123,9 @@ func (s *Scheduler) Turns(ctx context.Context) iter.Seq2[Turn, error] {
 }
 
 // next returns the next URL to hand out, counted as a running loop body;
-// a Turn with no URL and ctx's error when ctx ends first; or false when
+// a scheduledTurn with no URL and ctx's error when ctx ends first; or false when
 // the crawl is over.
-func (s *Scheduler) next(ctx context.Context) (Turn, bool, error) {
+func (s *Scheduler) next(ctx context.Context) (scheduledTurn, bool, error) {
 	for {
 		s.mu.Lock()
 		if e := s.ready.Front(); e != nil {
@@ -143,14 +145,14 @@ func (s *Scheduler) next(ctx context.Context) (Turn, bool, error) {
 		}
 		if s.queued == 0 && s.running == 0 {
 			s.mu.Unlock()
-			return Turn{}, false, nil
+			return scheduledTurn{}, false, nil
 		}
 		changed := s.changed
 		s.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return Turn{}, true, ctx.Err()
+			return scheduledTurn{}, true, ctx.Err()
 		}
 	}
 }
@@ -159,7 +161,7 @@ func (s *Scheduler) next(ctx context.Context) (Turn, bool, error) {
 // sees meanwhile: seq is ln.seq. It returns what to hand out when there is
 // something: u with its turn when the turn comes at once, u with its error
 // when it cannot be sent, or ctx's error.
-func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64) (Turn, bool, error) {
+func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64) (scheduledTurn, bool, error) {
 	r, err := s.pacer.reserve(ctx, u, func() { s.came(ln, seq) })
 	s.mu.Lock()
 	switch {
@@ -168,11 +170,11 @@ func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64)
 		s.fresh.PushFront(ln)
 		s.wake()
 		s.mu.Unlock()
-		return Turn{}, true, ctx.Err()
+		return scheduledTurn{}, true, ctx.Err()
 	case err != nil:
 		s.pop(ln)
 		s.mu.Unlock()
-		return Turn{URL: u}, true, err
+		return scheduledTurn{URL: u}, true, err
 	}
 	ln.turn = r
 	if ln.came {
@@ -180,7 +182,7 @@ func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64)
 		s.ready.PushBack(ln)
 		s.wake()
 		s.mu.Unlock()
-		return Turn{}, false, nil
+		return scheduledTurn{}, false, nil
 	}
 	select {
 	case <-r.Ready():
@@ -192,7 +194,7 @@ func (s *Scheduler) reserve(ctx context.Context, ln *line, u string, seq uint64)
 	default:
 	}
 	s.mu.Unlock()
-	return Turn{}, false, nil
+	return scheduledTurn{}, false, nil
 }
 
 // came is called by the pacer's timer when the turn of ln's head seq comes.
@@ -210,9 +212,9 @@ func (s *Scheduler) came(ln *line, seq uint64) {
 }
 
 // handOut returns u with its turn r, telling the pacer that it is sent now.
-func (s *Scheduler) handOut(u string, r *Reservation) Turn {
+func (s *Scheduler) handOut(u string, r *Reservation) scheduledTurn {
 	s.pacer.handOut(r, time.Now())
-	return Turn{URL: u, Reservation: r}
+	return scheduledTurn{URL: u, Reservation: r}
 }
 
 // pop hands out the head of ln, counting a loop body as running, and
@@ -237,7 +239,7 @@ func (s *Scheduler) pop(ln *line) (string, *Reservation) {
 
 // body runs a loop body of Turns with t and err, and counts it as ended
 // when it returns, even by a panic, so that the other loops can end.
-func (s *Scheduler) body(yield func(Turn, error) bool, t Turn, err error) bool {
+func (s *Scheduler) body(yield func(scheduledTurn, error) bool, t scheduledTurn, err error) bool {
 	defer s.done()
 	return yield(t, err)
 }

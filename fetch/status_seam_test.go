@@ -42,10 +42,10 @@ func TestStatusIsFromStatus(t *testing.T) {
 // states the limit (internal/redirect.Max, RFC 9309 §2.3.1.2) and what
 // the chain is read as.
 func TestTooManyRedirectsNamesTheLimit(t *testing.T) {
-	if want := "more than " + strconv.Itoa(MaxRedirects) + " redirects, answered as a 404"; !strings.Contains(ErrTooManyRedirects.Error(), want) {
-		t.Errorf("ErrTooManyRedirects = %q, want it to say %q", ErrTooManyRedirects, want)
+	if want := "more than " + strconv.Itoa(maxRedirects) + " redirects, answered as a 404"; !strings.Contains(errTooManyRedirects.Error(), want) {
+		t.Errorf("errTooManyRedirects = %q, want it to say %q", errTooManyRedirects, want)
 	}
-	if status, past := redirect.Past(MaxRedirects + 1); !past || status != 404 {
-		t.Errorf("a chain of %d redirects: read as %d (past: %v), want 404", MaxRedirects+1, status, past)
+	if status, past := redirect.Past(maxRedirects + 1); !past || status != 404 {
+		t.Errorf("a chain of %d redirects: read as %d (past: %v), want 404", maxRedirects+1, status, past)
 	}
 }

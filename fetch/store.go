@@ -124,13 +124,13 @@ func (e *StoreError) Unwrap() error { return e.Err }
 
 // Defaults of the Store settings in [Options].
 const (
-	DefaultStoreTimeout = 250 * time.Millisecond
-	DefaultStoreRetry   = 5 * time.Second
-	// DefaultLeaseTTL plus twice StoreTimeout is the default LeaseTTL:
+	defaultStoreTimeout = 250 * time.Millisecond
+	defaultStoreRetry   = 5 * time.Second
+	// defaultLeaseTTL plus twice StoreTimeout is the default LeaseTTL:
 	// long enough that a renewal which fails once, or lands late, does
 	// not lose the lease; short, since it is what a holder that died
 	// costs the others.
-	DefaultLeaseTTL = 2 * time.Second
+	defaultLeaseTTL = 2 * time.Second
 )
 
 // shared is a cache's Store, run by the lease protocol, and the counters
@@ -159,15 +159,15 @@ func (s *shared) init(o *Options, timeout, giveUpAfter time.Duration, now func()
 	if o.Store == nil {
 		return
 	}
-	storeTimeout := orDefault(o.StoreTimeout, DefaultStoreTimeout)
+	storeTimeout := orDefault(o.StoreTimeout, defaultStoreTimeout)
 	s.lease = lease.New[state](leaseStore{o.Store},
 		codec{lease.Binding{Agent: grammar.LowerString(agent), Key: bytes.Clone(o.StoreKey)}},
 		lease.Config{
 			Timeout:         timeout,
 			StoreTimeout:    storeTimeout,
-			LeaseTTL:        orDefault(o.LeaseTTL, DefaultLeaseTTL+2*storeTimeout),
+			LeaseTTL:        orDefault(o.LeaseTTL, defaultLeaseTTL+2*storeTimeout),
 			Keep:            orDefault(o.StoreKeep, giveUpAfter),
-			Retry:           orDefault(o.StoreRetry, DefaultStoreRetry),
+			Retry:           orDefault(o.StoreRetry, defaultStoreRetry),
 			Now:             now,
 			TooLarge:        ErrValueTooLarge,
 			TooLargeRefusal: errEntryTooLarge,

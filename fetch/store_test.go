@@ -571,10 +571,10 @@ func TestStoreTTLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := 2200 * time.Millisecond; leaseTTL != want {
-		t.Errorf("lease ttl %v; want DefaultLeaseTTL + 2×StoreTimeout = %v", leaseTTL, want)
+		t.Errorf("lease ttl %v; want defaultLeaseTTL + 2×StoreTimeout = %v", leaseTTL, want)
 	}
 	idle(t, c)
-	if got, want := store.ttl(srv.URL), DefaultTTL+DefaultGiveUpAfter; got != want {
+	if got, want := store.ttl(srv.URL), defaultTTL+defaultGiveUpAfter; got != want {
 		t.Errorf("value ttl %v; want the result's TTL + StoreKeep (GiveUpAfter) = %v", got, want)
 	}
 }

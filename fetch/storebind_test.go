@@ -28,38 +28,38 @@ func TestStoreRefusesUnbound(t *testing.T) {
 		name  string // and the issue item or check it pins
 		key   []byte // the cache's StoreKey
 		value func(origin string) []byte
-		want  func(StoreRefused) uint64
+		want  func(Stats) uint64
 	}{
 		{"another origin's value (issue 18: copied keys answered for the wrong site)", nil,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh("http://a.example"), lease.Binding{Origin: "http://a.example", Agent: "foobot"})
 				return v
 			},
-			func(r StoreRefused) uint64 { return r.Origin }},
+			func(s Stats) uint64 { return s.StoreRefused.Origin }},
 		{"another crawler's value", nil,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "barbot"})
 				return v
 			},
-			func(r StoreRefused) uint64 { return r.Agent }},
+			func(s Stats) uint64 { return s.StoreRefused.Agent }},
 		{"a value sealed with another key", key,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: []byte("other")})
 				return v
 			},
-			func(r StoreRefused) uint64 { return r.Seal }},
+			func(s Stats) uint64 { return s.StoreRefused.Seal }},
 		{"an unsealed value where a key is set: a writer without the key", key,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot"})
 				return v
 			},
-			func(r StoreRefused) uint64 { return r.Seal }},
+			func(s Stats) uint64 { return s.StoreRefused.Seal }},
 		{"a sealed value where no key is set", nil,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
 				return v
 			},
-			func(r StoreRefused) uint64 { return r.Seal }},
+			func(s Stats) uint64 { return s.StoreRefused.Seal }},
 		{"a forged value: HMAC of another body", key,
 			func(origin string) []byte {
 				v, _ := encodeState(fresh(origin), lease.Binding{Origin: origin, Agent: "foobot", Key: key})
@@ -67,13 +67,13 @@ func TestStoreRefusesUnbound(t *testing.T) {
 				w[len(w)-40] ^= 1
 				return append(w[:len(w)-32:len(w)-32], v[len(v)-32:]...)
 			},
-			func(r StoreRefused) uint64 { return r.Seal }},
+			func(s Stats) uint64 { return s.StoreRefused.Seal }},
 		{"a value of format version 1", nil,
 			func(origin string) []byte { return []byte("rtxh\x01 anything") },
-			func(r StoreRefused) uint64 { return r.Format }},
+			func(s Stats) uint64 { return s.StoreRefused.Format }},
 		{"a value longer than MaxStoreValue, from a Store that returns it", nil,
 			func(origin string) []byte { return make([]byte, MaxStoreValue+1) },
-			func(r StoreRefused) uint64 { return r.TooLarge }},
+			func(s Stats) uint64 { return s.StoreRefused.TooLarge }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestStoreRefusesUnbound(t *testing.T) {
 				t.Errorf("event %+v; want a refused value and a fetch", ev)
 			}
 			st := c.Stats()
-			if tt.want(st.StoreRefused) != 1 || st.StoreCorrupt != 1 {
+			if tt.want(st) != 1 || st.StoreCorrupt != 1 {
 				t.Errorf("Stats %+v; want the value refused once, for its reason", st)
 			}
 			b := lease.Binding{Origin: origin, Agent: "foobot", Key: tt.key}

@@ -31,8 +31,8 @@ import (
 //	RobotsURL, FinalURL            strings
 //	StatusCode, Redirects, Bytes   uvarints
 //	flags                          1 byte: bit 0 is Truncated
-//	err                            1 byte: 0 nil, 1 ErrTooManyRedirects,
-//	                               2 ErrRedirectLoop, 3 another error,
+//	err                            1 byte: 0 nil, 1 errTooManyRedirects,
+//	                               2 errRedirectLoop, 3 another error,
 //	                               whose message follows as a string
 //	Fetched, Duration, TTL, Expires
 //	Robots                         byte run: its MarshalBinary form
@@ -62,15 +62,15 @@ const (
 )
 
 // errEntryTooLarge is the reason a value longer than MaxStoreValue is
-// refused, counted apart in [StoreRefused] with the reasons of
+// refused, counted apart in Stats.StoreRefused with the reasons of
 // lease.Binding.Open.
 var errEntryTooLarge = errors.New("robots.txt history too large")
 
 // Error kinds of a result.
 const (
 	errNone byte = iota
-	errTooManyRedirects
-	errRedirectLoop
+	codeTooManyRedirects
+	codeRedirectLoop
 	errOther
 )
 
@@ -120,10 +120,10 @@ func appendResult(b []byte, r *Result) ([]byte, error) {
 	switch {
 	case r.Err == nil:
 		b = append(b, errNone)
-	case errors.Is(r.Err, ErrTooManyRedirects):
-		b = append(b, errTooManyRedirects)
-	case errors.Is(r.Err, ErrRedirectLoop):
-		b = append(b, errRedirectLoop)
+	case errors.Is(r.Err, errTooManyRedirects):
+		b = append(b, codeTooManyRedirects)
+	case errors.Is(r.Err, errRedirectLoop):
+		b = append(b, codeRedirectLoop)
 	default:
 		msg := r.Err.Error()
 		if len(msg) > maxEntryErr {
@@ -181,7 +181,7 @@ func readResult(d *lease.Decoder) *Result {
 		FinalURL:  string(d.Bytes(maxEntryURL, "FinalURL")),
 	}
 	r.StatusCode = int(d.Uvarint(maxEntryCode, "status code"))
-	r.Redirects = int(d.Uvarint(MaxRedirects+1, "redirects"))
+	r.Redirects = int(d.Uvarint(maxRedirects+1, "redirects"))
 	r.Bytes = int(d.Uvarint(MaxBodySize, "bytes read"))
 	switch flags := d.Byte(); flags {
 	case 0, 1:
@@ -191,10 +191,10 @@ func readResult(d *lease.Decoder) *Result {
 	}
 	switch kind := d.Byte(); kind {
 	case errNone:
-	case errTooManyRedirects:
-		r.Err = ErrTooManyRedirects
-	case errRedirectLoop:
-		r.Err = ErrRedirectLoop
+	case codeTooManyRedirects:
+		r.Err = errTooManyRedirects
+	case codeRedirectLoop:
+		r.Err = errRedirectLoop
 	case errOther:
 		r.Err = errors.New(string(d.Bytes(maxEntryErr, "error message")))
 	default:

@@ -31,8 +31,8 @@ func result(status int, body string, err error) *Result {
 		Err:        err,
 		Fetched:    t0,
 		Duration:   1234 * time.Microsecond,
-		TTL:        DefaultTTL,
-		Expires:    t0.Add(DefaultTTL),
+		TTL:        defaultTTL,
+		Expires:    t0.Add(defaultTTL),
 	}
 }
 
@@ -52,7 +52,7 @@ const probeFile = "User-agent: *\nDisallow: /x\nAllow: /x/y\nSitemap: https://ex
 
 func TestEntryRoundTrip(t *testing.T) {
 	later := result(503, "", nil)
-	later.Fetched, later.Expires = t0.Add(time.Hour), t0.Add(time.Hour+DefaultRetryTTL)
+	later.Fetched, later.Expires = t0.Add(time.Hour), t0.Add(time.Hour+defaultRetryTTL)
 	long := errors.New(strings.Repeat("e", 5000))
 	tests := []struct {
 		name string
@@ -60,8 +60,8 @@ func TestEntryRoundTrip(t *testing.T) {
 	}{
 		{"shape 0: a parsed file", history(result(200, probeFile, nil))},
 		{"shape 0: a 404, everything allowed", history(result(404, "", nil))},
-		{"shape 0: too many redirects, a sentinel error", history(result(301, "", ErrTooManyRedirects))},
-		{"shape 0: a redirect loop", history(result(301, "", ErrRedirectLoop))},
+		{"shape 0: too many redirects, a sentinel error", history(result(301, "", errTooManyRedirects))},
+		{"shape 0: a redirect loop", history(result(301, "", errRedirectLoop))},
 		{"shape 1: unreachable after a good copy", history(result(200, probeFile, nil), later)},
 		{"shape 2: unreachable, no good copy", history(result(503, "", nil))},
 		{"shape 2: a network error, message kept", history(result(0, "", errors.New("dial tcp: connection refused")))},
@@ -118,7 +118,7 @@ func sameResult(t *testing.T, which string, got, want *Result) {
 		!got.Expires.Equal(want.Expires) || gotErr != wantErr {
 		t.Errorf("%s:\n got %+v\nwant %+v", which, *got, *want)
 	}
-	if (want.Err == ErrTooManyRedirects || want.Err == ErrRedirectLoop) && got.Err != want.Err {
+	if (want.Err == errTooManyRedirects || want.Err == errRedirectLoop) && got.Err != want.Err {
 		t.Errorf("%s: Err %v is not the sentinel %v", which, got.Err, want.Err)
 	}
 	if got.Robots.Kind() != want.Robots.Kind() {
@@ -223,7 +223,7 @@ func FuzzDecodeState(f *testing.F) {
 		history(result(200, probeFile, nil)),
 		history(result(200, probeFile, nil), result(503, "", nil)),
 		history(result(0, "", errors.New("timeout"))),
-		history(result(301, "", ErrRedirectLoop)),
+		history(result(301, "", errRedirectLoop)),
 	} {
 		v, err := encodeState(s, testBind)
 		if err != nil {

@@ -56,7 +56,7 @@ var ErrRetryLater = errors.New("robotstxt: robots.txt unreachable: ask again lat
 // RetryError is the error of a URL whose origin's robots.txt is
 // unreachable (a 429 or 5xx answer, or none) with no good copy held. A
 // request waits for the next fetch of the robots.txt once, when it is due
-// within Options.MaxRetryWait (DefaultMaxRetryWait, 30 seconds) and
+// within Options.MaxRetryWait (30 seconds by default) and
 // before the request's deadline, and for no longer than that in all; it
 // gets a RetryError at once when that fetch is due later, and after it when
 // that fetch finds the robots.txt unreachable again or has not ended in

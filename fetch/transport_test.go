@@ -181,8 +181,8 @@ func TestTransportIdentity(t *testing.T) {
 		resp, err := client.Get("http://example.com" + tt.path)
 		switch {
 		case tt.invalid:
-			if !errors.Is(err, ErrInvalidAgent) || sites.Pages("example.com") != 0 {
-				t.Errorf("agent %q: %v, %d pages sent; want ErrInvalidAgent and none (%s)", tt.agent, err, sites.Pages("example.com"), tt.reason)
+			if !errors.Is(err, errInvalidAgent) || sites.Pages("example.com") != 0 {
+				t.Errorf("agent %q: %v, %d pages sent; want errInvalidAgent and none (%s)", tt.agent, err, sites.Pages("example.com"), tt.reason)
 			}
 		case tt.allowed:
 			if err != nil {

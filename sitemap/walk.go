@@ -54,7 +54,7 @@ type WalkOptions struct {
 
 	// MaxSitemaps caps the sitemaps read (default DefaultMaxSitemaps);
 	// MaxRedirects caps the redirects followed for each (default
-	// fetch.MaxRedirects); Timeout bounds each sitemap's fetch and reading
+	// as many as [fetch.Fetch] follows for a robots.txt); Timeout bounds each sitemap's fetch and reading
 	// (default DefaultTimeout).
 	MaxSitemaps  int
 	MaxRedirects int
@@ -180,7 +180,7 @@ func newWalker(o *WalkOptions) *walker {
 		w.o.MaxSitemaps = DefaultMaxSitemaps
 	}
 	if w.o.MaxRedirects <= 0 {
-		w.o.MaxRedirects = fetch.MaxRedirects
+		w.o.MaxRedirects = redirect.Max
 	}
 	if w.o.Timeout <= 0 {
 		w.o.Timeout = DefaultTimeout

@@ -70,7 +70,7 @@ func (c *cli) sitemaps(args []string) int {
 	agent := fs.String("agent", defaultAgent, "the crawler's product token `NAME`, whose rules decide; \"*\" fetches as robotstxt and answers for any crawler that no group names")
 	userAgent := fs.String("user-agent", "", "send `HEADER` as the User-Agent header (default: the agent's token)")
 	asJSON := fs.Bool("json", false, "print JSON Lines: entries, findings, sitemaps and a summary")
-	delay := fs.Duration("delay", fetch.DefaultDelay, "space requests to a site by `D` when its robots.txt has no Crawl-delay")
+	delay := fs.Duration("delay", 0, "space requests to a site by `D` when its robots.txt has no Crawl-delay (default: one second)")
 	maxSitemaps := fs.Int("max-sitemaps", sitemap.DefaultMaxSitemaps, "read at most `N` sitemaps, indexes included")
 	timeout := fs.Duration("timeout", sitemap.DefaultTimeout, "bound the fetch and reading of each sitemap by `D`")
 	progress := fs.Bool("progress", isTerminal(c.terminal), "draw a progress line on standard error (default: when it is a terminal)")

@@ -143,6 +143,9 @@ func New[S any](store Store, codec Codec[S], cfg Config) *Protocol[S] {
 	return &Protocol[S]{store: store, codec: codec, cfg: cfg, resting: make(map[string]rest)}
 }
 
+// Config returns the settings p runs with.
+func (p *Protocol[S]) Config() Config { return p.cfg }
+
 // GaveUp counts the waits for another holder's value given up.
 func (p *Protocol[S]) GaveUp() uint64 { return p.gaveUp.Load() }
 

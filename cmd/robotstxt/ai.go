@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -119,7 +118,7 @@ func (c *cli) fetchAIPage(url, header string) (*aiuse.Page, error) {
 	}
 	defer resp.Body.Close()
 	var html []byte
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+	if pagerules.ReadContentType(resp.Header).HTML { // as the page join reads it, malformed parameters and all
 		html, err = io.ReadAll(io.LimitReader(resp.Body, pagerules.DefaultHeadLimit))
 		if err != nil {
 			return nil, err

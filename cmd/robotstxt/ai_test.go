@@ -52,8 +52,17 @@ func TestAI(t *testing.T) {
 		w.Header().Set("Content-Signal", "ai-input=no")
 		w.Write([]byte(`<html><head><meta name="bingbot" content="noindex"></head><body>x</body></html>`))
 	})
+	mux.HandleFunc("/news/2", func(w http.ResponseWriter, r *http.Request) {
+		// Two merged media types: the page is still HTML (pagerules.ReadContentType).
+		w.Header().Set("Content-Type", "text/html,text/html")
+		w.Write([]byte(`<html><head><meta name="robots" content="noindex"></head></html>`))
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
+	code, out, errOut = runCLI([]string{"ai", srv.URL + "/news/2"}, "")
+	if code != exitOK || !strings.Contains(out, "Microsoft search: page robots rules meta tag 1 (bingbot): noindex") {
+		t.Errorf("a page with two merged media types: exit %d, its noindex not read:\n%s%s", code, out, errOut)
+	}
 	code, out, errOut = runCLI([]string{"ai", "-json", srv.URL + "/news/1"}, "")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %s", code, errOut)

@@ -26,8 +26,9 @@ type ContentType struct {
 	// reader reads anything).
 	HTML bool
 	// Malformed says in plain words what is wrong with the header and how
-	// it was read, quoting the header escaped (at most MaxQuotedBytes of
-	// it); "" when the header is absent or well formed.
+	// it was read, quoting the header and the media type read escaped (at
+	// most MaxQuotedBytes of each); "" when the header is absent or well
+	// formed.
 	Malformed string
 }
 
@@ -64,10 +65,10 @@ func ReadContentType(h http.Header) ContentType {
 	case ct.MediaType == "":
 		read = "names no media type: read as HTML, as a response without a Content-Type is"
 	case values > 1:
-		read = "holds " + strconv.Itoa(values) + " values where one is allowed (RFC 9110 §8.3): read as " + ct.MediaType +
+		read = "holds " + strconv.Itoa(values) + " values where one is allowed (RFC 9110 §8.3): read as " + quoteCut(ct.MediaType) +
 			", the last that names a media type, as browsers read it (WHATWG Fetch, extract a MIME type)"
 	case badParams:
-		read = "has a parameter that does not parse (RFC 9110 §5.6.6): read as " + ct.MediaType + ", its media type"
+		read = "has a parameter that does not parse (RFC 9110 §5.6.6): read as " + quoteCut(ct.MediaType) + ", its media type"
 	default:
 		return ct
 	}

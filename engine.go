@@ -30,9 +30,14 @@ func (r *Robots) allowed(agent, url string) bool {
 	f := &r.file
 	if r.srcN != 0 {
 		// A file whose parse is deferred (see lazy.go): its compiled
-		// file, once a query has made it.
-		if f = r.full.Load(); !built(f) {
-			return r.allowedDeferred(agent, url)
+		// file, made by this query unless it is the first.
+		if f = r.full.load(&streamedOnce); f == nil {
+			if f = r.compile(true); f == nil {
+				if allowed, ok := r.allowedFirst(agent, url); ok {
+					return allowed
+				}
+				f = r.compile(false)
+			}
 		}
 	}
 	at, n, merged := f.groupsOf(agent)

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -684,7 +683,7 @@ type groupIndex struct {
 
 	// The indexes of the file's other groups, when this one was built
 	// first (see compiledFile.index).
-	others atomic.Pointer[indexTable]
+	others later[indexTable]
 }
 
 // rule returns the index among the rules of the Robots of the group's k-th
@@ -701,12 +700,12 @@ func (x *groupIndex) dirs() uint32 { return x.n*linkWords + sampleWords(x.n) }
 
 // indexTable holds indexes by group.
 type indexTable struct {
-	byGroup []atomic.Pointer[groupIndex]
+	byGroup []later[groupIndex]
 }
 
-// scannedOnce is what a compiled file holds as its first index once a
-// query has scanned one of its groups with an index (see
-// compiledFile.index): no index, and the id of no group.
+// scannedOnce is the sentinel a compiled file holds as its first index
+// once a query has scanned one of its groups with an index (see later): no
+// index, and the id of no group.
 var scannedOnce = &groupIndex{id: ^uint32(0)}
 
 // index returns the index of group id, whose rules are [start, end) in
@@ -714,59 +713,34 @@ var scannedOnce = &groupIndex{id: ^uint32(0)}
 // Robots that reaches a group with an index scans it, allocating nothing:
 // a crawler often asks a file one question, and a scan reads each rule
 // once where the build sorts them. From the next such query on, each
-// group's index is built when a query first reaches it; queries that race
-// build it each and keep the one stored first. A group that is always
-// searched (see idxAlways) has its index built by the first query.
+// group's index is built when a query first reaches it (see later). A
+// group that is always searched (see idxAlways) has its index built by
+// the first query.
 //
 // The compiled file holds the first index built, and that index holds the
 // table of the others: a file's one large group, the usual case, is found
 // with one load from the file, and the file stays as small as it was
 // before any query.
 func (r *compiledFile) index(id, start, end uint32, always bool) *groupIndex {
+	if x := r.indexes.load(scannedOnce); x != nil && x.id == id {
+		return x
+	}
 	var y *groupIndex // this group's index, once built
-	for {
-		x := r.indexes.Load()
-		switch {
-		case x != nil && x.id == id:
-			return x
-		case x == nil && !always:
-			if r.indexes.CompareAndSwap(nil, scannedOnce) {
-				return nil
-			}
-		case x == nil || x == scannedOnce:
-			if y == nil {
-				y = r.buildIndex(id, start, end, always)
-			}
-			if r.indexes.CompareAndSwap(x, y) {
-				return y
-			}
-		default:
-			return r.otherIndex(x, y, id, start, end, always)
+	build := func() *groupIndex {
+		if y == nil {
+			y = r.buildIndex(id, start, end, always)
 		}
-		// Another query changed the first index: try again.
+		return y
 	}
-}
-
-// otherIndex is index for a group other than that of x, the first index
-// built: its index from x's table, stored there first if need be, from y
-// when built already.
-func (r *compiledFile) otherIndex(x, y *groupIndex, id, start, end uint32, always bool) *groupIndex {
-	t := x.others.Load()
-	if t == nil {
-		x.others.CompareAndSwap(nil, &indexTable{byGroup: make([]atomic.Pointer[groupIndex], r.numGroups())})
-		t = x.others.Load()
+	x := r.indexes.get(scannedOnce, !always, build)
+	if x == nil || x.id == id {
+		return x
 	}
-	slot := &t.byGroup[id]
-	if z := slot.Load(); z != nil {
-		return z
-	}
-	if y == nil {
-		y = r.buildIndex(id, start, end, always)
-	}
-	if !slot.CompareAndSwap(nil, y) {
-		return slot.Load()
-	}
-	return y
+	// The first index is another group's: this one's is in its table.
+	t := x.others.get(nil, false, func() *indexTable {
+		return &indexTable{byGroup: make([]later[groupIndex], r.numGroups())}
+	})
+	return t.byGroup[id].get(nil, false, build)
 }
 
 // buildIndex builds the index of group id, whose rules are [start, end)

@@ -143,7 +143,7 @@ func TestIndexBuiltOnce(t *testing.T) {
 	if n := mallocs("https://example.com/d7/x"); n != 0 {
 		t.Errorf("first query: %d allocations, want 0 (a scan)", n)
 	}
-	if r.compiled().indexes.Load() != scannedOnce {
+	if r.compiled().indexes.p.Load() != scannedOnce {
 		t.Errorf("after the first query: no mark of the scan")
 	}
 	if n := mallocs("https://example.com/d8/x"); n == 0 {
@@ -180,11 +180,11 @@ func TestIndexFirstAndTable(t *testing.T) {
 		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x.css", agent, k))
 		checkDecide(t, body, r, slow, agent, fmt.Sprintf("/%s%d/x", []string{"b", "a"}[k%2], k))
 	}
-	x := r.compiled().indexes.Load()
+	x := r.compiled().indexes.p.Load()
 	if x == nil || x.id != 0 {
 		t.Fatalf("first index %+v, want group 0's", x)
 	}
-	if y := x.others.Load().byGroup[1].Load(); y == nil || y == x || y.id != 1 {
+	if y := x.others.p.Load().byGroup[1].p.Load(); y == nil || y == x || y.id != 1 {
 		t.Fatalf("table holds %p for group 1, want its own index", y)
 	}
 
@@ -193,7 +193,7 @@ func TestIndexFirstAndTable(t *testing.T) {
 	if err := r.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if r.compiled().indexes.Load() != nil {
+	if r.compiled().indexes.p.Load() != nil {
 		t.Fatal("a loaded Robots keeps the indexes of the file before")
 	}
 	checkDecide(t, other, r, slowParse(other), "a", "/a1/x.css")
@@ -216,7 +216,7 @@ func TestRunDirectory(t *testing.T) {
 	r, slow := parse(body), slowParse(body)
 	checkDecide(t, body, r, slow, "x", "/a/d1/a")
 	checkDecide(t, body, r, slow, "x", "/a/d2/b")
-	x := r.compiled().indexes.Load()
+	x := r.compiled().indexes.p.Load()
 	if x == nil || x == scannedOnce {
 		t.Fatal("two questions built no index")
 	}

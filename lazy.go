@@ -28,8 +28,8 @@ const lazyMax = 4 << 10
 
 var _ = uint16(lazyMax) // compiles only while it fits
 
-// streamedOnce is what Robots.full points to once a query has read the
-// file's lines without compiling it.
+// streamedOnce is the sentinel Robots.full holds once a query has read
+// the file's lines without compiling it (see later).
 var streamedOnce compiledFile
 
 // deferParse returns the Robots of data, 1 to lazyMax bytes, whose parse
@@ -52,49 +52,39 @@ func (r *Robots) compiled() *compiledFile {
 	case r.srcN == 0:
 		return &r.file
 	}
-	if c := r.full.Load(); built(c) {
+	if c := r.full.load(&streamedOnce); c != nil {
 		return c
 	}
-	return r.compile()
+	return r.compile(false)
 }
 
-// built reports whether c, loaded from Robots.full, is the compiled file:
-// neither nil nor streamedOnce.
-func built(c *compiledFile) bool { return c != nil && c != &streamedOnce }
-
-// allowedDeferred is Allowed for a Robots whose parse is deferred and that
-// no query has compiled yet: the first query reads the file's lines, the
-// others compile it.
-func (r *Robots) allowedDeferred(agent, url string) bool {
-	if r.full.CompareAndSwap(nil, &streamedOnce) {
-		if p := r.src.Load(); p != nil {
-			// A parsed file allows what no rule matches.
-			o := firstOrder(unsafe.String(p, int(r.srcN)), agent, url)
-			return o == 0 || orderAllows(o)
-		}
+// allowedFirst is Allowed for the first query of a Robots whose parse is
+// deferred (see Robots.compile): it reads the file's lines. A parsed file
+// allows what no rule matches. It reports false for ok when the bytes are
+// gone: a later query compiled them and stored its file meanwhile.
+func (r *Robots) allowedFirst(agent, url string) (allowed, ok bool) {
+	p := r.src.Load()
+	if p == nil {
+		return false, false
 	}
-	r.compile()
-	return r.allowed(agent, url) // now asks the compiled file
+	o := firstOrder(unsafe.String(p, int(r.srcN)), agent, url)
+	return o == 0 || orderAllows(o), true
 }
 
-// compile parses r's bytes into the compiled file and stores it. Queries
-// that race each compile and keep the one stored first; then the bytes are
-// dropped.
-func (r *Robots) compile() *compiledFile {
-	for {
-		c := r.full.Load()
-		if built(c) {
-			return c
-		}
+// compile returns r's compiled file, parsing r's bytes into it if no query
+// has yet; or, when first is true and no query has asked before, nil: the
+// caller is the first query, which reads the bytes without compiling them.
+// Once the compiled file is stored the bytes are dropped.
+func (r *Robots) compile(first bool) *compiledFile {
+	c := r.full.get(&streamedOnce, first, func() *compiledFile {
 		p := r.src.Load()
 		if p == nil {
-			// Dropped by a compile that stored its file first: load it.
-			continue
+			return nil // dropped by a compile that stored its file first
 		}
-		y := &parse(unsafe.Slice(p, int(r.srcN))).file
-		if r.full.CompareAndSwap(c, y) {
-			r.src.Store(nil)
-			return y
-		}
+		return &parse(unsafe.Slice(p, int(r.srcN))).file
+	})
+	if c != nil {
+		r.src.Store(nil)
 	}
+	return c
 }

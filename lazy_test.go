@@ -216,8 +216,29 @@ func TestFirstQuestionsRace(t *testing.T) {
 		}
 		close(start)
 		wg.Wait()
-		if r.src.Load() != nil || r.full.Load() == &streamedOnce {
+		if r.src.Load() != nil || r.full.p.Load() == &streamedOnce {
 			t.Error("after many questions the file is not compiled, or its copy is kept")
 		}
+	}
+}
+
+// TestFirstQuestionAfterCompile holds the first question's way out when
+// a later question compiled the file between the first one's claim and
+// its read of the bytes: the bytes are gone, and the compiled file
+// answers instead.
+func TestFirstQuestionAfterCompile(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nDisallow: /x\n"))
+	if r.compile(true) != nil {
+		t.Fatal("the first question of a deferred parse compiled it")
+	}
+	c := r.compile(false) // a second question, before the first reads
+	if c == nil || r.src.Load() != nil {
+		t.Fatal("the second question did not compile the file, or kept its bytes")
+	}
+	if _, ok := r.allowedFirst("a", "/x"); ok {
+		t.Fatal("the first question read bytes that were dropped")
+	}
+	if r.compiled() != c || r.Allowed("a", "https://e.example/x") {
+		t.Fatal("after the compile, the compiled file does not answer")
 	}
 }

@@ -135,7 +135,7 @@ type Robots struct {
 	// the compiled file once one has.
 	srcN uint16
 	src  atomic.Pointer[byte]
-	full atomic.Pointer[compiledFile]
+	full later[compiledFile]
 
 	// file is the compiled file of a Robots whose parse is not deferred.
 	// Only compiled reads it: a query asks the compiled file it returns.
@@ -150,7 +150,7 @@ type compiledFile struct {
 
 	// The indexes of the groups that have them, built as queries need
 	// them: the first one built, which holds the others (see index.go).
-	indexes atomic.Pointer[groupIndex]
+	indexes later[groupIndex]
 
 	// lens has bit n set when an agent token of the file has n bytes (bit
 	// 63: 63 or more; see agentLens). A query whose agent has a length no

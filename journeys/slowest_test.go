@@ -126,7 +126,7 @@ func TestWorkerPoolServesEveryOrigin(t *testing.T) {
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
-	sched := fetch.NewScheduler(pacer)
+	sched := pacer.NewScheduler()
 
 	for _, u := range urls {
 		if err := sched.Add(u); err != nil {
@@ -168,7 +168,7 @@ func TestCollyServesEveryOrigin(t *testing.T) {
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	transport := fetch.NewTransport(nil, cache).WithPacer(pacer)
-	sched := fetch.NewScheduler(pacer)
+	sched := pacer.NewScheduler()
 	for _, u := range urls {
 		if err := sched.Add(u); err != nil {
 			t.Fatal(err)

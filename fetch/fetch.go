@@ -44,7 +44,7 @@
 // asked for it (a Crawl-delay line, a Retry-After). A crawler with many
 // origins takes turns with [Pacer.Reserve], which does not wait, serves
 // other origins until [Reservation.When], and sends the request with
-// [WithReservation]: the Transport then sends it on that turn, and the
+// [Reservation.Context]: the Transport then sends it on that turn, and the
 // client's timeout covers only the request itself.
 //
 // Crawler frameworks that take an http.RoundTripper, such as colly with

@@ -94,7 +94,7 @@ func (s *Scheduler) Add(rawURL string) error {
 // turn at its origin has come, with that turn: the value yielded has the
 // fields URL, as it was added, and Reservation, the turn (nil with an
 // error). Send the URL at once with the turn in its context
-// ([WithReservation]): the origin's next turn comes a spacing after it is
+// ([Reservation.Context]): the origin's next turn comes a spacing after it is
 // handed out. Each worker of a pool ranges over its own call, and the
 // workers share the URLs. The iterator waits while no turn has come. It
 // ends when no URL is queued and no loop body of any worker is running,

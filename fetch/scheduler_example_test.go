@@ -64,7 +64,7 @@ func ExampleScheduler() {
 				if err != nil {
 					continue // errors.Is(err, fetch.ErrDisallowed): robots.txt says no; it cost no turn
 				}
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req) // the page, or an error that says why not
 				if err != nil {
 					continue

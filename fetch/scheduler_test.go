@@ -54,7 +54,7 @@ func schedCrawl(t *testing.T, s *Scheduler, client *http.Client, workers int) []
 					mu.Unlock()
 					continue
 				}
-				req, _ := http.NewRequestWithContext(WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if err != nil {
 					t.Errorf("GET %s: %v", turn.URL, err)

@@ -58,7 +58,7 @@ func TestWorkerPool(t *testing.T) {
 					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if errors.Is(err, fetch.ErrDisallowed) {
 					refused.Add(1)

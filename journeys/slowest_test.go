@@ -141,7 +141,7 @@ func TestWorkerPoolServesEveryOrigin(t *testing.T) {
 					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if err != nil {
 					t.Errorf("GET %s: %v", turn.URL, err)
@@ -185,7 +185,7 @@ func TestCollyServesEveryOrigin(t *testing.T) {
 					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				c.Context = fetch.WithReservation(ctx, turn.Reservation)
+				c.Context = turn.Reservation.Context(ctx)
 				c.Visit(turn.URL)
 			}
 		})

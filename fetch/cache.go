@@ -67,7 +67,7 @@ type Options struct {
 	// 30 days, per RFC 9309 §2.3.1.4).
 	GiveUpAfter time.Duration
 
-	// Timeout bounds each robots.txt fetch (default [DefaultTimeout], 30 seconds). A fetch
+	// Timeout bounds each robots.txt fetch (default 30 seconds). A fetch
 	// does not end when the caller that started it gives up, since other
 	// callers may be waiting for it; this bounds it instead.
 	Timeout time.Duration
@@ -276,7 +276,7 @@ func NewCache(o *Options) *Cache {
 		},
 		maxEntries:  o.MaxEntries,
 		giveUpAfter: orDefault(o.GiveUpAfter, defaultGiveUpAfter),
-		timeout:     orDefault(o.Timeout, DefaultTimeout),
+		timeout:     orDefault(o.Timeout, defaultTimeout),
 		retryWait:   o.MaxRetryWait,
 		allowAll:    robotstxt.FromStatus(http.StatusNotFound, nil),
 		entries:     make(map[string]*list.Element),

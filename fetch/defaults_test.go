@@ -9,13 +9,15 @@ import (
 )
 
 // TestZeroOptionsDefaults holds the defaults that the doc comments of the
-// Options and PacerOptions fields state: each row is a field left zero and
-// the value the doc gives it, written out as the doc writes it, so that a
-// change of a default shows here and in the doc together.
+// Options and PacerOptions fields state, and those Fetch's doc states for a
+// nil client: each row is a field left zero and the value the doc gives it,
+// written out as the doc writes it, so that a change of a default shows here
+// and in the doc together.
 func TestZeroOptionsDefaults(t *testing.T) {
 	c := NewCache(&Options{Store: newMemStore()})
 	cfg := c.core.shared.lease.Config()
 	p := NewPacer(&PacerOptions{})
+	f := oneFetch(nil, "Foobot")
 	for _, tt := range []struct {
 		field     string
 		got, want any
@@ -27,7 +29,6 @@ func TestZeroOptionsDefaults(t *testing.T) {
 		{"Options.MaxRetryWait", c.core.retryWait, 30 * time.Second},
 		{"Options.GiveUpAfter (RFC 9309 §2.3.1.4)", c.core.giveUpAfter, 30 * 24 * time.Hour},
 		{"Options.Timeout", c.core.timeout, 30 * time.Second},
-		{"Options.Timeout is DefaultTimeout", c.core.timeout, DefaultTimeout},
 		{"Options.StoreTimeout", cfg.StoreTimeout, 250 * time.Millisecond},
 		{"Options.LeaseTTL: 2 seconds plus twice StoreTimeout", cfg.LeaseTTL, 2*time.Second + 2*250*time.Millisecond},
 		{"Options.StoreKeep: GiveUpAfter", cfg.Keep, 30 * 24 * time.Hour},
@@ -38,6 +39,10 @@ func TestZeroOptionsDefaults(t *testing.T) {
 		{"PacerOptions.Backoff", p.backoff, 10 * time.Second},
 		{"PacerOptions.MaxBackoff", p.maxBackoff, time.Hour},
 		{"PacerOptions.MaxOrigins", p.maxIdle, 10000},
+		{"Fetch with a nil client: Timeout", f.client.Timeout, 30 * time.Second},
+		{"Fetch, as Options.TTL", f.ttl, 24 * time.Hour},
+		{"Fetch, as Options.MaxTTL", f.maxTTL, 7 * 24 * time.Hour},
+		{"Fetch, as Options.RetryTTL", f.retryTTL, 5 * time.Minute},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s left zero: %v, want %v as its doc says", tt.field, tt.got, tt.want)

@@ -149,7 +149,7 @@ func (s *politeSite) spaced(d time.Duration) bool {
 // sends that User-Agent header with every request, robots.txt and pages,
 // and obeys the product token found in it. It takes each turn with
 // Reserve, which does not wait, and sends the request on it with
-// WithReservation once it has come: a crawler with many sites serves the
+// Reservation.Context once it has come: a crawler with many sites serves the
 // others meanwhile, and the wait never counts against the client's
 // Timeout.
 func Example_politeCrawler() {
@@ -189,7 +189,7 @@ func Example_politeCrawler() {
 			continue
 		}
 		<-turn.Ready() // or serve other sites until turn.When()
-		req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn), http.MethodGet, u, nil)
+		req, _ := http.NewRequestWithContext(turn.Context(ctx), http.MethodGet, u, nil)
 		resp, err := client.Do(req)
 		if err != nil {
 			fmt.Println("error:", err)

@@ -44,7 +44,7 @@
 // asked for it (a Crawl-delay line, a Retry-After). A crawler with many
 // origins takes turns with [Pacer.Reserve], which does not wait, serves
 // other origins until [Reservation.When], and sends the request with
-// [WithReservation]: the Transport then sends it on that turn, and the
+// [Reservation.Context]: the Transport then sends it on that turn, and the
 // client's timeout covers only the request itself.
 //
 // Crawler frameworks that take an http.RoundTripper, such as colly with
@@ -128,14 +128,13 @@ const MaxBodySize = grammar.MaxBodySize
 // follows recorded redirects by the same rule.
 const maxRedirects = redirect.Max
 
-// DefaultTimeout bounds each robots.txt fetch of a [Cache] whose
-// Options.Timeout is zero, and each fetch of [Fetch] given a nil client.
-const DefaultTimeout = 30 * time.Second
-
 // Lifetimes and limits used when [Options] leaves them zero, and by [Fetch].
-// The doc comment of each Options field states its value;
-// TestZeroOptionsDefaults holds them.
+// The doc comment of each Options field states its value, and Fetch's doc
+// the timeout of its nil client; TestZeroOptionsDefaults holds them.
 const (
+	// defaultTimeout bounds each robots.txt fetch of a [Cache] whose
+	// Options.Timeout is zero, and each fetch of [Fetch] given a nil client.
+	defaultTimeout     = 30 * time.Second
 	defaultTTL         = 24 * time.Hour
 	defaultMaxTTL      = 7 * 24 * time.Hour
 	defaultRetryTTL    = 5 * time.Minute
@@ -231,7 +230,7 @@ func (r *Result) Unreachable() bool {
 }
 
 // Fetch fetches the robots.txt that applies to rawURL with client (nil: a
-// client with a [DefaultTimeout] timeout) and sends userAgent as the
+// client with a 30-second timeout) and sends userAgent as the
 // User-Agent header ("" sends Go's default). The client is not modified: its
 // Transport, Jar and Timeout are used, and its CheckRedirect, if any, is
 // consulted for each redirect within the limit of five.
@@ -245,10 +244,17 @@ func Fetch(ctx context.Context, client *http.Client, userAgent, rawURL string) (
 	if err != nil {
 		return nil, err
 	}
+	f := oneFetch(client, userAgent)
+	return f.fetch(ctx, origin+"/robots.txt"), nil
+}
+
+// oneFetch returns the fetcher of [Fetch]: client, or one bounded by
+// defaultTimeout when it is nil, with the lifetimes [Options] defaults to.
+func oneFetch(client *http.Client, userAgent string) fetcher {
 	if client == nil {
-		client = &http.Client{Timeout: DefaultTimeout}
+		client = &http.Client{Timeout: defaultTimeout}
 	}
-	f := fetcher{
+	return fetcher{
 		client:    client,
 		userAgent: userAgent,
 		now:       time.Now,
@@ -256,7 +262,6 @@ func Fetch(ctx context.Context, client *http.Client, userAgent, rawURL string) (
 		maxTTL:    defaultMaxTTL,
 		retryTTL:  defaultRetryTTL,
 	}
-	return f.fetch(ctx, origin+"/robots.txt"), nil
 }
 
 // httpOrigin returns the canonical origin of an http or https URL.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestExportedNames counts the package's exported top-level names, each
-// name of a const or var block included, as CHANGELOG.md states them (38).
+// name of a const or var block included, as CHANGELOG.md states them (35).
 // A new name is a new thing for every caller to learn: when one is added on
 // purpose, change the count here and in CHANGELOG.md.
 func TestExportedNames(t *testing.T) {
@@ -46,7 +46,7 @@ func TestExportedNames(t *testing.T) {
 			}
 		}
 	}
-	if len(names) != 38 {
-		t.Errorf("package fetch exports %d names, want 38: %v", len(names), names)
+	if len(names) != 35 {
+		t.Errorf("package fetch exports %d names, want 35: %v", len(names), names)
 	}
 }

@@ -227,7 +227,7 @@ func (p *Pacer) Wait(ctx context.Context, rawURL string) error {
 // scheduler can ask "when may I next send to this origin?" and serve other
 // origins meanwhile; [Scheduler] is one, for a pool of workers. The turn comes at [Reservation.When], when
 // [Reservation.Ready] is closed; a request sent then counts as that turn
-// (pass the reservation to a [Transport] with [WithReservation]). A turn
+// (pass the reservation to a [Transport] with [Reservation.Context]). A turn
 // no longer wanted is given back with [Reservation.Cancel]; until then the
 // origin's later turns wait behind it.
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,7 +171,7 @@ func TestTransportWaitPastDeadline(t *testing.T) {
 
 // TestPoliteCrawlerKeepsEveryRequest is the crawler the README describes,
 // with a worker pool: it takes each turn with Reserve, serves other work
-// until it comes, and sends the request on it with WithReservation. Under
+// until it comes, and sends the request on it with Reservation.Context. Under
 // a 10 s client timeout and Crawl-delay: 3, no request is lost to the
 // pacer's wait, the pages go out 3 s apart, and each carries the crawler's
 // User-Agent (issue 17, "Done when").
@@ -196,7 +197,7 @@ func TestPoliteCrawlerKeepsEveryRequest(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-turn.Ready() // a scheduler would serve other origins meanwhile
-				req, _ := http.NewRequestWithContext(WithReservation(ctx, turn), http.MethodGet, "http://a.example"+l, nil)
+				req, _ := http.NewRequestWithContext(turn.Context(ctx), http.MethodGet, "http://a.example"+l, nil)
 				resp, err := client.Do(req)
 				if err == nil {
 					resp.Body.Close()
@@ -217,6 +218,32 @@ func TestPoliteCrawlerKeepsEveryRequest(t *testing.T) {
 			if got != ua {
 				t.Errorf("a page was asked for with User-Agent %q, want %q", got, ua)
 			}
+		}
+	})
+}
+
+// TestNilReservationContext checks what Reservation.Context's doc says of
+// a nil Reservation, the one Scheduler.Turns yields with an error: a
+// request sent with its context is paced as one with no turn, taking a turn
+// of its own, rather than panicking. Two such requests to one origin under
+// a 1 s spacing go out at 0 and 1 s.
+func TestNilReservationContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pages := &sentPages{start: time.Now(), at: map[string][]time.Duration{}}
+		sites := fetchtest.NewSites(map[string]fetchtest.Answer{"a.example": {Body: "User-agent: *\nCrawl-delay: 1\n"}}, pages)
+		p := newPacer(sites, PacerOptions{})
+		client := &http.Client{Transport: NewTransport(sites, p.cache).WithPacer(p)}
+		var none *Reservation
+		for _, u := range []string{"http://a.example/1", "http://a.example/2"} {
+			req, _ := http.NewRequestWithContext(none.Context(context.Background()), http.MethodGet, u, nil)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("GET %s: %v", u, err)
+			}
+			resp.Body.Close()
+		}
+		if got, want := pages.at["a.example"], []time.Duration{0, time.Second}; !slices.Equal(got, want) {
+			t.Errorf("sent at %v, want %v", got, want)
 		}
 	})
 }

@@ -25,7 +25,7 @@ import (
 // 429 and 503 answers as it does for any caller; the Scheduler holds one
 // turn per origin at a time, so its URLs never fill the pacer's queues.
 //
-// A Scheduler is safe for concurrent use; create it with [NewScheduler].
+// A Scheduler is safe for concurrent use; create it with [Pacer.NewScheduler].
 // It keeps every URL added until it is handed out: the crawler bounds what
 // it adds. A URL added twice is handed out twice.
 type Scheduler struct {
@@ -56,11 +56,13 @@ type scheduledTurn struct {
 	Reservation *Reservation // nil when the URL is handed out with an error
 }
 
-// NewScheduler returns a Scheduler that takes its turns from p. The
-// requests should go through a [Transport] paced by the same p
-// ([Transport.WithPacer]), so that they are sent on those turns and their
-// 429 and 503 answers push the origins' turns back.
-func NewScheduler(p *Pacer) *Scheduler {
+// NewScheduler returns a new Scheduler, with no URL queued, that takes its
+// turns from p. The requests should go through a [Transport] paced by the
+// same p ([Transport.WithPacer]), so that they are sent on those turns and
+// their 429 and 503 answers push the origins' turns back. Each call
+// returns a Scheduler with queues of its own; schedulers over one Pacer
+// share its turns, as any callers of the Pacer do.
+func (p *Pacer) NewScheduler() *Scheduler {
 	return &Scheduler{pacer: p, origins: make(map[string]*line), changed: make(chan struct{})}
 }
 
@@ -92,7 +94,7 @@ func (s *Scheduler) Add(rawURL string) error {
 // turn at its origin has come, with that turn: the value yielded has the
 // fields URL, as it was added, and Reservation, the turn (nil with an
 // error). Send the URL at once with the turn in its context
-// ([WithReservation]): the origin's next turn comes a spacing after it is
+// ([Reservation.Context]): the origin's next turn comes a spacing after it is
 // handed out. Each worker of a pool ranges over its own call, and the
 // workers share the URLs. The iterator waits while no turn has come. It
 // ends when no URL is queued and no loop body of any worker is running,

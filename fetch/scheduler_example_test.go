@@ -52,7 +52,7 @@ func ExampleScheduler() {
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
-	sched := fetch.NewScheduler(pacer) // a queue per origin; a worker gets whichever turn comes first
+	sched := pacer.NewScheduler() // a queue per origin; a worker gets whichever turn comes first
 
 	for _, u := range urls {
 		sched.Add(u) // an error only for a URL that is not http or https
@@ -64,7 +64,7 @@ func ExampleScheduler() {
 				if err != nil {
 					continue // errors.Is(err, fetch.ErrDisallowed): robots.txt says no; it cost no turn
 				}
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req) // the page, or an error that says why not
 				if err != nil {
 					continue

@@ -54,7 +54,7 @@ func schedCrawl(t *testing.T, s *Scheduler, client *http.Client, workers int) []
 					mu.Unlock()
 					continue
 				}
-				req, _ := http.NewRequestWithContext(WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if err != nil {
 					t.Errorf("GET %s: %v", turn.URL, err)
@@ -84,7 +84,7 @@ func TestSchedulerServesFreeTurns(t *testing.T) {
 		}, pages)
 		p := newPacer(sites, PacerOptions{})
 		client := &http.Client{Transport: NewTransport(sites, p.cache).WithPacer(p)}
-		s := NewScheduler(p)
+		s := p.NewScheduler()
 		for _, u := range []string{"http://a.example/1", "http://a.example/2", "http://a.example/3", "http://a.example/4", "http://a.example/5",
 			"http://b.example/1", "http://b.example/no", "http://b.example/2", "http://b.example/3", "http://b.example/4", "http://b.example/5"} {
 			if err := s.Add(u); err != nil {
@@ -126,7 +126,7 @@ func TestSchedulerTurnHandedOutLate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		p := NewPacer(&PacerOptions{Delay: time.Second})
-		s := NewScheduler(p)
+		s := p.NewScheduler()
 		for _, u := range []string{"http://a.example/1", "http://a.example/2", "http://a.example/3"} {
 			s.Add(u)
 		}
@@ -178,6 +178,50 @@ func TestSchedulerTurnHandedOutLate(t *testing.T) {
 	})
 }
 
+// TestPacerSchedulersShareTurns checks what Pacer.NewScheduler's doc says
+// of two schedulers over one pacer: each hands out only the URLs added to
+// it, and they share the origin's turns, so that four pages of one origin,
+// two queued in each, go out one spacing (1 s) apart, not two at a time.
+func TestPacerSchedulersShareTurns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		p := NewPacer(&PacerOptions{Delay: time.Second})
+		s1, s2 := p.NewScheduler(), p.NewScheduler()
+		s1.Add("http://a.example/1")
+		s1.Add("http://a.example/2")
+		s2.Add("http://a.example/3")
+		s2.Add("http://a.example/4")
+		var (
+			mu  sync.Mutex
+			got = map[*Scheduler][]string{}
+			at  []time.Duration
+			wg  sync.WaitGroup
+		)
+		for _, s := range []*Scheduler{s1, s2} {
+			wg.Go(func() {
+				for turn, err := range s.Turns(context.Background()) {
+					if err != nil {
+						t.Error(err)
+						continue
+					}
+					mu.Lock()
+					got[s] = append(got[s], turn.URL)
+					at = append(at, time.Since(start))
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if !slices.Equal(got[s1], []string{"http://a.example/1", "http://a.example/2"}) || !slices.Equal(got[s2], []string{"http://a.example/3", "http://a.example/4"}) {
+			t.Errorf("handed out %v by the first scheduler and %v by the second, want each its own two in order", got[s1], got[s2])
+		}
+		slices.Sort(at)
+		if want := []time.Duration{0, time.Second, 2 * time.Second, 3 * time.Second}; !slices.Equal(at, want) {
+			t.Errorf("handed out at %v, want %v: one turn of the origin each", at, want)
+		}
+	})
+}
+
 // TestSchedulerEnds checks when the workers' loops end: once nothing is
 // queued and no loop body runs, so that links added by a body are handed
 // out too; and at once with ctx's error when ctx ends, the URLs not handed
@@ -185,7 +229,7 @@ func TestSchedulerTurnHandedOutLate(t *testing.T) {
 func TestSchedulerEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := NewPacer(&PacerOptions{Delay: time.Second})
-		s := NewScheduler(p)
+		s := p.NewScheduler()
 		s.Add("http://a.example/")
 		var (
 			mu   sync.Mutex
@@ -252,7 +296,7 @@ func TestSchedulerEnds(t *testing.T) {
 // TestSchedulerAddRefuses checks that Add refuses a URL with no http or
 // https origin, at once, as Reserve would.
 func TestSchedulerAddRefuses(t *testing.T) {
-	s := NewScheduler(NewPacer(nil))
+	s := NewPacer(nil).NewScheduler()
 	for _, u := range []string{"", "/relative", "ftp://a.example/", "mailto:a@b.example", "http://"} {
 		if err := s.Add(u); err == nil {
 			t.Errorf("Add(%q) = nil, want an error", u)
@@ -268,7 +312,7 @@ func TestSchedulerAddRefuses(t *testing.T) {
 // each turn once: each URL is handed out exactly once.
 func TestSchedulerRace(t *testing.T) {
 	p := NewPacer(&PacerOptions{Delay: time.Millisecond})
-	s := NewScheduler(p)
+	s := p.NewScheduler()
 	want := map[string]bool{}
 	for o := range 20 {
 		for i := range 10 {
@@ -343,7 +387,7 @@ func TestReadmeWorkerPool(t *testing.T) {
 // waiting for it forever.
 func TestSchedulerBodyPanics(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewScheduler(NewPacer(&PacerOptions{Delay: -1}))
+		s := NewPacer(&PacerOptions{Delay: -1}).NewScheduler()
 		s.Add("http://a.example/1")
 		s.Add("http://b.example/1")
 		var wg sync.WaitGroup

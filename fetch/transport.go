@@ -196,7 +196,7 @@ func (e *WaitError) Unwrap() []error {
 // own timeout and its "Client.Timeout exceeded", which would hide it; a
 // request whose context ends while it waits gets one too. A scheduler that takes its
 // turns itself with [Pacer.Reserve] and passes each to its request with
-// [WithReservation] keeps the wait out of the request's time.
+// [Reservation.Context] keeps the wait out of the request's time.
 //
 // Requests for /robots.txt itself, and the robots.txt fetches of the cache
 // (with their redirects), pass through unchecked, so a cache whose client
@@ -254,14 +254,16 @@ func (t *Transport) WithPacer(p *Pacer) *Transport {
 // [Pacer.Reserve].
 type reservationKey struct{}
 
-// WithReservation returns a copy of ctx that carries r, so that a paced
-// [Transport] sends the request made with it on r's turn instead of taking
-// a new one: it waits only until r's turn comes, which a scheduler that
-// waited for [Reservation.Ready] has seen already. The turn serves one
-// request to r's origin; a second request with the same context, such as
-// a redirect, takes a turn of its own.
-func WithReservation(ctx context.Context, r *Reservation) context.Context {
-	return context.WithValue(ctx, reservationKey{}, r)
+// Context returns a copy of parent that carries r, for the request to be
+// sent on r's turn: a paced [Transport] sends the request made with it on
+// r's turn instead of taking a new one, and waits only until r's turn
+// comes, which a scheduler that waited for [Reservation.Ready] has seen
+// already. The turn serves one request to r's origin; a second request
+// with the same context, such as a redirect, takes a turn of its own. A
+// nil r, such as the Reservation [Scheduler.Turns] yields with an error,
+// carries no turn: the request takes one of its own.
+func (r *Reservation) Context(parent context.Context) context.Context {
+	return context.WithValue(parent, reservationKey{}, r)
 }
 
 // RoundTrip implements http.RoundTripper.

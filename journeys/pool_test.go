@@ -39,7 +39,7 @@ func TestWorkerPool(t *testing.T) {
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
 	client := &http.Client{Transport: fetch.NewTransport(nil, cache).WithPacer(pacer), Timeout: 10 * time.Second}
-	sched := fetch.NewScheduler(pacer)
+	sched := pacer.NewScheduler()
 
 	for _, u := range urls {
 		if err := sched.Add(u); err != nil {
@@ -58,7 +58,7 @@ func TestWorkerPool(t *testing.T) {
 					t.Errorf("%s: %v", turn.URL, err)
 					continue
 				}
-				req, _ := http.NewRequestWithContext(fetch.WithReservation(ctx, turn.Reservation), "GET", turn.URL, nil)
+				req, _ := http.NewRequestWithContext(turn.Reservation.Context(ctx), "GET", turn.URL, nil)
 				resp, err := client.Do(req)
 				if errors.Is(err, fetch.ErrDisallowed) {
 					refused.Add(1)

@@ -15,7 +15,6 @@ import (
 	"github.com/robotstxt-go/robotstxt"
 	"github.com/robotstxt-go/robotstxt/aiuse"
 	"github.com/robotstxt-go/robotstxt/crawlers"
-	"github.com/robotstxt-go/robotstxt/fetch"
 	"github.com/robotstxt-go/robotstxt/internal/termesc"
 	"github.com/robotstxt-go/robotstxt/pagerules"
 )
@@ -104,7 +103,7 @@ func (c *cli) ai(args []string) int {
 // fetchAIPage fetches url, sending header, and reads its signals: the
 // headers, and the head of an HTML body.
 func (c *cli) fetchAIPage(url, header string) (*aiuse.Page, error) {
-	client := &http.Client{Timeout: fetch.DefaultTimeout}
+	client := &http.Client{Timeout: netTimeout}
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err

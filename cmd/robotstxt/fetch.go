@@ -115,19 +115,24 @@ func (f *fetched) source() *source {
 // network.
 func newFetcher() robotsFetcher { return httpFetcher{base: http.DefaultTransport} }
 
+// netTimeout bounds each fetch the commands send: a robots.txt, and the
+// page of page and ai. It is the bound package fetch gives a robots.txt
+// fetch when left to its default.
+const netTimeout = 30 * time.Second
+
 // httpFetcher fetches with [fetch.Fetch]. Its Result holds neither the body
 // nor the URLs redirected to, which the command shows, so a recorder between
 // the client and the network keeps them.
 type httpFetcher struct {
 	base    http.RoundTripper
-	timeout time.Duration // of the whole fetch; 0 for fetch.DefaultTimeout
+	timeout time.Duration // of the whole fetch; 0 for netTimeout
 }
 
 func (h httpFetcher) Fetch(ctx context.Context, header, url string) (*fetched, error) {
 	rec := &recorder{base: h.base}
 	timeout := h.timeout
 	if timeout == 0 {
-		timeout = fetch.DefaultTimeout
+		timeout = netTimeout
 	}
 	client := &http.Client{Transport: rec, Timeout: timeout}
 	res, err := fetch.Fetch(ctx, client, header, url)

@@ -109,7 +109,7 @@ func standInNamed(p *pagerules.Page) []string {
 // fetchPage fetches the robots.txt of url's site and then url, as the
 // crawler token does, sending header, and answers with pagerules.ReadPage.
 func (c *cli) fetchPage(url, token, header string) (*pagerules.Page, int, error) {
-	client := &http.Client{Timeout: fetch.DefaultTimeout}
+	client := &http.Client{Timeout: netTimeout}
 	cache := fetch.NewCache(&fetch.Options{Client: client, UserAgent: header, Agent: token})
 	ctx := context.Background()
 	// robots.txt first, as a crawler asks before it fetches.

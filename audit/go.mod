@@ -23,7 +23,7 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/parquet-go/parquet-go v0.32.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208014824-277ae4ace5d7
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208031824-c960448788b8
 	golang.org/x/net v0.62.0
 	golang.org/x/term v0.47.0
 )

@@ -5,7 +5,7 @@ go 1.26.0
 
 require (
 	github.com/jimsmart/grobotstxt v1.0.3
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208014824-277ae4ace5d7
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208031824-c960448788b8
 	github.com/temoto/robotstxt v1.1.2
 )
 

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/redis/go-redis/v9 v9.23.0
-	github.com/robotstxt-go/robotstxt v0.0.0-20261208014824-277ae4ace5d7
+	github.com/robotstxt-go/robotstxt v0.0.0-20261208031824-c960448788b8
 )
 
 require (

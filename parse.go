@@ -171,6 +171,9 @@ func (b *builder) lines(lx *lexer) {
 				continue
 			}
 		}
+		if b.obs == nil && b.keepsNothing(raw) {
+			continue
+		}
 		key, value, flags, ok := split(raw, lx.mayNUL, lx.mayHash)
 		if !ok {
 			if b.obs != nil {
@@ -184,6 +187,31 @@ func (b *builder) lines(lx *lexer) {
 			b.seen(lx.num, raw, key, value, kind, flags, typo)
 		}
 	}
+}
+
+// keepsNothing reports whether b would keep nothing of raw, a line that is
+// no quick directive, judged by its first byte past the whitespace alone,
+// so that lines does not split it. It is false once the file has a group,
+// where a line of two tokens is kept whatever its key (see line), unless a
+// query reads the lines: a query reads the directives alone, whose keys
+// start with a few letters (grammar.MayStartKey). Before the first group,
+// a key is kept only when it is made of token bytes or is a directive's,
+// which starts with a letter. Most lines it passes over are of HTML pages
+// served as robots.txt, which open no group and start with '<' or
+// whitespace. An observer sees every line as split reads it, so lines
+// asks only when none is attached.
+func (b *builder) keepsNothing(raw []byte) bool {
+	if len(b.groups) != 0 && !b.ask.on {
+		return false
+	}
+	t := grammar.TrimLeftSpace(raw)
+	if len(t) == 0 || len(raw)-len(t) >= maxLineLen {
+		return true // an empty line once cut at maxLineLen (see split)
+	}
+	if b.ask.on {
+		return !grammar.MayStartKey(t[0])
+	}
+	return !grammar.IsTokenByte(t[0])
 }
 
 // init makes b, in place (a builder is large), a builder for data with the

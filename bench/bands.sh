@@ -13,7 +13,8 @@
 # counted (--toggle-collect). Each pass's instructions are then summed by
 # what the function does (see kinds below): the lexer (lexer.go's line scan
 # with the IndexByte calls it makes), the split of the lines that are not a
-# quick directive (lexer.go's split, twoTokens and the trim), the builder
+# quick directive (lexer.go's split, twoTokens and the trim, or the look at a
+# line's first byte that passes it over: parse.go's keepsNothing), the builder
 # (keys, agents and rules as they are read), the compile (finish: the
 # layout's sorts, the encode, the index's decisions), the question, and the
 # runtime (allocation, memmove). A run takes under a minute.
@@ -76,7 +77,7 @@ kinds = [
                   'rejects', 'asks', 'decideAsked', 'namesAgent', 'isAgent', 'CompareFold',
                   'scanPath', 'firstOrder', 'admits']),
     ('lexer', ['(*lexer).', 'lexStart', 'newLexer', 'bandLex']),
-    ('split', ['R.split', 'twoTokens', 'byteMap', 'wordMap', 'TrimSpace', 'indexSpaceTab',
+    ('split', ['R.split', 'keepsNothing', 'twoTokens', 'byteMap', 'wordMap', 'TrimSpace', 'indexSpaceTab',
                'ClassifyKey', 'IsSpace', 'byteBits', 'zeroBytes']),
     ('compile', ['finish', 'writeRules', 'encode', 'sortLayout', 'sortNames', 'nameKey', 'mergeSort',
                  'insertionSort', 'sortFew', 'indexes', 'partition', 'agentLens', 'addList',

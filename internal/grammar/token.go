@@ -104,8 +104,13 @@ func TrimSpace(b []byte) []byte {
 // TrimLeftSpace trims b of the whitespace [IsSpace] names at its start.
 func TrimLeftSpace(b []byte) []byte {
 	// Indentation, as of HTML pages served as robots.txt, is mostly
-	// spaces: eight at a time.
-	for len(b) >= 8 && binary.LittleEndian.Uint64(b) == 0x2020202020202020 {
+	// spaces: eight at a time, and the word that holds the run's end
+	// gives it at once, its first byte that is no space.
+	for len(b) >= 8 {
+		if x := binary.LittleEndian.Uint64(b) ^ 0x2020202020202020; x != 0 {
+			b = b[bits.TrailingZeros64(x)/8:]
+			break
+		}
 		b = b[8:]
 	}
 	for len(b) > 0 && IsSpace(b[0]) {

@@ -151,12 +151,16 @@ func (b *builder) lines(lx *lexer) {
 			}
 			continue
 		}
-		if raw[0] == '#' && b.obs == nil {
-			// A comment line, which holds no key (see split). An
-			// observer is told what split finds, the line's flags.
-			continue
-		}
-		if !lx.mayNUL && !lx.mayHash {
+		if c := raw[0]; c|0x20 < 'a' {
+			// No letter first, so no key that quickDirective reads:
+			// whitespace, '<' (an HTML page served as robots.txt), a
+			// comment.
+			if c == '#' && b.obs == nil {
+				// A comment line, which holds no key (see split). An
+				// observer is told what split finds, the line's flags.
+				continue
+			}
+		} else if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
 				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
 					// What line does with a rule, without its switch:

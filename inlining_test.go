@@ -50,6 +50,8 @@ func TestInlining(t *testing.T) {
 		"Lower",
 		"IsSpace",
 		"IsTokenByte",
+		"TrimLeftSpace",
+		"MayStartKey",
 		"grammar.IsToken",
 		"IsGlobalAgent",
 		"AgentToken",

@@ -151,12 +151,16 @@ func (b *builder) lines(lx *lexer) {
 			}
 			continue
 		}
-		if raw[0] == '#' && b.obs == nil {
-			// A comment line, which holds no key (see split). An
-			// observer is told what split finds, the line's flags.
-			continue
-		}
-		if !lx.mayNUL && !lx.mayHash {
+		if c := raw[0]; c|0x20 < 'a' {
+			// No letter first, so no key that quickDirective reads:
+			// whitespace, '<' (an HTML page served as robots.txt), a
+			// comment.
+			if c == '#' && b.obs == nil {
+				// A comment line, which holds no key (see split). An
+				// observer is told what split finds, the line's flags.
+				continue
+			}
+		} else if !lx.mayNUL && !lx.mayHash {
 			if kind, key, value, ok := quickDirective(raw); ok {
 				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
 					// What line does with a rule, without its switch:
@@ -171,6 +175,9 @@ func (b *builder) lines(lx *lexer) {
 				continue
 			}
 		}
+		if b.obs == nil && b.keepsNothing(raw) {
+			continue
+		}
 		key, value, flags, ok := split(raw, lx.mayNUL, lx.mayHash)
 		if !ok {
 			if b.obs != nil {
@@ -184,6 +191,31 @@ func (b *builder) lines(lx *lexer) {
 			b.seen(lx.num, raw, key, value, kind, flags, typo)
 		}
 	}
+}
+
+// keepsNothing reports whether b would keep nothing of raw, a line that is
+// no quick directive, judged by its first byte past the whitespace alone,
+// so that lines does not split it. It is false once the file has a group,
+// where a line of two tokens is kept whatever its key (see line), unless a
+// query reads the lines: a query reads the directives alone, whose keys
+// start with a few letters (grammar.MayStartKey). Before the first group,
+// a key is kept only when it is made of token bytes or is a directive's,
+// which starts with a letter. Most lines it passes over are of HTML pages
+// served as robots.txt, which open no group and start with '<' or
+// whitespace. An observer sees every line as split reads it, so lines
+// asks only when none is attached.
+func (b *builder) keepsNothing(raw []byte) bool {
+	if len(b.groups) != 0 && !b.ask.on {
+		return false
+	}
+	t := grammar.TrimLeftSpace(raw)
+	if len(t) == 0 || len(raw)-len(t) >= maxLineLen {
+		return true // an empty line once cut at maxLineLen (see split)
+	}
+	if b.ask.on {
+		return !grammar.MayStartKey(t[0])
+	}
+	return !grammar.IsTokenByte(t[0])
 }
 
 // init makes b, in place (a builder is large), a builder for data with the

@@ -70,6 +70,14 @@ func ClassifyKey(key []byte) (kind Key, typo bool) {
 	return KeyOther, false
 }
 
+// MayStartKey reports whether a key that starts with c can be one of the
+// known directives (see ClassifyKey): every spelling starts with one of a
+// few letters.
+func MayStartKey(c byte) bool {
+	i := int(Lower(c) - 'a')
+	return i < len(keySpellings) && len(keySpellings[i]) > 0
+}
+
 // The keys of the lines that are none of the four directives but that the
 // parser reads all the same, compared ignoring ASCII case as every key of
 // robots.txt is (RFC 9309 §2.2).

@@ -93,19 +93,30 @@ func TrimSpace(b []byte) []byte {
 	if len(b) > 0 && b[0] > ' ' && b[len(b)-1] > ' ' {
 		return b // the common case: nothing to trim
 	}
-	i, j := 0, len(b)
-	// Indentation, as of HTML pages served as robots.txt, is mostly
-	// spaces: eight at a time.
-	for i+8 <= j && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
-		i += 8
-	}
-	for i < j && IsSpace(b[i]) {
-		i++
-	}
-	for j > i && IsSpace(b[j-1]) {
+	b = TrimLeftSpace(b)
+	j := len(b)
+	for j > 0 && IsSpace(b[j-1]) {
 		j--
 	}
-	return b[i:j]
+	return b[:j]
+}
+
+// TrimLeftSpace trims b of the whitespace [IsSpace] names at its start.
+func TrimLeftSpace(b []byte) []byte {
+	// Indentation, as of HTML pages served as robots.txt, is mostly
+	// spaces: eight at a time, and the word that holds the run's end
+	// gives it at once, its first byte that is no space.
+	for len(b) >= 8 {
+		if x := binary.LittleEndian.Uint64(b) ^ 0x2020202020202020; x != 0 {
+			b = b[bits.TrailingZeros64(x)/8:]
+			break
+		}
+		b = b[8:]
+	}
+	for len(b) > 0 && IsSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
 }
 
 // MaxLineLen is the number of bytes of a line that are kept; the rest of the

@@ -36,3 +36,28 @@ func TestAppendLowerToken(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimLeftSpace holds TrimLeftSpace, which passes over eight spaces at
+// a time, to a walk a byte at a time over random lines of whitespace and
+// other bytes, of every length up to 40, so that the words of spaces end
+// at every offset.
+func TestTrimLeftSpace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 5))
+	alphabet := []byte(" \t\n\v\f\r\x00\x1f!<a\x85\xa0")
+	for range 50000 {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = ' '
+			if rng.IntN(6) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		want := b
+		for len(want) > 0 && IsSpace(want[0]) {
+			want = want[1:]
+		}
+		if got := TrimLeftSpace(b); len(got) != len(want) {
+			t.Fatalf("TrimLeftSpace(%q) = %q, want %q", b, got, want)
+		}
+	}
+}

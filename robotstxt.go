@@ -33,7 +33,7 @@
 // file: large groups are indexed by the literal prefix of their rules.
 //
 // Many files are asked one question, so Parse leaves work to the queries
-// that need it. A file of at most 4 KiB, as most robots.txt files are, is
+// that need it. A file of at most 16 KiB, as most robots.txt files are, is
 // kept as a copy: the first [Robots.Allowed] is answered from one pass over
 // its lines, and the next query, or the first of another kind (Decide,
 // Group, Sitemaps, ...), compiles it, once, in an allocation of its own,
@@ -229,7 +229,7 @@ type Decision struct {
 // Parse parses a robots.txt body. It never fails and never panics: lines that
 // are not rules are skipped (package lint says why). The result does not refer
 // to data, which the caller may reuse. Parse reads at most the first 256 MiB
-// of data. A file of at most 4 KiB is copied and compiled by the queries
+// of data. A file of at most 16 KiB is copied and compiled by the queries
 // that need it (see the package documentation).
 func Parse(data []byte) *Robots {
 	if 0 < len(data) && len(data) <= lazyMax {

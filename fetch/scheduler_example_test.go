@@ -47,7 +47,6 @@ func ExampleScheduler() {
 		resp.Body.Close()
 	}
 
-	// recipe: worker-pool
 	// One identity (token Foobot); one pacer: Crawl-delay per origin, back-off on 429/503.
 	cache := fetch.NewCache(&fetch.Options{UserAgent: "Foobot/1.0 (+https://foo.example/bot)"})
 	pacer := fetch.NewPacer(&fetch.PacerOptions{Cache: cache})
@@ -74,7 +73,6 @@ func ExampleScheduler() {
 		})
 	}
 	wg.Wait()
-	// end of recipe
 
 	for _, name := range []string{"slow", "fast"} {
 		var paths []string

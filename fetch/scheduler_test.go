@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -349,36 +346,6 @@ func TestSchedulerRace(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d URLs handed out, want %d", len(got), len(want))
-	}
-}
-
-// TestReadmeWorkerPool holds the README's worker pool to ExampleScheduler,
-// which go test compiles and runs: the fenced block after the README's
-// "<!-- recipe: worker-pool -->" is the example's lines between its recipe
-// markers, one tab less indented.
-func TestReadmeWorkerPool(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)<!-- recipe: worker-pool -->\n```go\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README.md has no worker-pool recipe")
-	}
-	example, err := os.ReadFile("scheduler_example_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := regexp.MustCompile("(?s)\n\t// recipe: worker-pool\n(.*?)\t// end of recipe\n").FindSubmatch(example)
-	if e == nil {
-		t.Fatal("scheduler_example_test.go has no recipe markers")
-	}
-	lines := strings.Split(string(e[1]), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, "\t")
-	}
-	if got, want := string(m[1]), strings.Join(lines, "\n"); got != want {
-		t.Errorf("README's worker pool is not ExampleScheduler's:\n--- README\n%s--- example\n%s", got, want)
 	}
 }
 

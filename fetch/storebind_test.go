@@ -168,7 +168,10 @@ func TestStoreLeaseChangesHands(t *testing.T) {
 	var caches []*Cache
 	var wg sync.WaitGroup
 	for range 4 {
-		c := NewCache(&Options{Client: srv.Client(), Store: store, LeaseTTL: leaseTTL, StoreTimeout: 100 * time.Millisecond})
+		// The in-memory store answers at once; a StoreTimeout of a second
+		// keeps a waiter that a loaded machine delays from reading a late
+		// call or a late renewal as a broken store or holder.
+		c := NewCache(&Options{Client: srv.Client(), Store: store, LeaseTTL: leaseTTL, StoreTimeout: time.Second})
 		caches = append(caches, c)
 		wg.Go(func() {
 			if ok, err := c.For("Foobot").Allowed(context.Background(), srv.URL+"/x"); ok || err != nil {

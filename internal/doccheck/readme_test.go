@@ -81,11 +81,16 @@ type snippet struct {
 	line     int // of the fence
 	preamble string
 	code     string
+	example  string // "dir/file_test.go ExampleName", or ""
 }
 
 // preambleRE finds a <!-- go: ... --> comment that ends just before a
 // fence, not reaching into an earlier comment.
 var preambleRE = regexp.MustCompile(`<!--\s*go:((?:[^-]|-[^-]|--[^>])*)-->\s*$`)
+
+// exampleRE finds, among the two lines before a fence, the Example function
+// the snippet is taken from: <!-- example: dir/file_test.go ExampleName -->.
+var exampleRE = regexp.MustCompile(`<!-- example: (\S+ Example\w*) -->`)
 
 // readmeSnippets returns the README's ```go blocks.
 func readmeSnippets(readme string) []snippet {
@@ -98,6 +103,9 @@ func readmeSnippets(readme string) []snippet {
 		s := snippet{line: i + 1}
 		if m := preambleRE.FindStringSubmatch(strings.Join(lines[max(0, i-20):i], "\n")); m != nil {
 			s.preamble = m[1]
+		}
+		if m := exampleRE.FindStringSubmatch(strings.Join(lines[max(0, i-2):i], "\n")); m != nil {
+			s.example = m[1]
 		}
 		var code []string
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {

@@ -129,7 +129,7 @@ func (b *builder) read() {
 		b.reset()
 		b.hasRules = false
 		if b.ask.on {
-			b.ask.group = -1
+			b.ask.restart()
 		}
 		lx = newLexer(b.src)
 		lx.searchEachCR()
@@ -165,7 +165,11 @@ func (b *builder) lines(lx *lexer) {
 				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
 					// What line does with a rule, without its switch:
 					// most lines are rules.
-					b.addRule(uint32(lx.num), kind == grammar.KeyAllow, value)
+					if b.ask.on {
+						b.askRule(uint32(lx.num), kind == grammar.KeyAllow, value)
+					} else {
+						b.addRule(uint32(lx.num), kind == grammar.KeyAllow, value)
+					}
 				} else {
 					b.line(uint32(lx.num), kind, key, value)
 				}
@@ -236,6 +240,12 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		if len(b.groups) == 0 || b.hasRules {
 			b.groups = append(b.groups, group{start: uint32(len(b.rules))})
 			b.hasRules = false
+			b.ask.group()
+		}
+		if b.ask.on {
+			// A query compares the agent and keeps no name.
+			b.ask.agentLine(value, grammar.IsGlobalAgent(value))
+			return
 		}
 		g := uint32(len(b.groups) - 1)
 		if grammar.IsGlobalAgent(value) {
@@ -249,6 +259,10 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		b.tokens = grammar.AppendLowerToken(slices.Grow(b.tokens, len(value)+8), value)
 		b.names = append(b.names, agentName{uint32(off), uint32(len(b.tokens) - off), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
+		if b.ask.on {
+			b.askRule(num, kind == grammar.KeyAllow, value)
+			return
+		}
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
 		if !b.ask.on {
@@ -293,14 +307,8 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		return // rules before the first User-agent line belong to no group
 	}
 	b.hasRules = true
-	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
-		// Paths always start with '/', so the pattern can never match
-		// (escaping leaves a first '/' or '*' alone). It is not kept: the
-		// diagnostics report it.
-		return
-	}
-	if b.ask.on && (!b.asks() || b.ask.rejects(value, allow)) {
-		return // a rule that cannot decide the query
+	if neverMatches(value) {
+		return // not kept: the diagnostics report it
 	}
 	escape, star := scanValue(value)
 	at, inFile := b.fileOffset(value)
@@ -317,6 +325,13 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if star {
 		b.probeLast(lit)
 	}
+}
+
+// neverMatches reports whether the pattern of an Allow or Disallow value
+// can match no path: paths always start with '/', and escaping leaves a
+// first '/' or '*' alone.
+func neverMatches(value []byte) bool {
+	return len(value) > 0 && value[0] != '/' && value[0] != '*'
 }
 
 // fileOffset returns where value starts in the file, and whether it lies

@@ -79,34 +79,41 @@ func (a *asking) keep(o uint64, keeps uint8) {
 func (a *asking) answer() uint64 { return a.best[b2u(a.named)] }
 
 // literal tests the pattern of an Allow or Disallow value against the
-// query's path without compiling it, when the value tells: the value and
-// the path differ at a byte before any byte that the pattern's
-// normalisation could change ('%' and bytes ≥ 0x80) or that is not
-// literal ('*', '$'), so it cannot match (the normalised pattern starts
-// with the same bytes as the value up to there); or the whole value is
-// literal and a prefix of the path, so it matches, with the priority of
-// its length. An Allow rule's index fallback, a prefix of its value, is
-// rejected only when the difference lies within it; a match of the rule
-// outranks its fallback. It returns whether it told, and, if so, whether
-// the pattern matches.
+// query's path without compiling it, when the value tells, as it mostly
+// does: it reports whether it told, and, if so, whether the pattern
+// matches. The pattern's priority is then the value's length.
+//
+// Up to its first '%', byte ≥ 0x80, '*' or '$' (see notLiteral), the
+// pattern is the value: normalising changes only the first two, and the
+// last two are not literal. So a value that differs from the path before
+// any of them cannot match, nor can one whose normalised '%' there meets
+// another byte of the path or its end; and a value made of literal bytes
+// alone matches when it is a prefix of the path. Past a '*' or '$', a
+// value that normalising leaves alone (see scanValue) is its pattern,
+// which match tests. An Allow rule's index fallback, a prefix of its
+// value, is rejected only when the difference lies within it; a match of
+// the rule outranks its fallback.
 func (a *asking) literal(value []byte, allow bool) (match, told bool) {
 	path := a.p.rest
 	if a.p.slash {
 		return false, false
 	}
-	i := 0
-	for i < len(value) {
-		c := value[i]
-		if c == '%' || c == '*' || c == '$' || c >= 0x80 {
-			return false, false
-		}
-		if i == len(path) || path[i] != c {
-			break
-		}
+	i, n := 0, min(len(value), len(path))
+	for i < n && value[i] == path[i] && !notLiteral[value[i]] {
 		i++
 	}
 	if i == len(value) {
 		return true, true // a prefix of the path: it matches
+	}
+	switch c := value[i]; {
+	case c == '*' || c == '$':
+		if escape, _ := scanValue(value); escape || allow && indexFallback(value) >= 0 {
+			return false, false
+		}
+		lit, anchored := cutAnchor(value)
+		return matchPath(unsafe.String(unsafe.SliceData(lit), len(lit)), anchored != 0, a.p), true
+	case notLiteral[c] && i < len(path) && path[i] == '%':
+		return false, false // '%' or a byte ≥ 0x80, normalised to a '%' the path has
 	}
 	if allow {
 		if slash := indexFallback(value); slash >= 0 && slash < i {
@@ -116,18 +123,36 @@ func (a *asking) literal(value []byte, allow bool) (match, told bool) {
 	return false, true
 }
 
+// notLiteral holds the bytes of a value that its pattern may not match
+// as they are: '*' and '$', and those normalising may change, '%' and
+// bytes ≥ 0x80.
+var notLiteral = func() (t [256]bool) {
+	t['*'], t['$'], t['%'] = true, true, true
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
 // askRule is addRule for a builder that answers a query: it tests the
 // rule against the path, if its group can decide, and keeps nothing of it.
-// A rule the value tells nothing of (see asking.literal) is compiled, as
-// addRule compiles it, tested, and dropped.
-func (b *builder) askRule(num uint32, allow bool, value []byte) {
+// The value, with the whitespace around it, is line[from:] (see
+// directiveValue): a rule of a group that cannot decide needs it neither
+// cut from the line nor trimmed. A rule the value tells nothing of (see
+// asking.literal) is compiled, as addRule compiles it, tested, and
+// dropped.
+func (b *builder) askRule(num uint32, allow bool, line []byte, from int) {
 	if len(b.groups) == 0 {
 		return // rules before the first User-agent line belong to no group
 	}
 	b.hasRules = true
 	a := &b.ask
 	keeps := a.counts()
-	if keeps == 0 || neverMatches(value) {
+	if keeps == 0 {
+		return
+	}
+	value := directiveValue(line[from:])
+	if neverMatches(value) {
 		return
 	}
 	match, told := a.literal(value, allow)

@@ -158,9 +158,10 @@ func (b *builder) askRule(num uint32, allow bool, line []byte, from int) {
 	match, told := a.literal(value, allow)
 	if told {
 		if match {
-			// The rule's order, as rule.order has it: its priority is the
-			// length of its pattern, the value itself.
-			a.keep(orderOf(uint32(len(value))<<1|uint32(b2u(allow)), num), keeps)
+			// Its priority is the value's length (see literal): as a rule
+			// of that many bytes, unanchored, has it.
+			ru := rule{line: num, n: uint16(len(value)), flags: ruleFlags(b2u(allow))}
+			a.keep(ru.order(), keeps)
 		}
 		return
 	}

@@ -126,9 +126,10 @@ func (r *compiledFile) agentLens() uint64 {
 // the groups that name "*" (decides states it for one group). It is
 // applied to the two forms the groups come in: the compiled file's
 // sorted agent records and group lists (groupsOf, and GroupFor for
-// several agents), and the builder's names in file order, for the first
-// question of a deferred parse (askedGroups). Agents are compared by
-// grammar.CompareFold in both.
+// several agents), and the User-agent lines as the builder reads them,
+// for the first question of a deferred parse (asking.counts). Agents are
+// compared as grammar.CompareFold compares them in both (grammar.TokenIs
+// for the lines).
 
 // decides reports whether a group decides for an agent: whether it names
 // the agent (own), or names "*" (global) when no group of the file names
@@ -208,63 +209,4 @@ func (r *compiledFile) searchAgent(agent string, base, n uint32) (uint32, bool) 
 		}
 	}
 	return 0, false
-}
-
-// asks reports whether the rules of the current group may decide the
-// query: whether the group names its agent or "*", of which askedGroups
-// later keeps those that decide. It is decided at the
-// group's first rule, when all the group's User-agent lines are read.
-func (b *builder) asks() bool {
-	a := &b.ask
-	if g := len(b.groups) - 1; a.group != g {
-		n := len(b.global)
-		a.group, a.keep = g, n > 0 && b.global[n-1] == uint32(g) || b.namesAgent(g)
-	}
-	return a.keep
-}
-
-// namesAgent reports whether a User-agent line of group g names the
-// query's agent. Names of group g are the last ones read.
-func (b *builder) namesAgent(g int) bool {
-	for i := len(b.names) - 1; i >= 0 && b.names[i].group == uint32(g); i-- {
-		if b.ask.isAgent(b.token(b.names[i])) {
-			return true
-		}
-	}
-	return false
-}
-
-// isAgent reports whether a name's token is the query's agent, compared
-// as compiledFile.findAgent compares them. It takes the token, not the name, to
-// stay small enough to be inlined.
-func (a *asking) isAgent(tok []byte) bool {
-	return grammar.CompareFold(a.agent, tok) == 0
-}
-
-// askedGroups calls each with every group of the builder that decides for
-// the query's agent (see decides), in file order.
-func (b *builder) askedGroups(each func(g int)) {
-	named := false
-	for _, nm := range b.names {
-		if b.ask.isAgent(b.token(nm)) {
-			named = true
-			break
-		}
-	}
-	ni, gi := 0, 0 // b.names and b.global from group g on
-	for g := range b.groups {
-		// Whether g names the agent, read only when some group does:
-		// otherwise none does.
-		own := false
-		for ; named && ni < len(b.names) && b.names[ni].group <= uint32(g); ni++ {
-			own = own || b.names[ni].group == uint32(g) && b.ask.isAgent(b.token(b.names[ni]))
-		}
-		for gi < len(b.global) && b.global[gi] < uint32(g) {
-			gi++
-		}
-		global := gi < len(b.global) && b.global[gi] == uint32(g)
-		if decides(named, own, global) {
-			each(g)
-		}
-	}
 }

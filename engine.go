@@ -6,8 +6,8 @@ package robotstxt
 // reference); they differ in what they read and what they cost:
 //
 //	stream  the first question of a small file whose parse is deferred:
-//	        one pass over its lines, keeping only the rules of the groups
-//	        that can decide (engine_stream.go)
+//	        one pass over its lines, testing the rules of the groups that
+//	        can decide as they go by and keeping none (engine_stream.go)
 //	walk    a compiled group laid out by key: the rules that can match any
 //	        path and those keyed as the path, walked in precedence order
 //	        (engine_walk.go)

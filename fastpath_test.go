@@ -21,10 +21,11 @@ func checkQuickDirective(t *testing.T, raw []byte) bool {
 	if bytes.IndexByte(raw, 0) >= 0 || bytes.IndexByte(raw, '#') >= 0 {
 		return false // the parser asks quickDirective only about such lines
 	}
-	kind, key, value, ok := quickDirective(raw)
-	if !ok {
+	kind, n := quickDirective(raw)
+	if n == 0 {
 		return false
 	}
+	key, value := raw[:n], directiveValue(raw[n+1:])
 	wkey, wvalue, _, wok := splitLine(raw)
 	wkind, _ := grammar.ClassifyKey(wkey)
 	if !wok || kind != wkind || !bytes.Equal(key, wkey) || !bytes.Equal(value, wvalue) {

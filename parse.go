@@ -22,20 +22,22 @@ var (
 
 // quickDirective recognises the usual shape of a line, a directive's key
 // spelled out in full, in any case, right before the colon at the start of
-// the line: "Disallow: /x". It returns what split and classifyKey would; ok
-// is false for any other line, which takes the general path. The line must
-// hold no NUL and no '#' (see lexer.mayNUL).
+// the line: "Disallow: /x". It returns the key's kind, as classifyKey
+// would, and its length n, or 0 for any other line, which takes the
+// general path: the key split would find is raw[:n], and its value
+// directiveValue(raw[n+1:]). The value is left to the caller, which needs
+// none for a rule no query reads (see builder.askRule). The line must hold
+// no NUL and no '#' (see lexer.mayNUL).
 //
 // Setting bit 0x20 of a byte folds it to lower case: only the upper-case
 // letter and the letter itself become a given lower-case letter, and only
 // CR, which a line never holds, becomes '-' with it.
-func quickDirective(raw []byte) (kind grammar.Key, key, value []byte, ok bool) {
+func quickDirective(raw []byte) (kind grammar.Key, n int) {
 	if len(raw) < 8 || len(raw) > maxLineLen {
-		return grammar.KeyOther, nil, nil, false
+		return grammar.KeyOther, 0
 	}
 	const fold = 0x2020202020202020
 	v := binary.LittleEndian.Uint64(raw)
-	var n int
 	switch {
 	case v|fold == wordDisallow:
 		kind, n = grammar.KeyDisallow, 8
@@ -46,20 +48,25 @@ func quickDirective(raw []byte) (kind grammar.Key, key, value []byte, ok bool) {
 	case v|fold>>8 == wordSitemap:
 		kind, n = grammar.KeySitemap, 7
 	default:
-		return grammar.KeyOther, nil, nil, false
+		return grammar.KeyOther, 0
 	}
 	if len(raw) <= n || raw[n] != ':' {
-		return grammar.KeyOther, nil, nil, false
+		return grammar.KeyOther, 0
 	}
+	return kind, n
+}
+
+// directiveValue returns the value of a line that quickDirective takes,
+// from rest, the line past the colon: rest trimmed.
+func directiveValue(rest []byte) []byte {
 	// The value usually starts with one space and ends with no space.
-	value = raw[n+1:]
-	for len(value) > 0 && grammar.IsSpace(value[0]) {
-		value = value[1:]
+	for len(rest) > 0 && grammar.IsSpace(rest[0]) {
+		rest = rest[1:]
 	}
-	for len(value) > 0 && grammar.IsSpace(value[len(value)-1]) {
-		value = value[:len(value)-1]
+	for len(rest) > 0 && grammar.IsSpace(rest[len(rest)-1]) {
+		rest = rest[:len(rest)-1]
 	}
-	return kind, raw[:n], value, true
+	return rest
 }
 
 // builder collects what Parse keeps while the lines go by.
@@ -129,7 +136,7 @@ func (b *builder) read() {
 		b.reset()
 		b.hasRules = false
 		if b.ask.on {
-			b.ask.group = -1
+			b.ask.restart()
 		}
 		lx = newLexer(b.src)
 		lx.searchEachCR()
@@ -161,16 +168,21 @@ func (b *builder) lines(lx *lexer) {
 				continue
 			}
 		} else if !lx.mayNUL && !lx.mayHash {
-			if kind, key, value, ok := quickDirective(raw); ok {
-				if kind == grammar.KeyDisallow || kind == grammar.KeyAllow {
+			if kind, n := quickDirective(raw); n != 0 {
+				switch {
+				case kind == grammar.KeyDisallow || kind == grammar.KeyAllow:
 					// What line does with a rule, without its switch:
 					// most lines are rules.
-					b.addRule(uint32(lx.num), kind == grammar.KeyAllow, value)
-				} else {
-					b.line(uint32(lx.num), kind, key, value)
+					if b.ask.on {
+						b.askRule(uint32(lx.num), kind == grammar.KeyAllow, raw, n+1)
+					} else {
+						b.addRule(uint32(lx.num), kind == grammar.KeyAllow, directiveValue(raw[n+1:]))
+					}
+				default:
+					b.line(uint32(lx.num), kind, raw[:n], directiveValue(raw[n+1:]))
 				}
 				if b.obs != nil {
-					b.seen(lx.num, raw, key, value, kind, 0, false)
+					b.seen(lx.num, raw, raw[:n], directiveValue(raw[n+1:]), kind, 0, false)
 				}
 				continue
 			}
@@ -236,6 +248,12 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		if len(b.groups) == 0 || b.hasRules {
 			b.groups = append(b.groups, group{start: uint32(len(b.rules))})
 			b.hasRules = false
+			b.ask.group()
+		}
+		if b.ask.on {
+			// A query compares the agent and keeps no name.
+			b.ask.agentLine(value, grammar.IsGlobalAgent(value))
+			return
 		}
 		g := uint32(len(b.groups) - 1)
 		if grammar.IsGlobalAgent(value) {
@@ -249,6 +267,10 @@ func (b *builder) line(num uint32, kind grammar.Key, key, value []byte) {
 		b.tokens = grammar.AppendLowerToken(slices.Grow(b.tokens, len(value)+8), value)
 		b.names = append(b.names, agentName{uint32(off), uint32(len(b.tokens) - off), g})
 	case grammar.KeyAllow, grammar.KeyDisallow:
+		if b.ask.on {
+			b.askRule(num, kind == grammar.KeyAllow, value, 0)
+			return
+		}
 		b.addRule(num, kind == grammar.KeyAllow, value)
 	case grammar.KeySitemap:
 		if !b.ask.on {
@@ -293,14 +315,8 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 		return // rules before the first User-agent line belong to no group
 	}
 	b.hasRules = true
-	if len(value) > 0 && value[0] != '/' && value[0] != '*' {
-		// Paths always start with '/', so the pattern can never match
-		// (escaping leaves a first '/' or '*' alone). It is not kept: the
-		// diagnostics report it.
-		return
-	}
-	if b.ask.on && (!b.asks() || b.ask.rejects(value, allow)) {
-		return // a rule that cannot decide the query
+	if neverMatches(value) {
+		return // not kept: the diagnostics report it
 	}
 	escape, star := scanValue(value)
 	at, inFile := b.fileOffset(value)
@@ -317,6 +333,13 @@ func (b *builder) addRule(num uint32, allow bool, value []byte) {
 	if star {
 		b.probeLast(lit)
 	}
+}
+
+// neverMatches reports whether the pattern of an Allow or Disallow value
+// can match no path: paths always start with '/', and escaping leaves a
+// first '/' or '*' alone.
+func neverMatches(value []byte) bool {
+	return len(value) > 0 && value[0] != '/' && value[0] != '*'
 }
 
 // fileOffset returns where value starts in the file, and whether it lies

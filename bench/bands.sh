@@ -74,7 +74,7 @@ def annotate(*args):
 # kinds: the first whose words one appears in the function's name.
 kinds = [
     ('question', ['Allowed', 'decide', '(*Robots).', 'R.match', 'pathOf', 'pathFrom', 'pathStart',
-                  'rejects', 'asks', 'decideAsked', 'namesAgent', 'isAgent', 'CompareFold',
+                  'askRule', 'literal', 'TokenIs', 'CompareFold',
                   'scanPath', 'firstOrder', 'admits']),
     ('lexer', ['(*lexer).', 'lexStart', 'newLexer', 'bandLex']),
     ('split', ['R.split', 'keepsNothing', 'twoTokens', 'byteMap', 'wordMap', 'TrimSpace', 'indexSpaceTab',

@@ -40,6 +40,23 @@ func AgentToken(value []byte) []byte {
 	return value[:n]
 }
 
+// TokenIs reports whether the product token of value (see AgentToken) is
+// agent, ignoring ASCII case, as CompareFold compares an agent with a
+// token folded to lower case: equal only when agent is made of token bytes
+// too. It reads value in place, for a caller that compares one agent and
+// keeps no token.
+func TokenIs(value []byte, agent string) bool {
+	if len(value) < len(agent) || len(value) > len(agent) && IsTokenByte(value[len(agent)]) {
+		return false
+	}
+	for i := 0; i < len(agent); i++ {
+		if c := value[i]; !IsTokenByte(c) || Lower(c) != Lower(agent[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendLowerToken appends to dst the product token of value (see
 // AgentToken) in lower case, and returns the result. It tests eight bytes of
 // value at a time, and writes them whole: dst needs room for len(value)+8

@@ -37,6 +37,44 @@ func TestAppendLowerToken(t *testing.T) {
 	}
 }
 
+// TestTokenIs holds TokenIs to AgentToken folded by Lower and compared by
+// CompareFold, as the compiled file compares an agent with its tokens,
+// over random values and agents of token bytes, their neighbours in ASCII
+// and high bytes, both up to 12 bytes long, so that agents and tokens of
+// equal length are frequent.
+func TestTokenIs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 6))
+	alphabet := []byte("aAbB-_@[`{/ \t*\x80\xc1")
+	word := func() []byte {
+		b := make([]byte, rng.IntN(13))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(3) > 0 {
+				b[i] = "abAB-_"[rng.IntN(6)]
+			}
+		}
+		return b
+	}
+	equal := 0
+	for range 200000 {
+		value, agent := word(), string(word())
+		var tok []byte
+		for _, c := range AgentToken(value) {
+			tok = append(tok, Lower(c))
+		}
+		want := CompareFold(agent, tok) == 0
+		if want {
+			equal++
+		}
+		if got := TokenIs(value, agent); got != want {
+			t.Fatalf("TokenIs(%q, %q) = %v, want %v", value, agent, got, want)
+		}
+	}
+	if equal < 1000 {
+		t.Fatalf("only %d of the values named their agent: the test draws too few", equal)
+	}
+}
+
 // TestTrimLeftSpace holds TrimLeftSpace, which passes over eight spaces at
 // a time, to a walk a byte at a time over random lines of whitespace and
 // other bytes, of every length up to 40, so that the words of spaces end

@@ -5,12 +5,11 @@ import "unsafe"
 // This file defers the parse of a small file to its queries. Most
 // robots.txt files are small, and a crawler visiting many hosts asks each
 // one question or a few. Building a Robots (its groups sorted, its agents
-// searchable, one string encoded) is then about a third of the work, and
-// the first question does not need it (parsing a small file and asking it
-// one question: 27,047 instructions compiled, 17,667 this way, cd bench &&
-// go run . -profile w1, as bench/README.md, "Small files: the first
-// question answered from the lines", counts them): it is answered by one
-// pass over the lines (the stream strategy, see engine.go), which tests
+// searchable, one string encoded) is then a large part of the work, and
+// the first question does not need it (bench/README.md, "Small files: the
+// first question answered from the lines" and the sections after "Against
+// fast-robots", counts both ways): it is answered by one pass over the
+// lines (the stream strategy, see engine.go), which tests
 // the rules of the groups that can decide as the lines go by, and keeps
 // nothing. The second query compiles the file, once, and every
 // later one asks the compiled file.

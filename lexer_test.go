@@ -186,6 +186,50 @@ func TestLexerAgreesWithSlow(t *testing.T) {
 	}
 }
 
+// TestLexerEveryOffset holds the lexer to slowLines with each byte that
+// ends or cuts a line at every offset of a line of up to 24 bytes (three
+// words), the line starting at every offset of an eight-byte word, in
+// files whose first CR ends a CR LF and in files whose first CR may not,
+// the line last in the file or not: the edges a scan that reads a word at
+// a time, or keeps what it found across lines, must get right. The bytes
+// around are letters or high bytes, and a byte's twin with the high bit
+// set (0x8a for LF) must end nothing.
+func TestLexerEveryOffset(t *testing.T) {
+	marks := []struct {
+		reason string
+		mark   string
+	}{
+		{"§1 LF ends a line", "\n"},
+		{"§1 CR ends a line", "\r"},
+		{"§1 CR LF ends a line once", "\r\n"},
+		{"§1 LF CR is two breaks", "\n\r"},
+		{"§1 NUL cuts a line's content, and ends no line", "\x00"},
+		{"§1 '#' starts a comment, and ends no line", "#"},
+		{"§1 tab, VT and FF end no line", "\t\v\f"},
+		{"§1 LF, CR, NUL and '#' with the high bit set end nothing", "\x8a\x8d\x80\xa3"},
+	}
+	for _, m := range marks {
+		t.Run(m.reason, func(t *testing.T) {
+			for _, end := range []string{"\n", "\r\n"} { // the first line's end
+				for shift := range 8 {
+					head := strings.Repeat("h", shift) + end
+					for size := range 25 {
+						for at := 0; at <= size; at++ {
+							for _, fill := range []byte{'a', 0xff} {
+								data := append([]byte(head), bytes.Repeat([]byte{fill}, at)...)
+								data = append(data, m.mark...)
+								data = append(data, bytes.Repeat([]byte{fill}, size-at)...)
+								checkLexer(t, data)
+								checkLexer(t, append(data, "\nz"...))
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestLexerCRModes pins how the lexer reads CRs (see lexer): a file whose
 // first CR ends a CR LF is read in one pass with every CR counted, and
 // found unsound, to be read again, exactly when some CR ends no CR LF.

@@ -400,15 +400,7 @@ func benchRetainedHeap(b *testing.B, files []corpusFile) {
 		if len(f.data) == 0 {
 			continue
 		}
-		k := max(1, perFile/len(f.data))
-		clear(copies)
-		before := liveHeap()
-		for i := range k {
-			copies[i] = parse(f.data)
-		}
-		after := liveHeap()
-		runtime.KeepAlive(copies)
-		ratios = append(ratios, float64(after-before)/float64(k)/float64(len(f.data)))
+		ratios = append(ratios, heapPerCopy(f.data, perFile, copies, parse)/float64(len(f.data)))
 	}
 	slices.Sort(ratios)
 	b.ReportMetric(0, "ns/op")
@@ -421,6 +413,23 @@ func benchRetainedHeap(b *testing.B, files []corpusFile) {
 // collections: the first moves what sync.Pools hold (package robotstxt keeps
 // its parse scratch space in one) to their victim caches, the second frees
 // it, so that only what the parsed files keep alive is counted.
+// heapPerCopy returns the live heap that a parse of data keeps, by parse,
+// averaged over as many copies as make perSource bytes of source (one at
+// least), each held in held, so that the garbage a collection leaves does
+// not count for a small file.
+func heapPerCopy(data []byte, perSource int, held []*Robots, parse func([]byte) *Robots) float64 {
+	k := max(1, perSource/len(data))
+	clear(held)
+	before := liveHeap()
+	for i := range k {
+		held[i] = parse(data)
+	}
+	after := liveHeap()
+	runtime.KeepAlive(held)
+	runtime.KeepAlive(data)
+	return float64(after-before) / float64(k)
+}
+
 func liveHeap() int64 {
 	runtime.GC()
 	runtime.GC()

@@ -220,14 +220,14 @@ func (b *builder) keepsNothing(raw []byte) bool {
 	if len(b.groups) != 0 && !b.ask.on {
 		return false
 	}
-	t := grammar.TrimLeftSpace(raw)
-	if len(t) == 0 || len(raw)-len(t) >= maxLineLen {
+	i := grammar.LeadingSpace(raw)
+	if i == len(raw) || i >= maxLineLen {
 		return true // an empty line once cut at maxLineLen (see split)
 	}
 	if b.ask.on {
-		return !grammar.MayStartKey(t[0])
+		return !grammar.MayStartKey(raw[i])
 	}
-	return !grammar.IsTokenByte(t[0])
+	return !grammar.IsTokenByte(raw[i])
 }
 
 // init makes b, in place (a builder is large), a builder for data with the

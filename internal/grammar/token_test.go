@@ -102,3 +102,14 @@ func TestTrimLeftSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestIsTokenByte holds the table IsTokenByte reads to the bytes of a
+// product token as RFC 9309 §2.2.1 spells them: [A-Za-z_-].
+func TestIsTokenByte(t *testing.T) {
+	for c := range 256 {
+		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
+		if got := IsTokenByte(byte(c)); got != want {
+			t.Errorf("IsTokenByte(%#x) = %v, want %v", c, got, want)
+		}
+	}
+}

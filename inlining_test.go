@@ -51,6 +51,7 @@ func TestInlining(t *testing.T) {
 		"IsSpace",
 		"IsTokenByte",
 		"TrimLeftSpace",
+		"LeadingSpace",
 		"MayStartKey",
 		"grammar.IsToken",
 		"IsGlobalAgent",

@@ -220,14 +220,14 @@ func (b *builder) keepsNothing(raw []byte) bool {
 	if len(b.groups) != 0 && !b.ask.on {
 		return false
 	}
-	t := grammar.TrimLeftSpace(raw)
-	if len(t) == 0 || len(raw)-len(t) >= maxLineLen {
+	i := grammar.LeadingSpace(raw)
+	if i == len(raw) || i >= maxLineLen {
 		return true // an empty line once cut at maxLineLen (see split)
 	}
 	if b.ask.on {
-		return !grammar.MayStartKey(t[0])
+		return !grammar.MayStartKey(raw[i])
 	}
-	return !grammar.IsTokenByte(t[0])
+	return !grammar.IsTokenByte(raw[i])
 }
 
 // init makes b, in place (a builder is large), a builder for data with the
@@ -475,14 +475,16 @@ func indexFallback(value []byte) int {
 func scanValue(value []byte) (escape, star bool) {
 	// A byte of x is zero where v has the byte sought; zeros(x) sets the
 	// high bit of some byte exactly when x has a zero byte (see match.go).
-	var high, pct, stars uint64
-	w := value
-	for len(w) >= 8 {
-		v := binary.LittleEndian.Uint64(w)
-		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
-		w = w[8:]
+	// A high bit in maybe is a byte >= 0x80 or a '%': either way
+	// NeedsEscape decides, which is true of any byte >= 0x80. The loop
+	// counts an index: a slice cut at each step costs more than the step.
+	var maybe, stars uint64
+	i := 0
+	for ; i <= len(value)-8; i += 8 {
+		v := binary.LittleEndian.Uint64(value[i : i+8])
+		maybe, stars = maybe|v|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
 	}
-	if len(w) > 0 {
+	if w := value[i:]; len(w) > 0 {
 		var v uint64
 		switch {
 		case len(value) >= 8:
@@ -500,13 +502,10 @@ func scanValue(value []byte) (escape, star bool) {
 			copy(pad[:], w)
 			v = binary.LittleEndian.Uint64(pad[:])
 		}
-		high, pct, stars = high|v, pct|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
+		maybe, stars = maybe|v|zeros(v^'%'*ones), stars|zeros(v^'*'*ones)
 	}
 	star = stars&highs != 0
-	switch {
-	case high&highs != 0:
-		return true, star
-	case pct&highs != 0:
+	if maybe&highs != 0 {
 		return grammar.NeedsEscape(value), star
 	}
 	return false, star

@@ -6,9 +6,18 @@ import (
 )
 
 // IsTokenByte reports whether c may appear in a product token: [A-Za-z_-].
-func IsTokenByte(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
-}
+// It reads a table: a loop over a run of token bytes then costs a load and
+// a test a byte, where the comparisons cost four.
+func IsTokenByte(c byte) bool { return tokenBytes[c] }
+
+// tokenBytes holds true for the bytes of [A-Za-z_-].
+var tokenBytes = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	t['-'], t['_'] = true, true
+	return t
+}()
 
 // IsToken reports whether s is non-empty and made only of [A-Za-z_-].
 func IsToken[T string | []byte](s T) bool {
@@ -119,21 +128,27 @@ func TrimSpace(b []byte) []byte {
 }
 
 // TrimLeftSpace trims b of the whitespace [IsSpace] names at its start.
-func TrimLeftSpace(b []byte) []byte {
+func TrimLeftSpace(b []byte) []byte { return b[LeadingSpace(b):] }
+
+// LeadingSpace returns the number of bytes of whitespace [IsSpace] names at
+// the start of b: b[LeadingSpace(b)] is its first byte that is none, if
+// any. A caller that needs that byte alone reads it without cutting b.
+func LeadingSpace(b []byte) int {
 	// Indentation, as of HTML pages served as robots.txt, is mostly
 	// spaces: eight at a time, and the word that holds the run's end
-	// gives it at once, its first byte that is no space.
-	for len(b) >= 8 {
-		if x := binary.LittleEndian.Uint64(b) ^ 0x2020202020202020; x != 0 {
-			b = b[bits.TrailingZeros64(x)/8:]
+	// gives it at once, its first byte that is no space. The loops count
+	// an index: a slice cut at each step costs more than the step.
+	i := 0
+	for ; i <= len(b)-8; i += 8 {
+		if x := binary.LittleEndian.Uint64(b[i:i+8]) ^ 0x2020202020202020; x != 0 {
+			i += bits.TrailingZeros64(x) / 8
 			break
 		}
-		b = b[8:]
 	}
-	for len(b) > 0 && IsSpace(b[0]) {
-		b = b[1:]
+	for i < len(b) && IsSpace(b[i]) {
+		i++
 	}
-	return b
+	return i
 }
 
 // MaxLineLen is the number of bytes of a line that are kept; the rest of the

@@ -75,10 +75,10 @@ func TestTokenIs(t *testing.T) {
 	}
 }
 
-// TestTrimLeftSpace holds TrimLeftSpace, which passes over eight spaces at
-// a time, to a walk a byte at a time over random lines of whitespace and
-// other bytes, of every length up to 40, so that the words of spaces end
-// at every offset.
+// TestTrimLeftSpace holds TrimLeftSpace and LeadingSpace, which pass over
+// eight spaces at a time, to a walk a byte at a time over random lines of
+// whitespace and other bytes, of every length up to 40, so that the words
+// of spaces end at every offset.
 func TestTrimLeftSpace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 5))
 	alphabet := []byte(" \t\n\v\f\r\x00\x1f!<a\x85\xa0")
@@ -96,6 +96,20 @@ func TestTrimLeftSpace(t *testing.T) {
 		}
 		if got := TrimLeftSpace(b); len(got) != len(want) {
 			t.Fatalf("TrimLeftSpace(%q) = %q, want %q", b, got, want)
+		}
+		if got := LeadingSpace(b); got != len(b)-len(want) {
+			t.Fatalf("LeadingSpace(%q) = %d, want %d", b, got, len(b)-len(want))
+		}
+	}
+}
+
+// TestIsTokenByte holds the table IsTokenByte reads to the bytes of a
+// product token as RFC 9309 §2.2.1 spells them: [A-Za-z_-].
+func TestIsTokenByte(t *testing.T) {
+	for c := range 256 {
+		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
+		if got := IsTokenByte(byte(c)); got != want {
+			t.Errorf("IsTokenByte(%#x) = %v, want %v", c, got, want)
 		}
 	}
 }

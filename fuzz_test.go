@@ -358,10 +358,10 @@ var parseSeeds = []struct {
 	{"User-agent: a\x00b\nDisallow: /\x00x\n", "a", "/"},
 }
 
-// FuzzParse checks that any bytes parse into a usable Robots whose answers
-// agree with each other, with the rules it lists, and with the slow
-// reference.
-func FuzzParse(f *testing.F) {
+// addParseSeeds adds the seeds of the fuzz targets that take a body, an
+// agent and a URL: parseSeeds, the bundled files, and the edge cases of
+// the conformance set when ../shared is there.
+func addParseSeeds(f *testing.F) {
 	for _, s := range parseSeeds {
 		f.Add([]byte(s.body), s.agent, s.url)
 	}
@@ -377,6 +377,52 @@ func FuzzParse(f *testing.F) {
 			f.Add(c.robots, c.agent, c.url)
 		}
 	}
+}
+
+// FuzzFirstQuestion holds the stream strategy, the first question of a
+// file whose parse is deferred (engine_stream.go), to the slow reference:
+// the deciding line it finds, and the answer of a fresh Parse's first
+// Allowed, which it gives. FuzzParse compiles the file before it asks.
+func FuzzFirstQuestion(f *testing.F) {
+	addParseSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
+		if len(body) == 0 || len(body) > lazyMax {
+			return
+		}
+		slow := slowParse(body)
+		for _, a := range []string{agent, "*", "", "Googlebot"} {
+			urls := []string{url}
+			for i, sr := range slow.rules(a) {
+				if i == 8 {
+					break
+				}
+				urls = append(urls, sr.pattern, sr.pattern+url)
+			}
+			for _, u := range urls {
+				if slow.cost(a, u) > slowBudget {
+					continue
+				}
+				want := slow.decide(a, u)
+				line := 0
+				if o := firstOrder(string(body), a, u); o != 0 {
+					line = int(^uint32(o))
+				}
+				if line != want.Line {
+					t.Fatalf("%q: the first question of (%q, %q) finds line %d, slow reference says %+v", clipBody(body), a, u, line, want)
+				}
+				if got := Parse(body).Allowed(a, u); got != want.Allowed {
+					t.Fatalf("%q: the first Allowed(%q, %q) = %v, slow reference says %+v", clipBody(body), a, u, got, want)
+				}
+			}
+		}
+	})
+}
+
+// FuzzParse checks that any bytes parse into a usable Robots whose answers
+// agree with each other, with the rules it lists, and with the slow
+// reference.
+func FuzzParse(f *testing.F) {
+	addParseSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
 		r := Parse(body)
 		agents := []string{agent, "*", "", "Googlebot"}

@@ -164,6 +164,22 @@ func readBody(r *http.Request) ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// requestFile returns the robots.txt a request carries, cut as cutRobots
+// cuts it: the raw body, or, when the request was JSON (body is nil), its
+// robots field, which is emptied so that the file is held once.
+func requestFile(body []byte, robots *string) ([]byte, int) {
+	if body == nil {
+		body, *robots = []byte(*robots), ""
+	}
+	return cutRobots(body)
+}
+
+// pastedSource diagnoses a robots.txt a request carries.
+func pastedSource(body []byte) *source {
+	rep := lint.Diagnose(body)
+	return &source{name: "robots.txt", robots: rep.Robots, report: rep}
+}
+
 // cutRobots cuts a robots.txt at the 500 KiB that crawlers read, as Google
 // does, and returns the size it had when it was longer.
 func cutRobots(body []byte) ([]byte, int) {
@@ -196,13 +212,9 @@ func (s *server) apiCheck(w http.ResponseWriter, r *http.Request) {
 	if !ok || !validURLCount(w, req.URLs) || emptyAgent(w, req.Agent) {
 		return
 	}
-	if body == nil {
-		body, req.Robots = []byte(req.Robots), ""
-	}
-	body, cut := cutRobots(body)
+	body, cut := requestFile(body, &req.Robots)
 	s.work(w, r, body, func() {
-		rep := lint.Diagnose(body)
-		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
+		src := pastedSource(body)
 		resp := checkWith(src, req.Agent, req.URLs)
 		resp.Cut = cut
 		writeJSON(w, http.StatusOK, resp)
@@ -216,10 +228,7 @@ func (s *server) apiLint(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if body == nil {
-		body, req.Robots = []byte(req.Robots), ""
-	}
-	body, cut := cutRobots(body)
+	body, cut := requestFile(body, &req.Robots)
 	s.work(w, r, body, func() {
 		writeLint(w, body, cut, lint.Diagnose(body))
 	})
@@ -664,13 +673,9 @@ func (s *server) apiAI(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if body == nil {
-		body, req.Robots = []byte(req.Robots), ""
-	}
-	body, cut := cutRobots(body)
+	body, cut := requestFile(body, &req.Robots)
 	s.work(w, r, body, func() {
-		rep := lint.Diagnose(body)
-		src := &source{name: "robots.txt", robots: rep.Robots, report: rep}
+		src := pastedSource(body)
 		site := aiuse.Site{Robots: src.robots}
 		if len(h) > 0 {
 			site.Page = aiuse.ReadPage(h, nil)
